@@ -1,0 +1,40 @@
+package catalog
+
+import (
+	"context"
+	"fmt"
+)
+
+// ImportResult counts what an import did to the stored catalogue.
+type ImportResult struct {
+	Added     int `json:"added"`
+	Updated   int `json:"updated"`
+	Unchanged int `json:"unchanged"`
+}
+
+// Store persists the catalogue. The SQLite and PostgreSQL backends meet it;
+// the in-memory index is built from Perfumes at start-up and after imports.
+type Store interface {
+	// Perfumes returns every stored perfume ordered by ID.
+	Perfumes(ctx context.Context) ([]Perfume, error)
+	// ImportPerfumes upserts ps by ID in one transaction: either every row
+	// is written or none is. A new perfume's Slug is taken as the preferred
+	// slug and made unique with SlugCandidates; an existing perfume keeps
+	// its stored slug whatever ps says. progress, when not nil, is called
+	// with the number of rows written so far.
+	ImportPerfumes(ctx context.Context, ps []Perfume, progress func(done int)) (ImportResult, error)
+	// CatalogueVersion is a number that changes whenever an import changes
+	// the catalogue, so replicas can tell when to reload.
+	CatalogueVersion(ctx context.Context) (int64, error)
+}
+
+// SlugCandidates lists the slugs to try, in order, for a new perfume whose
+// preferred slug is base: base, then base-<year> (when the year is known),
+// then base-<id>, which is unique because ids are.
+func SlugCandidates(base string, year int, id int64) []string {
+	out := []string{base}
+	if year > 0 {
+		out = append(out, fmt.Sprintf("%s-%d", base, year))
+	}
+	return append(out, fmt.Sprintf("%s-%d", base, id))
+}
