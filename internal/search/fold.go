@@ -6,6 +6,7 @@ package search
 import (
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
 )
@@ -24,10 +25,14 @@ func Fold(s string) string {
 	var b strings.Builder
 	b.Grow(len(s))
 	space := true // suppress leading spaces
+	if !utf8.ValidString(s) {
+		s = strings.ToValidUTF8(s, " ") // norm leaves text after a bad byte undecomposed
+	}
 	for _, r := range norm.NFD.String(s) {
 		if unicode.Is(unicode.Mn, r) {
 			continue
 		}
+		r = unicode.ToLower(r) // before the table, so 'Ð' folds as 'ð' does
 		if rep, ok := special[r]; ok {
 			if rep != "" {
 				b.WriteString(rep)
@@ -43,7 +48,7 @@ func Fold(s string) string {
 			b.WriteString("and ")
 			space = true
 		case unicode.IsLetter(r) || unicode.IsDigit(r):
-			b.WriteRune(unicode.ToLower(r))
+			b.WriteRune(r)
 			space = false
 		default:
 			if !space {

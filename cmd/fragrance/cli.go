@@ -1,0 +1,173 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// errUsage reports a command line that could not be parsed; the usage text
+// has already been printed.
+var errUsage = errors.New("usage")
+
+// exitCode maps an error to the process exit status: 2 for usage errors.
+func exitCode(err error) int {
+	if errors.Is(err, errUsage) {
+		return 2
+	}
+	return 1
+}
+
+// command is one subcommand of fragrance.
+type command struct {
+	name    string
+	summary string
+	run     func(ctx context.Context, args []string, io cmdIO) error
+}
+
+// commands lists the subcommands; each lives in its own file.
+func commands() []command {
+	cmds := []command{
+		{"serve", "start the HTTP service", runServe},
+		{"import", "import a catalogue file (JSON Lines or FragDB) into the store", runImport},
+		{"generate", "write a synthetic catalogue (JSON Lines) drawn from the real one", runGenerate},
+		{"migrate", "apply pending schema migrations and exit", runMigrate},
+		{"version", "print the version", runVersion},
+		{"keys", "create, list, revoke, suspend and resume API keys; show usage", runKeys},
+		{"images", "import bottle photos and make transparent-background images", runImages},
+	}
+	sort.Slice(cmds, func(i, j int) bool { return cmds[i].name < cmds[j].name })
+	return cmds
+}
+
+// run is the whole program: main only calls it, and tests call it with
+// their own arguments, environment and output.
+func run(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) error {
+	cio := cmdIO{getenv: getenv, stdin: stdin, stdout: stdout, stderr: stderr}
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		printUsage(cio)
+		if len(args) == 0 {
+			return errUsage
+		}
+		return nil
+	}
+	for _, c := range commands() {
+		if c.name == args[0] {
+			return c.run(ctx, args[1:], cio)
+		}
+	}
+	fmt.Fprintf(stderr, "fragrance: unknown command %q\n\n", args[0])
+	printUsage(cio)
+	return errUsage
+}
+
+func printUsage(cio cmdIO) {
+	fmt.Fprintln(cio.stderr, "Usage: fragrance <command> [flags]\n\nCommands:")
+	for _, c := range commands() {
+		fmt.Fprintf(cio.stderr, "  %-10s %s\n", c.name, c.summary)
+	}
+	fmt.Fprintln(cio.stderr, "\nRun 'fragrance <command> --help' for the flags of a command.")
+}
+
+// flags is a FlagSet whose flags fall back to environment variables, so
+// every flag --foo-bar has an equivalent FRAGRANCE_FOO_BAR.
+type flags struct {
+	*flag.FlagSet
+	getenv env
+	errs   []error
+}
+
+// newFlags returns the flag set of a subcommand.
+func newFlags(name, usage string, cio cmdIO) *flags {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(cio.stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(cio.stderr, "Usage: fragrance %s\n\n", usage)
+		fs.PrintDefaults()
+		fmt.Fprintln(cio.stderr, "\nEvery flag can also be set by its environment variable, shown in brackets.")
+	}
+	return &flags{FlagSet: fs, getenv: cio.getenv}
+}
+
+// envName is the environment variable of a flag: FRAGRANCE_ + upper snake case.
+func envName(flagName string) string {
+	return "FRAGRANCE_" + strings.ToUpper(strings.ReplaceAll(flagName, "-", "_"))
+}
+
+// String defines a string flag with an environment fallback.
+func (f *flags) String(name, def, usage string) *string {
+	if v := f.getenv(envName(name)); v != "" {
+		def = v
+	}
+	return f.FlagSet.String(name, def, usage+" ["+envName(name)+"]")
+}
+
+// Int defines an int flag with an environment fallback.
+func (f *flags) Int(name string, def int, usage string) *int {
+	if v := f.getenv(envName(name)); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			f.errs = append(f.errs, fmt.Errorf("%s=%q: not a whole number", envName(name), v))
+		}
+		def = n
+	}
+	return f.FlagSet.Int(name, def, usage+" ["+envName(name)+"]")
+}
+
+// Bool defines a bool flag with an environment fallback.
+func (f *flags) Bool(name string, def bool, usage string) *bool {
+	if v := f.getenv(envName(name)); v != "" {
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			f.errs = append(f.errs, fmt.Errorf("%s=%q: not true or false", envName(name), v))
+		}
+		def = b
+	}
+	return f.FlagSet.Bool(name, def, usage+" ["+envName(name)+"]")
+}
+
+// Duration defines a duration flag with an environment fallback.
+func (f *flags) Duration(name string, def time.Duration, usage string) *time.Duration {
+	if v := f.getenv(envName(name)); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil {
+			f.errs = append(f.errs, fmt.Errorf("%s=%q: not a duration such as 30s", envName(name), v))
+		}
+		def = d
+	}
+	return f.FlagSet.Duration(name, def, usage+" ["+envName(name)+"]")
+}
+
+// parse parses args; --help prints usage and returns errHelp, which callers
+// turn into a clean exit.
+func (f *flags) parse(args []string) error {
+	if err := f.FlagSet.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return errHelp
+		}
+		return errUsage
+	}
+	if len(f.errs) > 0 {
+		return errors.Join(f.errs...)
+	}
+	return nil
+}
+
+// errHelp is returned by parse after --help; subcommands return nil for it.
+var errHelp = errors.New("help requested")
+
+// parseOrHelp is the common start of a subcommand: done reports that the
+// command should return err immediately (nil after --help).
+func (f *flags) parseOrHelp(args []string) (done bool, err error) {
+	err = f.parse(args)
+	if errors.Is(err, errHelp) {
+		return true, nil
+	}
+	return err != nil, err
+}

@@ -1,0 +1,258 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/fragrance-data/fragrance/internal/bundled"
+	"github.com/fragrance-data/fragrance/internal/images"
+	"github.com/fragrance-data/fragrance/internal/images/imgstore"
+	"github.com/fragrance-data/fragrance/internal/sqlite"
+)
+
+// runImages dispatches "fragrance images <command>".
+func runImages(ctx context.Context, args []string, cio cmdIO) error {
+	cmds := []struct {
+		name, summary string
+		run           func(ctx context.Context, args []string, cio cmdIO) error
+	}{
+		{"import", "import bottle photos from a directory (files named by numeric id or slug)", runImagesImport},
+		{"process", "make transparent-background images (queued jobs, --id N, or --all)", runImagesProcess},
+		{"status", "count background-removal jobs by state", runImagesStatus},
+	}
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		fmt.Fprintln(cio.stderr, "Usage: fragrance images <command> [flags]\n\nCommands:")
+		for _, c := range cmds {
+			fmt.Fprintf(cio.stderr, "  %-8s %s\n", c.name, c.summary)
+		}
+		fmt.Fprintln(cio.stderr, "\nRun 'fragrance images <command> --help' for its flags.")
+		if len(args) == 0 {
+			return errUsage
+		}
+		return nil
+	}
+	for _, c := range cmds {
+		if c.name == args[0] {
+			return c.run(ctx, args[1:], cio)
+		}
+	}
+	fmt.Fprintf(cio.stderr, "fragrance images: unknown command %q (try 'fragrance images --help')\n", args[0])
+	return errUsage
+}
+
+// imageFlags are the flags every images command shares.
+type imageFlags struct {
+	*flags
+	db, imageDir *string
+}
+
+func newImageFlags(name, usage string, cio cmdIO) *imageFlags {
+	f := newFlags("images "+name, "images "+usage, cio)
+	return &imageFlags{
+		flags:    f,
+		db:       f.String("db", "fragrance.db", "database: a SQLite file path or a postgres:// URL"),
+		imageDir: f.String("image-dir", "", "directory of stored images (default: beside the database, e.g. fragrance-images)"),
+	}
+}
+
+// openImageStore is the image storage of the default set-up: blobs in dir
+// (default beside the SQLite file at dsn), jobs in the database.
+func openImageStore(db *sqlite.DB, dsn, dir string) (imgstore.Store, error) {
+	if dir == "" {
+		dir = imgstore.DefaultDir(dsn)
+	}
+	blobs, err := imgstore.NewFS(dir)
+	if err != nil {
+		return nil, err
+	}
+	return imgstore.With(blobs, db), nil
+}
+
+// open opens the store, fills a new database with the bundled catalogue
+// (as serve would), and returns the image service over its perfumes.
+func (f *imageFlags) open(ctx context.Context) (*images.Service, func(), error) {
+	db, err := openStore(ctx, *f.db)
+	if err != nil {
+		return nil, nil, err
+	}
+	fail := func(err error) (*images.Service, func(), error) {
+		db.Close()
+		return nil, nil, err
+	}
+	ref, err := bundled.LoadReference()
+	if err != nil {
+		return fail(err)
+	}
+	if _, err := seedIfEmpty(ctx, db, ref); err != nil {
+		return fail(fmt.Errorf("fill new database: %w", err))
+	}
+	ps, err := db.Perfumes(ctx)
+	if err != nil {
+		return fail(err)
+	}
+	store, err := openImageStore(db, *f.db, *f.imageDir)
+	if err != nil {
+		return fail(err)
+	}
+	svc, err := images.New(ctx, images.Config{AccordColor: ref.Color}, store, images.NewCatalogue(ps))
+	if err != nil {
+		return fail(err)
+	}
+	return svc, func() { db.Close() }, nil
+}
+
+func runImagesImport(ctx context.Context, args []string, cio cmdIO) error {
+	f := newImageFlags("import", "import [--db PATH] [--image-dir DIR] PHOTODIR\n\n"+
+		"Imports the JPEG, PNG and WebP files under PHOTODIR, each named by a perfume's numeric\n"+
+		"id or slug (31861.jpg, dior-sauvage.png). Photos of any size are fitted to 3:4, stored\n"+
+		"as the perfume's image (about 20-30 KB) and queued for background removal, which\n"+
+		"'serve' does in the background or 'fragrance images process' does now.", cio)
+	if done, err := f.parseOrHelp(args); done {
+		return err
+	}
+	if f.NArg() != 1 {
+		f.Usage()
+		return errUsage
+	}
+	svc, closeFn, err := f.open(ctx)
+	if err != nil {
+		return err
+	}
+	defer closeFn()
+	var mu sync.Mutex
+	sum, err := svc.ImportDir(ctx, f.Arg(0), func(r images.ImportedFile) {
+		if r.Err != nil {
+			mu.Lock()
+			fmt.Fprintf(cio.stderr, "skipped %s: %v\n", r.Path, r.Err)
+			mu.Unlock()
+		}
+	})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(cio.stdout, "imported %d photos, skipped %d; background removal queued\n", sum.Imported, sum.Skipped)
+	return nil
+}
+
+func runImagesProcess(ctx context.Context, args []string, cio cmdIO) error {
+	f := newImageFlags("process", "process [--db PATH] [--image-dir DIR] [--all [--force] | --id N] [--workers N]\n\n"+
+		"Makes transparent-background images. Without --all or --id it runs the queued jobs.\n"+
+		"--all queues every perfume whose image is not done yet (with --force: every perfume);\n"+
+		"--id queues one perfume. Perfumes without a photo get their generated bottle.", cio)
+	all := f.Bool("all", false, "queue every perfume whose transparent image is not done")
+	force := f.Bool("force", false, "with --all: redo done images too")
+	id := f.Int("id", 0, "queue the perfume with this numeric id")
+	workers := f.Int("workers", runtime.NumCPU(), "jobs run at once")
+	if done, err := f.parseOrHelp(args); done {
+		return err
+	}
+	if f.NArg() != 0 || (*all && *id != 0) || (*force && !*all) {
+		f.Usage()
+		return errUsage
+	}
+	svc, closeFn, err := f.open(ctx)
+	if err != nil {
+		return err
+	}
+	defer closeFn()
+	if err := queueJobs(ctx, svc, *all, *force, int64(*id)); err != nil {
+		return err
+	}
+	return drainJobs(ctx, svc, *workers, cio)
+}
+
+// queueJobs enqueues what --all, --force and --id ask for.
+func queueJobs(ctx context.Context, svc *images.Service, all, force bool, id int64) error {
+	switch {
+	case id != 0:
+		if !svc.Known(id) {
+			return fmt.Errorf("no perfume has numeric id %d", id)
+		}
+		return svc.Enqueue(ctx, []int64{id})
+	case all:
+		ids := svc.AllIDs()
+		if !force {
+			kept := ids[:0]
+			for _, id := range ids {
+				if !svc.TransparentAvailable(id) {
+					kept = append(kept, id)
+				}
+			}
+			ids = kept
+		}
+		return svc.Enqueue(ctx, ids)
+	}
+	return nil
+}
+
+// drainJobs runs the queue empty, showing progress, and reports failures.
+func drainJobs(ctx context.Context, svc *images.Service, workers int, cio cmdIO) error {
+	counts, err := svc.JobCounts(ctx)
+	if err != nil {
+		return err
+	}
+	bar := newProgress(cio.stderr, counts[imgstore.Pending]+counts[imgstore.Processing])
+	var mu sync.Mutex
+	var done int
+	var failed []string
+	err = svc.NewWorker(images.WorkerConfig{Workers: max(1, workers), Pause: -1}).Drain(ctx, func(r images.JobResult) {
+		mu.Lock()
+		defer mu.Unlock()
+		done++
+		if r.Err != nil {
+			failed = append(failed, fmt.Sprintf("%d: %v", r.ID, r.Err))
+		}
+		bar.set(done)
+	})
+	bar.done()
+	if err != nil {
+		return err
+	}
+	sort.Strings(failed)
+	for i, msg := range failed {
+		if i == 20 {
+			fmt.Fprintf(cio.stderr, "... and %d more\n", len(failed)-20)
+			break
+		}
+		fmt.Fprintln(cio.stderr, "failed", msg)
+	}
+	fmt.Fprintf(cio.stdout, "processed %d images: %d done, %d failed\n", done, done-len(failed), len(failed))
+	if len(failed) > 0 {
+		return fmt.Errorf("%d images failed (see above; 'fragrance images status' counts them)", len(failed))
+	}
+	return nil
+}
+
+func runImagesStatus(ctx context.Context, args []string, cio cmdIO) error {
+	f := newImageFlags("status", "status [--db PATH]", cio)
+	if done, err := f.parseOrHelp(args); done {
+		return err
+	}
+	svc, closeFn, err := f.open(ctx)
+	if err != nil {
+		return err
+	}
+	defer closeFn()
+	counts, err := svc.JobCounts(ctx)
+	if err != nil {
+		return err
+	}
+	var parts []string
+	for _, st := range []imgstore.State{imgstore.Pending, imgstore.Processing, imgstore.Done, imgstore.Failed} {
+		parts = append(parts, fmt.Sprintf("%s %d", st, counts[st]))
+	}
+	fmt.Fprintf(cio.stdout, "image jobs: %s (images in %s)\n", strings.Join(parts, ", "), imageDirOf(f))
+	return nil
+}
+
+func imageDirOf(f *imageFlags) string {
+	if *f.imageDir != "" {
+		return *f.imageDir
+	}
+	return filepath.Clean(imgstore.DefaultDir(*f.db))
+}

@@ -1,0 +1,118 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"golang.org/x/term"
+
+	"github.com/fragrance-data/fragrance/internal/bundled"
+	"github.com/fragrance-data/fragrance/internal/catalog"
+	"github.com/fragrance-data/fragrance/internal/importer"
+)
+
+func runImport(ctx context.Context, args []string, cio cmdIO) error {
+	f := newFlags("import", "import [--db PATH] [--strict] FILE|DIR\n\n"+
+		"Imports JSON Lines (gzipped or not, the format of the bundled catalogue) or a FragDB\n"+
+		"dataset (its folder, or its fragrances.csv) as an upsert by source id, in one transaction.\n"+
+		"Malformed rows are reported with file, line and reason and left out; the rest are imported.", cio)
+	dsn := f.String("db", "fragrance.db", "database: a SQLite file path or a postgres:// URL")
+	strict := f.Bool("strict", false, "import nothing when any row is rejected")
+	if done, err := f.parseOrHelp(args); done {
+		return err
+	}
+	if f.NArg() != 1 {
+		f.Usage()
+		return errUsage
+	}
+	path := f.Arg(0)
+
+	ref, err := bundled.LoadReference()
+	if err != nil {
+		return err
+	}
+	start := time.Now()
+	res, err := importer.New(ref).ReadPath(path)
+	if err != nil {
+		return err
+	}
+	for _, w := range res.Warnings {
+		fmt.Fprintln(cio.stderr, "warning:", w)
+	}
+	for _, re := range res.Rejected {
+		fmt.Fprintln(cio.stderr, "rejected:", re.Error())
+	}
+	if *strict && len(res.Rejected) > 0 {
+		return fmt.Errorf("%d rows rejected; nothing imported (--strict)", len(res.Rejected))
+	}
+	store, err := openStore(ctx, *dsn)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	bar := newProgress(cio.stderr, len(res.Perfumes))
+	sum, err := store.ImportPerfumes(ctx, res.Perfumes, bar.set)
+	bar.done()
+	if err != nil {
+		return fmt.Errorf("import %s: nothing was changed: %w", path, err)
+	}
+	fmt.Fprintf(cio.stdout, "imported %s in %.1fs: %d added, %d updated, %d unchanged, %d rejected\n",
+		path, time.Since(start).Seconds(), sum.Added, sum.Updated, sum.Unchanged, len(res.Rejected))
+	return nil
+}
+
+// seedIfEmpty fills a store that has never had a catalogue with the bundled
+// one, so a fresh database answers with the real catalogue.
+func seedIfEmpty(ctx context.Context, store catalog.Store, ref *bundled.Reference) (bool, error) {
+	v, err := store.CatalogueVersion(ctx)
+	if err != nil || v > 0 {
+		return false, err
+	}
+	res, err := importer.New(ref).ReadJSONL(bundled.Catalogue(), bundled.CatalogueName)
+	if err != nil {
+		return false, fmt.Errorf("read bundled catalogue: %w", err)
+	}
+	if len(res.Rejected) > 0 {
+		return false, fmt.Errorf("bundled catalogue: %d rows rejected, first: %v", len(res.Rejected), res.Rejected[0])
+	}
+	if _, err := store.ImportPerfumes(ctx, res.Perfumes, nil); err != nil {
+		return false, fmt.Errorf("import bundled catalogue: %w", err)
+	}
+	return true, nil
+}
+
+// progress draws a progress bar on a terminal and nothing elsewhere.
+type progress struct {
+	w     io.Writer
+	total int
+	on    bool
+	last  time.Time
+}
+
+func newProgress(w io.Writer, total int) *progress {
+	on := false
+	if f, ok := w.(*os.File); ok {
+		on = term.IsTerminal(int(f.Fd()))
+	}
+	return &progress{w: w, total: total, on: on}
+}
+
+func (p *progress) set(done int) {
+	if !p.on || p.total == 0 || (time.Since(p.last) < 100*time.Millisecond && done < p.total) {
+		return
+	}
+	p.last = time.Now()
+	const width = 40
+	n := done * width / p.total
+	fmt.Fprintf(p.w, "\r[%-*s] %3d%% %d/%d", width, strings.Repeat("=", n), done*100/p.total, done, p.total)
+}
+
+func (p *progress) done() {
+	if p.on {
+		fmt.Fprintln(p.w)
+	}
+}

@@ -1,0 +1,124 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/fragrance-data/fragrance/internal/access"
+)
+
+// TestKeysLifecycle drives the keys commands as an operator would.
+func TestKeysLifecycle(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "keys.db")
+	out := runCmd(t, "keys", "create", "--db", db, "--tier", "enterprise", "--per-minute", "1000", "--per-day", "50", "--email", "x@example.com")
+	secret := lastLine(out)
+	pk, err := access.ParseKey(secret)
+	if err != nil {
+		t.Fatalf("last line %q is not a key: %v\n%s", secret, err, out)
+	}
+	for _, want := range []string{pk.Prefix, "enterprise", "1000 (key's own)", "50 (key's own)", "x@example.com"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("create output lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Count(out, secret) != 1 {
+		t.Error("the key is printed more than once")
+	}
+
+	list := runCmd(t, "keys", "list", "--db", db)
+	if !strings.Contains(list, pk.Prefix) || !strings.Contains(list, "active") || strings.Contains(list, secret) {
+		t.Fatalf("list:\n%s", list)
+	}
+	// Flags after the prefix, and the prefix without its scheme.
+	if got := runCmd(t, "keys", "suspend", strings.TrimPrefix(pk.Prefix, "fds_"), "--db", db); !strings.Contains(got, "suspended") {
+		t.Fatalf("suspend: %s", got)
+	}
+	if got := runCmd(t, "keys", "resume", "--db", db, pk.Prefix); !strings.Contains(got, "active") {
+		t.Fatalf("resume: %s", got)
+	}
+	if got := runCmd(t, "keys", "limits", "--db", db, "--per-day", "0", pk.Prefix); !strings.Contains(got, "5000000 (tier default)") {
+		t.Fatalf("limits: %s", got)
+	}
+	if got := runCmd(t, "keys", "revoke", "--db", db, pk.Prefix); !strings.Contains(got, "revoked") {
+		t.Fatalf("revoke: %s", got)
+	}
+	var stdout, stderr bytes.Buffer
+	err = run(context.Background(), []string{"keys", "resume", "--db", db, pk.Prefix}, noEnv, strings.NewReader(""), &stdout, &stderr)
+	if err == nil || !strings.Contains(err.Error(), "revoked") {
+		t.Fatalf("resuming a revoked key: %v", err)
+	}
+}
+
+func TestKeysUsage(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "usage.db")
+	secret := lastLine(runCmd(t, "keys", "create", "--db", db, "--email", "y@example.com", "--name", "demo"))
+	pk, _ := access.ParseKey(secret)
+	store, err := openStore(context.Background(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Now().UTC()
+	err = store.RecordUsage(context.Background(), access.UsageBatch{Hourly: []access.UsageCount{
+		{KeyPrefix: pk.Prefix, Endpoint: "perfumes", StatusClass: "2xx", Start: now.Truncate(time.Hour), Count: 12},
+		{KeyPrefix: pk.Prefix, Endpoint: "brands", StatusClass: "4xx", Start: now.Truncate(time.Hour), Count: 3},
+	}})
+	store.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := runCmd(t, "keys", "usage", "--db", db, "--days", "3", pk.Prefix)
+	for _, want := range []string{"15 requests", "2xx 12, 4xx 3", "perfumes", "brands", "free", "demo"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("usage output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestKeysRefuses(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "bad.db")
+	for _, args := range [][]string{
+		{"keys"},
+		{"keys", "frobnicate"},
+		{"keys", "revoke", "--db", db},
+		{"keys", "create", "--db", db, "--tier", "gold"},
+		{"keys", "create", "--db", db, "--email", "nobody"},
+		{"keys", "revoke", "--db", db, "fds_AAAAAAAA"},
+		{"keys", "usage", "--db", db, "not-a-prefix"},
+	} {
+		var stdout, stderr bytes.Buffer
+		if err := run(context.Background(), args, noEnv, strings.NewReader(""), &stdout, &stderr); err == nil {
+			t.Errorf("fragrance %s succeeded", strings.Join(args, " "))
+		}
+	}
+	for _, args := range [][]string{{"keys", "--help"}, {"keys", "create", "--help"}, {"keys", "usage", "--help"}} {
+		var stdout, stderr bytes.Buffer
+		if err := run(context.Background(), args, noEnv, strings.NewReader(""), &stdout, &stderr); err != nil || stderr.Len() == 0 {
+			t.Errorf("fragrance %s: %v, help %q", strings.Join(args, " "), err, stderr.String())
+		}
+	}
+	var stdout, stderr bytes.Buffer
+	err := run(context.Background(), []string{"keys"}, noEnv, strings.NewReader(""), &stdout, &stderr)
+	if !errors.Is(err, errUsage) {
+		t.Errorf("bare keys: %v, want a usage error", err)
+	}
+}
+
+// TestKeysEnvFallback: every flag has its FRAGRANCE_ variable.
+func TestKeysEnvFallback(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "env.db")
+	env := func(k string) string {
+		return map[string]string{"FRAGRANCE_DB": db, "FRAGRANCE_TIER": "pro", "FRAGRANCE_EMAIL": "z@example.com"}[k]
+	}
+	var stdout, stderr bytes.Buffer
+	if err := run(context.Background(), []string{"keys", "create"}, env, strings.NewReader(""), &stdout, &stderr); err != nil {
+		t.Fatal(err, stderr.String())
+	}
+	if !strings.Contains(stdout.String(), "pro") {
+		t.Fatalf("create with env: %s", stdout.String())
+	}
+}

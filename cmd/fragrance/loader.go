@@ -1,0 +1,99 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/fragrance-data/fragrance/internal/bundled"
+	"github.com/fragrance-data/fragrance/internal/catalog"
+	"github.com/fragrance-data/fragrance/internal/index"
+)
+
+// catalogueLoader fills an empty store from the bundled catalogue, builds
+// the in-memory index, and rebuilds and swaps it whenever the store's
+// catalogue version changes (an import by this or another process).
+type catalogueLoader struct {
+	store       catalog.Store
+	ref         *bundled.Reference
+	holder      *index.Holder
+	log         *slog.Logger
+	curatedPath string
+	version     int64
+}
+
+// run loads the catalogue, then polls for newer versions until ctx ends.
+// Only the first load's failure is fatal; later failures keep the current
+// index and are retried at the next tick.
+func (l *catalogueLoader) run(ctx context.Context, every time.Duration) error {
+	start := time.Now()
+	seeded, err := seedIfEmpty(ctx, l.store, l.ref)
+	if err != nil {
+		return fmt.Errorf("fill new database: %w", err)
+	}
+	if seeded {
+		l.log.Info("filled a new database with the bundled catalogue", "took", time.Since(start).Round(time.Millisecond).String())
+	}
+	if err := l.reload(ctx); err != nil {
+		return err
+	}
+	if every <= 0 {
+		return nil
+	}
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-t.C:
+			if err := l.reloadIfChanged(ctx); err != nil && ctx.Err() == nil {
+				l.log.Warn("catalogue reload failed; keeping the current catalogue", "err", err)
+			}
+		}
+	}
+}
+
+// reloadIfChanged rebuilds the index when the store's version moved.
+func (l *catalogueLoader) reloadIfChanged(ctx context.Context) error {
+	v, err := l.store.CatalogueVersion(ctx)
+	if err != nil {
+		return err
+	}
+	if v == l.version {
+		return nil
+	}
+	return l.reload(ctx)
+}
+
+// reload builds a new index from the store and swaps it in atomically:
+// requests in flight keep the index they started with.
+func (l *catalogueLoader) reload(ctx context.Context) error {
+	start := time.Now()
+	v, err := l.store.CatalogueVersion(ctx)
+	if err != nil {
+		return err
+	}
+	ix, err := buildIndex(ctx, l.store, l.ref, l.curatedPath)
+	if err != nil {
+		return err
+	}
+	l.holder.Store(ix)
+	l.version = v
+	l.log.Info("catalogue loaded", "perfumes", ix.Len(), "version", v, "took", time.Since(start).Round(time.Millisecond).String())
+	return nil
+}
+
+// buildIndex reads every perfume from the store and builds the index.
+func buildIndex(ctx context.Context, store catalog.Store, ref *bundled.Reference, curatedPath string) (*index.Index, error) {
+	ps, err := store.Perfumes(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("load catalogue: %w", err)
+	}
+	curated, err := readCurated(curatedPath)
+	if err != nil {
+		return nil, err
+	}
+	return index.Build(ps, index.Options{AccordColor: ref.Color, Curated: curated}), nil
+}

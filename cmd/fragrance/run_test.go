@@ -1,0 +1,179 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// syncBuffer is a bytes.Buffer safe for the server's writes and the test's reads.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+var listenRE = regexp.MustCompile(`msg=listening addr=(\S+)`)
+
+// startServe runs `fragrance serve` in-process on port 0 and returns its
+// base URL once /healthz answers 200, and a stop function that cancels it
+// and waits for a clean exit.
+func startServe(t *testing.T, getenv func(string) string, args ...string) (string, func()) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	stderr := &syncBuffer{}
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, append([]string{"serve", "--addr", "127.0.0.1:0"}, args...), getenv, strings.NewReader(""), io.Discard, stderr)
+	}()
+	var base string
+	deadline := time.Now().Add(60 * time.Second)
+	for base == "" {
+		if m := listenRE.FindStringSubmatch(stderr.String()); m != nil {
+			base = "http://" + m[1]
+			break
+		}
+		select {
+		case err := <-done:
+			t.Fatalf("serve exited early: %v\n%s", err, stderr)
+		case <-time.After(20 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("serve did not listen\n%s", stderr)
+		}
+	}
+	for {
+		resp, err := http.Get(base + "/healthz")
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == 200 {
+				break
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("healthz never 200\n%s", stderr)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	stopped := false
+	stop := func() {
+		if stopped {
+			return
+		}
+		stopped = true
+		cancel()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Errorf("serve: %v\n%s", err, stderr)
+			}
+		case <-time.After(30 * time.Second):
+			t.Errorf("serve did not stop\n%s", stderr)
+		}
+	}
+	t.Cleanup(stop)
+	return base, stop
+}
+
+// noEnv is an empty environment.
+func noEnv(string) string { return "" }
+
+// runCmd runs a subcommand and returns its stdout.
+func runCmd(t *testing.T, args ...string) string {
+	t.Helper()
+	var out, errb bytes.Buffer
+	if err := run(context.Background(), args, noEnv, strings.NewReader(""), &out, &errb); err != nil {
+		t.Fatalf("fragrance %s: %v\n%s", strings.Join(args, " "), err, errb.String())
+	}
+	return out.String()
+}
+
+// lastLine is the last non-empty line of s.
+func lastLine(s string) string {
+	var last string
+	sc := bufio.NewScanner(strings.NewReader(s))
+	for sc.Scan() {
+		if l := strings.TrimSpace(sc.Text()); l != "" {
+			last = l
+		}
+	}
+	return last
+}
+
+func getJSON(t *testing.T, url string, header ...string) (int, map[string]any) {
+	t.Helper()
+	req, _ := http.NewRequest("GET", url, nil)
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Set(header[i], header[i+1])
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var m map[string]any
+	json.NewDecoder(resp.Body).Decode(&m)
+	return resp.StatusCode, m
+}
+
+// TestServeFreshDatabase is the README's first command on a new database:
+// it fills itself with the bundled catalogue and answers.
+func TestServeFreshDatabase(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "fragrance.db")
+	base, _ := startServe(t, noEnv, "--db", db)
+	code, h := getJSON(t, base+"/healthz")
+	if code != 200 || h["perfumes"].(float64) < 37000 {
+		t.Fatalf("healthz = %d %v", code, h)
+	}
+}
+
+func TestVersionAndHelp(t *testing.T) {
+	if out := runCmd(t, "version"); !strings.HasPrefix(out, "fragrance "+version) {
+		t.Errorf("version = %q", out)
+	}
+	for _, c := range commands() {
+		var out, errb bytes.Buffer
+		if err := run(context.Background(), []string{c.name, "--help"}, noEnv, strings.NewReader(""), &out, &errb); err != nil {
+			t.Errorf("%s --help: %v", c.name, err)
+		}
+		if !strings.Contains(errb.String()+out.String(), "Usage: fragrance "+c.name) {
+			t.Errorf("%s --help printed no usage: %q", c.name, errb.String())
+		}
+	}
+	if err := run(context.Background(), []string{"nope"}, noEnv, strings.NewReader(""), io.Discard, io.Discard); err == nil {
+		t.Error("unknown command accepted")
+	}
+}
+
+func TestEnvFallback(t *testing.T) {
+	env := func(k string) string {
+		if k == "FRAGRANCE_LOG_LEVEL" {
+			return "loud"
+		}
+		return ""
+	}
+	err := run(context.Background(), []string{"serve", "--db", filepath.Join(t.TempDir(), "x.db")}, env, strings.NewReader(""), io.Discard, io.Discard)
+	if err == nil || !strings.Contains(err.Error(), "loud") {
+		t.Errorf("FRAGRANCE_LOG_LEVEL=loud: err = %v", err)
+	}
+}

@@ -1,0 +1,231 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/fragrance-data/fragrance/internal/access"
+	"github.com/fragrance-data/fragrance/internal/access/redislimit"
+	"github.com/fragrance-data/fragrance/internal/api"
+	"github.com/fragrance-data/fragrance/internal/bundled"
+	"github.com/fragrance-data/fragrance/internal/index"
+)
+
+// serveConfig is everything serve reads from flags and the environment.
+type serveConfig struct {
+	addr, dsn, redis     *string
+	baseURL, shopURL     *string
+	imageBaseURL         *string
+	imageAddr, imagePath *string
+	trustedProxies       *string
+	tierLimits           *string
+	curated              *string
+	logFormat, logLevel  *string
+	reloadEvery          *time.Duration
+	shutdownTimeout      *time.Duration
+}
+
+func serveFlags(cio cmdIO) (*flags, *serveConfig) {
+	f := newFlags("serve", "serve [flags]\n\n"+
+		"Starts the HTTP service. A new database is created and filled with the bundled\n"+
+		"catalogue on first start; /healthz answers 200 once the catalogue is loaded.", cio)
+	return f, &serveConfig{
+		addr:            f.String("addr", "127.0.0.1:8080", "listen address (port 0 picks a free port)"),
+		dsn:             f.String("db", "fragrance.db", "database: a SQLite file path or a postgres:// URL"),
+		redis:           f.String("redis", "", "Redis URL (redis://host:6379/0) to share rate-limit windows between replicas"),
+		baseURL:         f.String("base-url", "", "public base URL of the service, used in buyUrl (default http://ADDR)"),
+		shopURL:         f.String("shop-url", api.DefaultShopURL, "buy-link template; {brand} {name} {slug} {id} are filled in"),
+		imageBaseURL:    f.String("image-base-url", "", "base URL of the image host in API answers (default BASE-URL + IMAGE-PATH)"),
+		imageAddr:       f.String("image-addr", "", "serve images on this separate listen address instead of under --image-path"),
+		imagePath:       f.String("image-path", "/img", "path prefix of the image host on the main listener"),
+		trustedProxies:  f.String("trusted-proxies", "", "comma-separated CIDRs whose X-Forwarded-For is trusted for client IPs"),
+		tierLimits:      f.String("tier-limits", "", "tier limits as tier=PERMINUTE/PERDAY,... (default "+access.DefaultTiers().String()+")"),
+		curated:         f.String("curated", "", "CSV file of curated similar pairs (slug,slug) for /similar"),
+		logFormat:       f.String("log-format", "text", "log format: text or json"),
+		logLevel:        f.String("log-level", "info", "log level: debug, info, warn or error"),
+		reloadEvery:     f.Duration("reload-every", 5*time.Second, "how often to check the store for a newer catalogue"),
+		shutdownTimeout: f.Duration("shutdown-timeout", 15*time.Second, "how long graceful shutdown waits for requests in flight"),
+	}
+}
+
+func runServe(ctx context.Context, args []string, cio cmdIO) error {
+	f, c := serveFlags(cio)
+	if done, err := f.parseOrHelp(args); done {
+		return err
+	}
+	if f.NArg() > 0 {
+		f.Usage()
+		return errUsage
+	}
+	logger, err := newLogger(cio, *c.logFormat, *c.logLevel)
+	if err != nil {
+		return err
+	}
+	return serve(ctx, c, logger)
+}
+
+// newLogger builds the structured logger serve writes to stderr.
+func newLogger(cio cmdIO, format, level string) (*slog.Logger, error) {
+	var lv slog.Level
+	if err := lv.UnmarshalText([]byte(level)); err != nil {
+		return nil, fmt.Errorf("--log-level %q: %w", level, err)
+	}
+	opts := &slog.HandlerOptions{Level: lv}
+	switch format {
+	case "text":
+		return slog.New(slog.NewTextHandler(cio.stderr, opts)), nil
+	case "json":
+		return slog.New(slog.NewJSONHandler(cio.stderr, opts)), nil
+	}
+	return nil, fmt.Errorf("--log-format %q: want text or json", format)
+}
+
+// serve runs the service until ctx is cancelled, then shuts down gracefully.
+func serve(ctx context.Context, c *serveConfig, log *slog.Logger) error {
+	store, err := openStore(ctx, *c.dsn)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	ref, err := bundled.LoadReference()
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", *c.addr)
+	if err != nil {
+		return fmt.Errorf("listen %s: %w", *c.addr, err)
+	}
+	base := strings.TrimRight(*c.baseURL, "/")
+	if base == "" {
+		base = "http://" + ln.Addr().String()
+	}
+
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	guard, closeLimiter, err := newGuard(ctx, c, store, log, reg)
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	defer closeLimiter()
+	holder := index.NewHolder(nil)
+	srv := api.New(api.Config{
+		Catalogue:   holder,
+		Guard:       guard,
+		Usage:       guard.UsageHandler(),
+		Click:       guard.RecordClick,
+		BaseURL:     base,
+		ShopURL:     *c.shopURL,
+		AccordColor: ref.Color,
+		Health:      healthOf(store, guard),
+		Logger:      log,
+		Registry:    reg,
+		Metrics:     promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg}),
+		Version:     version,
+	})
+	hs := &http.Server{
+		Handler:           srv,
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       30 * time.Second,
+		WriteTimeout:      60 * time.Second,
+		IdleTimeout:       120 * time.Second,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
+	errc := make(chan error, 2)
+	go func() { errc <- hs.Serve(ln) }()
+	log.Info("listening", "addr", ln.Addr().String(), "db", redactDSN(*c.dsn), "version", version)
+
+	loader := &catalogueLoader{store: store, ref: ref, holder: holder, log: log, curatedPath: *c.curated}
+	go func() {
+		if err := loader.run(ctx, *c.reloadEvery); err != nil {
+			errc <- err
+		}
+	}()
+
+	select {
+	case <-ctx.Done():
+	case err := <-errc:
+		if !errors.Is(err, http.ErrServerClosed) {
+			return err
+		}
+	}
+	log.Info("shutting down", "timeout", c.shutdownTimeout.String())
+	sctx, cancel := context.WithTimeout(context.Background(), *c.shutdownTimeout)
+	defer cancel()
+	shutdownErr := hs.Shutdown(sctx)
+	// Every request has finished: flush what the meter counted, then the
+	// deferred closes release the limiter and the store.
+	if err := guard.Close(sctx); err != nil {
+		shutdownErr = errors.Join(shutdownErr, fmt.Errorf("flush usage: %w", err))
+	}
+	if shutdownErr != nil {
+		return fmt.Errorf("shutdown: %w", shutdownErr)
+	}
+	log.Info("stopped")
+	return nil
+}
+
+// newGuard builds the access layer: tiers, trusted proxies and the
+// limiter (in-process, or Redis with the in-process one as fallback).
+func newGuard(ctx context.Context, c *serveConfig, store accessStore, log *slog.Logger, reg prometheus.Registerer) (*access.Guard, func(), error) {
+	tiers, err := access.ParseTiers(*c.tierLimits, access.DefaultTiers())
+	if err != nil {
+		return nil, nil, fmt.Errorf("--tier-limits: %w", err)
+	}
+	trusted, err := access.ParseTrustedProxies(*c.trustedProxies)
+	if err != nil {
+		return nil, nil, fmt.Errorf("--trusted-proxies: %w", err)
+	}
+	mem := access.NewMemLimiter(access.MemOptions{})
+	var limiter access.Limiter = mem
+	closeLimiter := func() {}
+	if *c.redis != "" {
+		rl, err := redislimit.New(ctx, redislimit.Options{URL: *c.redis, Local: mem, Logger: log, Registerer: reg})
+		if err != nil {
+			return nil, nil, fmt.Errorf("--redis: %w", err)
+		}
+		limiter, closeLimiter = rl, func() { rl.Close() }
+	}
+	guard, err := access.NewGuard(store, store, limiter, access.Config{
+		Tiers: tiers, TrustedProxies: trusted, Logger: log, Registerer: reg,
+	})
+	if err != nil {
+		closeLimiter()
+		return nil, nil, err
+	}
+	return guard, closeLimiter, nil
+}
+
+// accessStore is what the access layer needs of the store.
+type accessStore interface {
+	access.KeyStore
+	access.UsageStore
+}
+
+// healthOf reports the store and the rate limiter for /healthz.
+func healthOf(store interface{ Ping(context.Context) error }, guard *access.Guard) func(context.Context) api.Health {
+	return func(ctx context.Context) api.Health {
+		h := api.Health{Ready: true, Components: map[string]string{"store": "ok"}}
+		pctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+		defer cancel()
+		if err := store.Ping(pctx); err != nil {
+			h.Components["store"] = "unreachable"
+		}
+		ls := guard.LimiterStatus()
+		h.Components["limiter"] = ls.Backend
+		if ls.Degraded {
+			h.Components["limiter"] = ls.Backend + " (degraded: using the in-process fallback)"
+		}
+		return h
+	}
+}

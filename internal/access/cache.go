@@ -1,0 +1,175 @@
+package access
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/fragrance-data/fragrance/internal/catalog"
+)
+
+// keyCache holds verified keys (and unknown hashes) by hash, so that the
+// store is asked about a key at most once per ttl per replica. When the store
+// fails, an entry keeps answering until stale after it was fetched; an
+// unknown key then fails closed. Concurrent misses of one hash share one
+// store lookup.
+type keyCache struct {
+	ttl, stale time.Duration
+	max        int
+	timeout    time.Duration
+
+	mu       sync.Mutex
+	entries  map[string]*cacheEntry
+	inflight map[string]*lookup
+}
+
+type cacheEntry struct {
+	key     Key
+	found   bool
+	fetched time.Time
+	// failed is when a refresh last failed; for failBackoff after it the
+	// entry is served stale without asking the store again, so an outage
+	// does not make every request wait for a lookup to time out.
+	failed time.Time
+}
+
+// failBackoff is how long a failed refresh is not retried.
+const failBackoff = time.Second
+
+// lookup is one store lookup in flight; waiters read the result after done.
+type lookup struct {
+	done  chan struct{}
+	entry cacheEntry
+	err   error
+	stale bool
+}
+
+// cacheResult says how a key was found, for metrics.
+type cacheResult string
+
+const (
+	cacheHit   cacheResult = "hit"
+	cacheMiss  cacheResult = "miss"
+	cacheStale cacheResult = "stale"
+	cacheError cacheResult = "error"
+)
+
+func newKeyCache(ttl, stale time.Duration, max int, timeout time.Duration) *keyCache {
+	return &keyCache{ttl: ttl, stale: stale, max: max, timeout: timeout,
+		entries: make(map[string]*cacheEntry), inflight: make(map[string]*lookup)}
+}
+
+// get returns the key stored under hash: an error wrapping
+// catalog.ErrNotFound when there is none, catalog.ErrUnavailable when the
+// store cannot answer and no usable entry is cached.
+func (c *keyCache) get(ctx context.Context, hash string, now time.Time, fetch func(context.Context, string) (Key, error)) (Key, cacheResult, error) {
+	c.mu.Lock()
+	if e := c.entries[hash]; e != nil && now.Sub(e.fetched) < c.ttl {
+		hit := *e
+		c.mu.Unlock()
+		return hit.result(cacheHit)
+	} else if e != nil && now.Sub(e.failed) < failBackoff && now.Sub(e.fetched) < c.stale {
+		stale := *e
+		c.mu.Unlock()
+		return stale.result(cacheStale)
+	}
+	if l := c.inflight[hash]; l != nil {
+		c.mu.Unlock()
+		return l.wait(ctx)
+	}
+	l := &lookup{done: make(chan struct{})}
+	c.inflight[hash] = l
+	c.mu.Unlock()
+
+	// The lookup outlives the request that started it: other requests wait on it.
+	fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), c.timeout)
+	k, err := fetch(fctx, hash)
+	cancel()
+
+	c.mu.Lock()
+	switch {
+	case err == nil:
+		l.entry = cacheEntry{key: k, found: true, fetched: now}
+		c.put(hash, l.entry, now)
+	case errors.Is(err, catalog.ErrNotFound):
+		l.entry = cacheEntry{fetched: now}
+		c.put(hash, l.entry, now)
+	default:
+		if e := c.entries[hash]; e != nil && now.Sub(e.fetched) < c.stale {
+			e.failed = now
+			l.entry, l.stale = *e, true
+		} else {
+			l.err = fmt.Errorf("look up key: %v: %w", err, catalog.ErrUnavailable)
+		}
+	}
+	delete(c.inflight, hash)
+	c.mu.Unlock()
+	close(l.done)
+	return l.result()
+}
+
+func (l *lookup) wait(ctx context.Context) (Key, cacheResult, error) {
+	select {
+	case <-l.done:
+		return l.result()
+	case <-ctx.Done():
+		return Key{}, cacheError, fmt.Errorf("look up key: %w: %w", ctx.Err(), catalog.ErrUnavailable)
+	}
+}
+
+func (l *lookup) result() (Key, cacheResult, error) {
+	switch {
+	case l.err != nil:
+		return Key{}, cacheError, l.err
+	case l.stale:
+		return l.entry.result(cacheStale)
+	}
+	return l.entry.result(cacheMiss)
+}
+
+func (e cacheEntry) result(how cacheResult) (Key, cacheResult, error) {
+	if !e.found {
+		return Key{}, how, fmt.Errorf("key: %w", catalog.ErrNotFound)
+	}
+	return e.key, how, nil
+}
+
+// put stores an entry, first making room: entries past their stale bound
+// go, then arbitrary ones, so the cache never exceeds max.
+func (c *keyCache) put(hash string, e cacheEntry, now time.Time) {
+	if _, ok := c.entries[hash]; !ok && len(c.entries) >= c.max {
+		for h, old := range c.entries {
+			if now.Sub(old.fetched) >= c.stale {
+				delete(c.entries, h)
+			}
+		}
+		for h := range c.entries {
+			if len(c.entries) < c.max {
+				break
+			}
+			delete(c.entries, h)
+		}
+	}
+	c.entries[hash] = &e
+}
+
+// update refreshes the cached copies of keys changed in the store, so a
+// suspension or revocation takes effect before the entry's ttl runs out.
+func (c *keyCache) update(changed []Key, now time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, k := range changed {
+		if e := c.entries[k.Hash]; e != nil {
+			*e = cacheEntry{key: k, found: true, fetched: now}
+		}
+	}
+}
+
+// len returns the number of cached entries.
+func (c *keyCache) len() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.entries)
+}

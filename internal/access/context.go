@@ -1,0 +1,114 @@
+package access
+
+import (
+	"context"
+	"net/url"
+	"strings"
+)
+
+// requestInfo is what the Guard learned about a request.
+type requestInfo struct {
+	key      Key
+	decision Decision
+	clientIP string
+}
+
+type ctxKey struct{}
+
+func withInfo(ctx context.Context, ri *requestInfo) context.Context {
+	return context.WithValue(ctx, ctxKey{}, ri)
+}
+
+func infoFrom(ctx context.Context) *requestInfo {
+	ri, _ := ctx.Value(ctxKey{}).(*requestInfo)
+	return ri
+}
+
+// KeyFrom returns the authenticated key of a request that passed the
+// Guard. Log its Prefix, never anything else of the request's credentials.
+func KeyFrom(ctx context.Context) (Key, bool) {
+	if ri := infoFrom(ctx); ri != nil {
+		return ri.key, true
+	}
+	return Key{}, false
+}
+
+// DecisionFrom returns the rate-limit decision of a request that passed
+// the Guard.
+func DecisionFrom(ctx context.Context) (Decision, bool) {
+	if ri := infoFrom(ctx); ri != nil {
+		return ri.decision, true
+	}
+	return Decision{}, false
+}
+
+// LogInfo is what the Guard tells middleware that runs outside it, such as
+// the access log, which cannot see the context the Guard gives the handler.
+// The Guard fills it during ServeHTTP; read it after ServeHTTP returns.
+type LogInfo struct {
+	// KeyPrefix is the display prefix of the request's key, once the key
+	// is known (also when the request was then refused); never the key.
+	KeyPrefix string
+	// ClientIP is the client address the Guard used.
+	ClientIP string
+}
+
+type logInfoKey struct{}
+
+// WithLogInfo returns ctx carrying an empty LogInfo for the Guard to fill:
+//
+//	ctx, li := access.WithLogInfo(r.Context())
+//	next.ServeHTTP(w, r.WithContext(ctx))
+//	log.Info("request", "key", li.KeyPrefix, "ip", li.ClientIP, "query", access.RedactQuery(r.URL.RawQuery))
+func WithLogInfo(ctx context.Context) (context.Context, *LogInfo) {
+	li := &LogInfo{}
+	return context.WithValue(ctx, logInfoKey{}, li), li
+}
+
+func logInfoFrom(ctx context.Context) *LogInfo {
+	li, _ := ctx.Value(logInfoKey{}).(*LogInfo)
+	return li
+}
+
+// QueryParam is the query parameter that may carry a key.
+const QueryParam = "api_key"
+
+// RedactQuery replaces the value of every api_key parameter of a raw query
+// with "REDACTED", for access logs: a key must never reach a log line.
+func RedactQuery(raw string) string {
+	if !mayHaveKeyParam(raw) {
+		return raw
+	}
+	parts := strings.Split(raw, "&")
+	for i, p := range parts {
+		name, _, _ := strings.Cut(p, "=")
+		if n, err := url.QueryUnescape(name); err == nil && n == QueryParam {
+			parts[i] = QueryParam + "=REDACTED"
+		}
+	}
+	return strings.Join(parts, "&")
+}
+
+// stripKeyParam removes api_key from a raw query, so that handlers behind
+// the Guard never see the key, even if they echo their URL.
+func stripKeyParam(raw string) string {
+	if !mayHaveKeyParam(raw) {
+		return raw
+	}
+	parts := strings.Split(raw, "&")
+	out := parts[:0]
+	for _, p := range parts {
+		name, _, _ := strings.Cut(p, "=")
+		if n, err := url.QueryUnescape(name); err == nil && n == QueryParam {
+			continue
+		}
+		out = append(out, p)
+	}
+	return strings.Join(out, "&")
+}
+
+// mayHaveKeyParam is a cheap test that lets most queries skip parsing; a
+// name may be percent-encoded ("api%5Fkey"), hence the "%".
+func mayHaveKeyParam(raw string) bool {
+	return strings.Contains(raw, QueryParam) || strings.Contains(raw, "%")
+}

@@ -1,0 +1,117 @@
+package access_test
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/fragrance-data/fragrance/internal/access"
+	"github.com/fragrance-data/fragrance/internal/access/redislimit"
+)
+
+// BenchmarkGuard measures what Guard.Wrap costs: the same trivial handler
+// bare, behind the in-process guard, and behind the Redis guard (when
+// FRAGRANCE_TEST_REDIS is set). The key's limits are never reached.
+//
+//	go test -run '^$' -bench Guard -benchmem ./internal/access/
+func BenchmarkGuard(b *testing.B) {
+	trivial := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("ok")) })
+	b.Run("bare", func(b *testing.B) { benchHandler(b, trivial, "") })
+	b.Run("memory", func(b *testing.B) {
+		g, secret := benchGuard(b, nil)
+		benchHandler(b, g.Wrap("perfumes", trivial), secret)
+	})
+	b.Run("bare-parallel", func(b *testing.B) { benchParallel(b, trivial, "") })
+	b.Run("memory-parallel", func(b *testing.B) {
+		g, secret := benchGuard(b, nil)
+		benchParallel(b, g.Wrap("perfumes", trivial), secret)
+	})
+	b.Run("redis", func(b *testing.B) {
+		u := os.Getenv("FRAGRANCE_TEST_REDIS")
+		if u == "" {
+			b.Skip("FRAGRANCE_TEST_REDIS not set")
+		}
+		o, err := redis.ParseURL(u)
+		if err != nil {
+			b.Fatal(err)
+		}
+		client := redis.NewClient(o)
+		defer client.Close()
+		prefix := "fragrance-bench:" + time.Now().Format("150405.000000") + ":"
+		rl, err := redislimit.New(context.Background(), redislimit.Options{
+			Client: client, Local: access.NewMemLimiter(access.MemOptions{}), KeyPrefix: prefix,
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer rl.Close()
+		defer func() {
+			keys, _ := client.Keys(context.Background(), prefix+"*").Result()
+			if len(keys) > 0 {
+				client.Del(context.Background(), keys...)
+			}
+		}()
+		g, secret := benchGuard(b, rl)
+		benchHandler(b, g.Wrap("perfumes", trivial), secret)
+		if rl.Status().Degraded {
+			b.Fatal("Redis degraded during the benchmark: the figures are the fallback's")
+		}
+	})
+}
+
+func benchGuard(b *testing.B, lim access.Limiter) (*access.Guard, string) {
+	keys := &fakeKeys{now: time.Now}
+	g, err := access.NewGuard(keys, &fakeUsage{}, lim, access.Config{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { g.Close(context.Background()) })
+	_, secret, err := access.Issue(context.Background(), keys, access.NewKey{Tier: access.Enterprise, PerMinute: 1 << 40, PerDay: 1 << 40})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return g, secret
+}
+
+func benchHandler(b *testing.B, h http.Handler, secret string) {
+	r := httptest.NewRequest(http.MethodGet, "/api/perfumes?q=dior", nil)
+	r.RemoteAddr = "192.0.2.1:40000"
+	if secret != "" {
+		r.Header.Set("X-API-Key", secret)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, r)
+		if w.Code != http.StatusOK {
+			b.Fatalf("status %d: %s", w.Code, w.Body)
+		}
+	}
+}
+
+// benchParallel is benchHandler from GOMAXPROCS goroutines on one key,
+// which shows the cost of the Guard's locks.
+func benchParallel(b *testing.B, h http.Handler, secret string) {
+	b.ReportAllocs()
+	b.RunParallel(func(pb *testing.PB) {
+		r := httptest.NewRequest(http.MethodGet, "/api/perfumes?q=dior", nil)
+		r.RemoteAddr = "192.0.2.1:40000"
+		if secret != "" {
+			r.Header.Set("X-API-Key", secret)
+		}
+		for pb.Next() {
+			w := httptest.NewRecorder()
+			h.ServeHTTP(w, r)
+			if w.Code != http.StatusOK {
+				b.Errorf("status %d", w.Code)
+				return
+			}
+		}
+	})
+}

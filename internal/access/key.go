@@ -1,0 +1,120 @@
+package access
+
+import (
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"strings"
+
+	"github.com/fragrance-data/fragrance/internal/catalog"
+)
+
+// The key format: "fds_", 43 random base62 characters (256 bits from the
+// CSPRNG) and a 6-character base62 CRC32 checksum of the random part, in the
+// manner of GitHub's tokens. The checksum lets a mistyped key be refused
+// without a store lookup; it is no secret and protects nothing by itself.
+const (
+	KeyScheme       = "fds_"
+	keyRandomLen    = 43
+	keyChecksumLen  = 6
+	keyLen          = len(KeyScheme) + keyRandomLen + keyChecksumLen
+	displayRandLen  = 8
+	base62          = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+	base62RejectMin = 248 // 4*62: bytes at or above it are rejected so each character is uniform
+)
+
+// ErrMalformedKey reports a string that is not a well-formed key (wrong
+// scheme, length, characters or checksum). It matches catalog.ErrInvalid.
+var ErrMalformedKey = fmt.Errorf("malformed API key: %w", catalog.ErrInvalid)
+
+// ParsedKey is what a well-formed key string yields: the values the store is
+// searched by. The secret itself is not kept.
+type ParsedKey struct {
+	// Prefix is the short display prefix, e.g. "fds_AbC12345".
+	Prefix string
+	// Hash is the hex SHA-256 of the whole key, the only form stored.
+	Hash string
+}
+
+// GenerateKey returns a new random key string from crypto/rand.
+func GenerateKey() (string, error) { return GenerateKeyFrom(rand.Reader) }
+
+// GenerateKeyFrom returns a new key whose random part is read from r (tests
+// pass a deterministic reader; production uses crypto/rand).
+func GenerateKeyFrom(r io.Reader) (string, error) {
+	var b strings.Builder
+	b.Grow(keyLen)
+	b.WriteString(KeyScheme)
+	buf := make([]byte, 64)
+	n := 0
+	for n < keyRandomLen {
+		if _, err := io.ReadFull(r, buf); err != nil {
+			return "", fmt.Errorf("generate API key: %w", err)
+		}
+		for _, c := range buf {
+			if c >= base62RejectMin || n == keyRandomLen {
+				continue
+			}
+			b.WriteByte(base62[int(c)%62])
+			n++
+		}
+	}
+	random := b.String()[len(KeyScheme):]
+	b.WriteString(checksum(random))
+	return b.String(), nil
+}
+
+// checksum is the base62 CRC32 (IEEE) of the random part, fixed width.
+func checksum(random string) string {
+	v := uint64(crc32.ChecksumIEEE([]byte(random)))
+	out := make([]byte, keyChecksumLen)
+	for i := keyChecksumLen - 1; i >= 0; i-- {
+		out[i] = base62[v%62]
+		v /= 62
+	}
+	return string(out)
+}
+
+// ParseKey checks the format and checksum of s and returns its prefix and
+// hash. It never consults a store, so it is safe to run on every request.
+func ParseKey(s string) (ParsedKey, error) {
+	if len(s) != keyLen || !strings.HasPrefix(s, KeyScheme) {
+		return ParsedKey{}, ErrMalformedKey
+	}
+	body := s[len(KeyScheme):]
+	for i := 0; i < len(body); i++ {
+		if strings.IndexByte(base62, body[i]) < 0 {
+			return ParsedKey{}, ErrMalformedKey
+		}
+	}
+	random, sum := body[:keyRandomLen], body[keyRandomLen:]
+	if checksum(random) != sum {
+		return ParsedKey{}, ErrMalformedKey
+	}
+	return ParsedKey{Prefix: KeyScheme + random[:displayRandLen], Hash: HashKey(s)}, nil
+}
+
+// HashKey returns the hex SHA-256 of a key string, the form a store keeps.
+func HashKey(s string) string {
+	sum := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(sum[:])
+}
+
+// NormalizePrefix accepts a display prefix typed by an operator, with or
+// without the "fds_" scheme, and returns it in stored form.
+func NormalizePrefix(p string) (string, error) {
+	p = strings.TrimSpace(p)
+	p = strings.TrimPrefix(p, KeyScheme)
+	if len(p) != displayRandLen {
+		return "", fmt.Errorf("key prefix %q: want %s followed by %d characters: %w", p, KeyScheme, displayRandLen, catalog.ErrInvalid)
+	}
+	for i := 0; i < len(p); i++ {
+		if strings.IndexByte(base62, p[i]) < 0 {
+			return "", fmt.Errorf("key prefix %q: unexpected character: %w", p, catalog.ErrInvalid)
+		}
+	}
+	return KeyScheme + p, nil
+}

@@ -1,0 +1,162 @@
+package access
+
+import (
+	"context"
+	"time"
+)
+
+// Window policies, as named in the RateLimit headers and violatedPolicies.
+const (
+	PolicyMinute = "minute"
+	PolicyDay    = "day"
+)
+
+// The windows and the bucket widths used when a window is counted in
+// buckets (see window.go): the minute window in 1 s buckets, the day window
+// in 1 min buckets.
+const (
+	MinuteSpan   = time.Minute
+	DaySpan      = 24 * time.Hour
+	MinuteBucket = time.Second
+	DayBucket    = time.Minute
+)
+
+// DefaultExactMax is the largest window limit counted with exact
+// timestamps; larger limits are counted in buckets. 1024 timestamps are
+// 8 KiB, about what the day window's 1441 bucket counters take.
+const DefaultExactMax = 1024
+
+// Limiter decides, for each request of a key, whether its windows admit it.
+//
+// The contract, met by every backend: a request is admitted only if,
+// counting it, no trailing 60 s and no trailing 24 h holds more admitted
+// requests of that id than l allows; a refused request is not counted.
+// Windows of at most DefaultExactMax requests are exact. Larger ones count
+// whole buckets that overlap the window's start, so they admit as if the
+// window were up to one bucket longer (61 s, 24 h 1 min): never more than the
+// limit, at worst the requests of one bucket fewer. A limit of 0 means the
+// window does not apply.
+type Limiter interface {
+	Allow(ctx context.Context, id string, l Limits) (Decision, error)
+}
+
+// LimiterStatus describes the limiter backend for /healthz and /metrics.
+type LimiterStatus struct {
+	// Backend is "memory" or "redis".
+	Backend string `json:"backend"`
+	// Degraded is true while a shared backend cannot be reached and the
+	// in-process limiter stands in for it.
+	Degraded bool `json:"degraded"`
+	// Since is when the current state began (zero for the memory backend).
+	Since time.Time `json:"since,omitzero"`
+	// LastError is the error that degraded the backend.
+	LastError string `json:"lastError,omitempty"`
+}
+
+// StatusReporter is a limiter that can describe its backend.
+type StatusReporter interface {
+	Status() LimiterStatus
+}
+
+// WindowState is one window of a decision, as the headers report it.
+type WindowState struct {
+	Policy string
+	Limit  int64
+	Span   time.Duration
+	// Remaining is how many more requests the window admits now.
+	Remaining int64
+	// Reset is the time until the oldest request counted in the window
+	// leaves it (0 when it counts none); for a refused window it equals
+	// RetryAfter.
+	Reset time.Duration
+	// Refused reports that this window refused the request; RetryAfter is
+	// then the time until it has room for one more.
+	Refused    bool
+	RetryAfter time.Duration
+}
+
+// Decision is a limiter's answer for one request.
+type Decision struct {
+	Allowed bool
+	// At is the limiter's clock when it decided (Redis's clock for Redis).
+	At          time.Time
+	Minute, Day WindowState
+}
+
+// Windows returns the windows that apply, minute first.
+func (d Decision) Windows() []WindowState {
+	out := make([]WindowState, 0, 2)
+	for _, w := range [...]WindowState{d.Minute, d.Day} {
+		if w.Limit > 0 {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// RetryAfter is the time until a refused request would be admitted: the
+// longest wait of the windows that refused it.
+func (d Decision) RetryAfter() time.Duration {
+	var r time.Duration
+	for _, w := range d.Windows() {
+		if w.Refused && w.RetryAfter > r {
+			r = w.RetryAfter
+		}
+	}
+	return r
+}
+
+// Violated names the windows that refused the request.
+func (d Decision) Violated() []string {
+	var out []string
+	for _, w := range d.Windows() {
+		if w.Refused {
+			out = append(out, w.Policy)
+		}
+	}
+	return out
+}
+
+// WindowCount is what a backend knows of one window after deciding: the
+// raw material of a WindowState.
+type WindowCount struct {
+	Limit int64
+	// Used counts the admitted requests in the window, this one included
+	// when it was admitted.
+	Used int64
+	// OldestExpiry is when the oldest counted request leaves the window.
+	OldestExpiry time.Time
+	// Refused reports that this window had no room; FreeAt is then when it
+	// has room for one more.
+	Refused bool
+	FreeAt  time.Time
+}
+
+// NewDecision builds a Decision from the two windows' counts, so that every
+// backend reports the same numbers the same way.
+func NewDecision(now time.Time, allowed bool, minute, day WindowCount) Decision {
+	return Decision{
+		Allowed: allowed,
+		At:      now,
+		Minute:  newWindowState(PolicyMinute, MinuteSpan, now, minute),
+		Day:     newWindowState(PolicyDay, DaySpan, now, day),
+	}
+}
+
+func newWindowState(policy string, span time.Duration, now time.Time, c WindowCount) WindowState {
+	w := WindowState{Policy: policy, Limit: c.Limit, Span: span}
+	if c.Limit <= 0 {
+		return w
+	}
+	if c.Refused {
+		w.Refused = true
+		w.RetryAfter = max(c.FreeAt.Sub(now), time.Nanosecond)
+		w.Reset = w.RetryAfter
+		return w
+	}
+	w.Remaining = max(c.Limit-c.Used, 0)
+	if c.Used > 0 && c.OldestExpiry.After(now) {
+		w.Reset = c.OldestExpiry.Sub(now)
+	}
+	return w
+}

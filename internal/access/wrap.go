@@ -1,0 +1,218 @@
+package access
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strings"
+
+	"github.com/fragrance-data/fragrance/internal/catalog"
+	"github.com/fragrance-data/fragrance/internal/problem"
+)
+
+// Wrap guards h, an /api handler metered under the name endpoint:
+//
+//  1. a client IP with too many failed key checks gets 429;
+//  2. the key is read (X-API-Key, then Authorization: Bearer, then
+//     ?api_key=) and checked: 401 missing, invalid or revoked; 403
+//     suspended or used from an origin it does not allow; 503 when the store
+//     cannot be reached and the key is not cached (fail closed);
+//  3. the key's windows admit the request or it gets 429;
+//  4. h runs with the key in its context (KeyFrom), without api_key in its
+//     URL, and the rate-limit headers set;
+//  5. the request is metered once h has returned.
+//
+// CORS preflight must be answered before Wrap: it needs no key.
+func (g *Guard) Wrap(endpoint string, h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ip := g.ClientIP(r)
+		li := logInfoFrom(r.Context())
+		if li != nil {
+			li.ClientIP = ip
+		}
+		if d := g.failures.Peek(ip, g.cfg.FailedChecks); !d.Allowed {
+			g.metrics.refusals.WithLabelValues(PolicyFailedChecks).Inc()
+			writeTooManyFailures(w, r, d.RetryAfter())
+			return
+		}
+		key, code := g.authenticate(r, ip)
+		if li != nil {
+			li.KeyPrefix = key.Prefix
+		}
+		if code != "" {
+			g.metrics.authFailures.WithLabelValues(code).Inc()
+			p := authProblem(code)
+			if key.Prefix != "" {
+				g.meter.request(key.Prefix, endpoint, p.Status, g.now())
+			}
+			writeAuthProblem(w, r, code)
+			return
+		}
+		g.serve(w, r, endpoint, key, ip, h)
+	})
+}
+
+// ClientIP returns the request's client address as a string (see the
+// ClientIP function), with the Guard's trusted proxies; "unknown" when the
+// peer address cannot be read.
+func (g *Guard) ClientIP(r *http.Request) string {
+	a := ClientIP(r, g.cfg.TrustedProxies)
+	if !a.IsValid() {
+		return "unknown"
+	}
+	return a.String()
+}
+
+// authenticate returns the request's key, or the problem code refusing it
+// (with the key when it is known, so the refusal can be metered).
+func (g *Guard) authenticate(r *http.Request, ip string) (Key, string) {
+	secret, ok := credentials(r)
+	if !ok {
+		return Key{}, problem.MissingAPIKey
+	}
+	pk, err := ParseKey(secret)
+	if err != nil {
+		g.failedCheck(r.Context(), ip)
+		return Key{}, problem.InvalidAPIKey
+	}
+	k, how, err := g.cache.get(r.Context(), pk.Hash, g.now(), g.keys.KeyByHash)
+	g.metrics.cacheLookup(how)
+	switch {
+	case errors.Is(err, catalog.ErrNotFound):
+		g.noteStoreOK()
+		g.failedCheck(r.Context(), ip)
+		return Key{}, problem.InvalidAPIKey
+	case err != nil:
+		g.noteStore(err)
+		return Key{}, problem.Unavailable
+	case how == cacheMiss:
+		g.noteStoreOK()
+	}
+	switch k.State {
+	case Active:
+	case Suspended:
+		return k, problem.SuspendedAPIKey
+	default: // revoked, or a state this code does not know: refuse
+		return k, problem.RevokedAPIKey
+	}
+	if origin := r.Header.Get("Origin"); origin != "" && !originAllowed(k, origin) {
+		return k, problem.OriginNotAllowed
+	}
+	return k, ""
+}
+
+// failedCheck counts a failed key check against the client IP, and raises
+// a signal when that fills the IP's window.
+func (g *Guard) failedCheck(ctx context.Context, ip string) {
+	d, _ := g.failures.Allow(ctx, ip, g.cfg.FailedChecks)
+	if !d.Allowed || (d.Minute.Limit > 0 && d.Minute.Remaining == 0) || (d.Day.Limit > 0 && d.Day.Remaining == 0) {
+		n, span := d.Minute.Limit, d.Minute.Span
+		if d.Minute.Limit <= 0 {
+			n, span = d.Day.Limit, d.Day.Span
+		}
+		g.abuse.failedBurst(ip, n, span, g.now())
+	}
+}
+
+// credentials returns the key a request carries. The X-API-Key header wins
+// over Authorization: Bearer, and both over the api_key query parameter.
+func credentials(r *http.Request) (string, bool) {
+	if v := strings.TrimSpace(r.Header.Get("X-API-Key")); v != "" {
+		return v, true
+	}
+	if v, ok := bearer(r.Header.Get("Authorization")); ok {
+		return v, true
+	}
+	if mayHaveKeyParam(r.URL.RawQuery) {
+		if v := strings.TrimSpace(r.URL.Query().Get(QueryParam)); v != "" {
+			return v, true
+		}
+	}
+	return "", false
+}
+
+// bearer reads "Bearer <token>" (the scheme is case-insensitive).
+func bearer(h string) (string, bool) {
+	scheme, tok, ok := strings.Cut(strings.TrimSpace(h), " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") {
+		return "", false
+	}
+	tok = strings.TrimSpace(tok)
+	return tok, tok != ""
+}
+
+// serve limits an authenticated request and runs h when admitted.
+func (g *Guard) serve(w http.ResponseWriter, r *http.Request, endpoint string, key Key, ip string, h http.Handler) {
+	d, err := g.limiter.Allow(r.Context(), key.Prefix, g.cfg.Tiers.For(key))
+	if err != nil {
+		g.log.Error("access: rate limiter failed", "err", err, "key", key.Prefix)
+		g.metrics.authFailures.WithLabelValues(problem.Unavailable).Inc()
+		writeAuthProblem(w, r, problem.Unavailable)
+		return
+	}
+	SetRateLimitHeaders(w.Header(), d)
+	if !d.Allowed {
+		for _, p := range d.Violated() {
+			g.metrics.refusals.WithLabelValues(p).Inc()
+		}
+		writeRateLimited(w, r, d)
+		now := g.now()
+		g.meter.request(key.Prefix, endpoint, http.StatusTooManyRequests, now)
+		g.abuse.refused(key.Prefix, ip, now)
+		return
+	}
+	g.abuse.seen(key.Prefix, ip, g.now())
+	r2 := r.WithContext(withInfo(r.Context(), &requestInfo{key: key, decision: d, clientIP: ip}))
+	if mayHaveKeyParam(r.URL.RawQuery) {
+		u := *r.URL
+		u.RawQuery = stripKeyParam(u.RawQuery)
+		r2.URL = &u
+		r2.RequestURI = u.RequestURI()
+	}
+	sw := &statusWriter{ResponseWriter: w}
+	defer func() {
+		if p := recover(); p != nil {
+			g.meter.request(key.Prefix, endpoint, http.StatusInternalServerError, g.now())
+			panic(p)
+		}
+		g.meter.request(key.Prefix, endpoint, sw.code(), g.now())
+	}()
+	h.ServeHTTP(sw, r2)
+}
+
+// statusWriter remembers the status a handler answered with.
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+}
+
+func (s *statusWriter) WriteHeader(code int) {
+	if s.status == 0 && code >= 200 {
+		s.status = code
+	}
+	s.ResponseWriter.WriteHeader(code)
+}
+
+func (s *statusWriter) Write(b []byte) (int, error) {
+	if s.status == 0 {
+		s.status = http.StatusOK
+	}
+	return s.ResponseWriter.Write(b)
+}
+
+// Unwrap lets http.ResponseController reach the underlying writer.
+func (s *statusWriter) Unwrap() http.ResponseWriter { return s.ResponseWriter }
+
+// Flush passes flushes through for streaming handlers.
+func (s *statusWriter) Flush() {
+	if f, ok := s.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+func (s *statusWriter) code() int {
+	if s.status == 0 {
+		return http.StatusOK
+	}
+	return s.status
+}

@@ -1,0 +1,60 @@
+package api
+
+import (
+	"html/template"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+)
+
+// DefaultShopURL is the buy-link template used when the operator sets none:
+// a web search for the perfume.
+const DefaultShopURL = "https://duckduckgo.com/?q={brand}+{name}+perfume"
+
+// shopURL fills the operator's template with query-escaped values.
+func shopURL(tmpl, brand, name, slug string, id int64) string {
+	return strings.NewReplacer(
+		"{brand}", url.QueryEscape(brand),
+		"{name}", url.QueryEscape(name),
+		"{slug}", url.PathEscape(slug),
+		"{id}", strconv.FormatInt(id, 10),
+	).Replace(tmpl)
+}
+
+var notFoundPage = template.Must(template.New("404").Parse(`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Perfume not found</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<style>body{font-family:system-ui,sans-serif;max-width:36rem;margin:4rem auto;padding:0 1rem;color:#222}</style>
+</head><body><h1>Perfume not found</h1>
+<p>There is no perfume <code>{{.}}</code> in the catalogue, so there is no shop to send you to.</p>
+<p><a href="/">Back to the catalogue</a></p></body></html>
+`))
+
+// gotoShop is GET /goto/{slug}: a 302 to the shop, counting the click.
+func (s *Server) gotoShop(w http.ResponseWriter, r *http.Request) {
+	slug := r.PathValue("slug")
+	ix := s.cfg.Catalogue.Load()
+	if ix == nil {
+		http.Error(w, "the catalogue is still loading", http.StatusServiceUnavailable)
+		return
+	}
+	e, err := ix.Perfume(slug)
+	if err != nil {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Header().Set("Cache-Control", "no-store")
+		w.WriteHeader(http.StatusNotFound)
+		notFoundPage.Execute(w, slug)
+		return
+	}
+	if s.cfg.Click != nil && r.Method == http.MethodGet {
+		s.cfg.Click(e.ID)
+	}
+	tmpl := s.cfg.ShopURL
+	if tmpl == "" {
+		tmpl = DefaultShopURL
+	}
+	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Set("Referrer-Policy", "no-referrer-when-downgrade")
+	http.Redirect(w, r, shopURL(tmpl, e.Brand, e.Name, e.Slug, e.ID), http.StatusFound)
+}

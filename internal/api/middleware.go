@@ -1,0 +1,186 @@
+package api
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"net/http"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/fragrance-data/fragrance/internal/access"
+	"github.com/fragrance-data/fragrance/internal/problem"
+)
+
+// requestInfo travels in the context of each request so that inner layers
+// can tell the outer access log and metrics what they know.
+type requestInfo struct {
+	route  string
+	id     string
+	access *access.LogInfo // filled by the Guard: key prefix, client IP
+}
+
+type infoKey struct{}
+
+func infoFrom(ctx context.Context) *requestInfo {
+	if ri, ok := ctx.Value(infoKey{}).(*requestInfo); ok {
+		return ri
+	}
+	return &requestInfo{}
+}
+
+// RequestID returns the id of the request being served (X-Request-Id).
+func RequestID(ctx context.Context) string { return infoFrom(ctx).id }
+
+// route names the route for logs and metrics.
+func (s *Server) route(name string, h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		infoFrom(r.Context()).route = name
+		h.ServeHTTP(w, r)
+	})
+}
+
+// getOnly answers 405 with Allow for any method but GET and HEAD (OPTIONS
+// preflight is answered by the CORS layer before routing).
+func getOnly(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			w.Header().Set("Allow", "GET, HEAD, OPTIONS")
+			problem.Write(w, r, problem.New(http.StatusMethodNotAllowed, problem.MethodNotAllowed, "Method not allowed",
+				r.Method+" is not allowed here; the API is read-only (GET, HEAD, OPTIONS)"))
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+// ready answers 503 until the catalogue is loaded.
+func (s *Server) ready(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if s.cfg.Catalogue.Load() == nil {
+			w.Header().Set("Retry-After", "5")
+			problem.Write(w, r, problem.New(http.StatusServiceUnavailable, problem.Unavailable, "Service unavailable",
+				"the catalogue is still loading; try again in a few seconds"))
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+// statusWriter records the status and size of an answer.
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+	bytes  int
+	head   bool // a HEAD request: headers only, whatever the handler writes
+}
+
+func (sw *statusWriter) WriteHeader(code int) {
+	if sw.status == 0 {
+		sw.status = code
+	}
+	sw.ResponseWriter.WriteHeader(code)
+}
+
+func (sw *statusWriter) Write(b []byte) (int, error) {
+	if sw.status == 0 {
+		sw.status = http.StatusOK
+	}
+	if sw.head {
+		return len(b), nil
+	}
+	n, err := sw.ResponseWriter.Write(b)
+	sw.bytes += n
+	return n, err
+}
+
+// Unwrap lets http.ResponseController reach the underlying writer.
+func (sw *statusWriter) Unwrap() http.ResponseWriter { return sw.ResponseWriter }
+
+// middleware wraps the route table with the layers every answer passes:
+// panic recovery, request id and version headers, CORS, access log and metrics.
+func (s *Server) middleware(h http.Handler) http.Handler {
+	latency := prometheus.NewHistogramVec(prometheus.HistogramOpts{
+		Name:    "fragrance_http_request_duration_seconds",
+		Help:    "Latency of HTTP answers by route and status code.",
+		Buckets: []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5},
+	}, []string{"route", "code"})
+	if s.cfg.Registry != nil {
+		s.cfg.Registry.MustRegister(latency)
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		ctx, li := access.WithLogInfo(r.Context())
+		ri := &requestInfo{id: requestID(r), route: "unmatched", access: li}
+		r = r.WithContext(context.WithValue(ctx, infoKey{}, ri))
+		sw := &statusWriter{ResponseWriter: w, head: r.Method == http.MethodHead}
+		hd := sw.Header()
+		hd.Set("X-Request-Id", ri.id)
+		hd.Set("X-API-Version", s.cfg.Version)
+		defer func() {
+			if p := recover(); p != nil {
+				if p == http.ErrAbortHandler {
+					panic(p)
+				}
+				s.log.ErrorContext(r.Context(), "panic", "panic", p, "stack", string(debug.Stack()), "request_id", ri.id)
+				if sw.status == 0 {
+					problem.Write(sw, r, problem.New(http.StatusInternalServerError, problem.Internal, "Internal server error",
+						"the request failed on our side; it has been logged"))
+				}
+			}
+			d := time.Since(start)
+			latency.WithLabelValues(ri.route, strconv.Itoa(sw.status)).Observe(d.Seconds())
+			s.log.LogAttrs(r.Context(), logLevel(sw.status), "request",
+				slogAttrs(r, ri, sw, d)...)
+		}()
+		if s.cors(sw, r) {
+			return
+		}
+		h.ServeHTTP(sw, r)
+	})
+}
+
+// cors sets the contract's CORS headers on /api and image answers and
+// answers preflight requests itself (no key needed). It reports whether the
+// request was fully answered.
+func (s *Server) cors(w http.ResponseWriter, r *http.Request) bool {
+	if !strings.HasPrefix(r.URL.Path, "/api/") && !(s.cfg.ImagePath != "" && strings.HasPrefix(r.URL.Path, s.cfg.ImagePath+"/")) {
+		return false
+	}
+	h := w.Header()
+	h.Set("Access-Control-Allow-Origin", "*")
+	h.Set("Access-Control-Expose-Headers", "RateLimit, RateLimit-Policy, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, X-Request-Id, X-API-Version, X-Service-Nobg-Status")
+	if r.Method != http.MethodOptions {
+		return false
+	}
+	h.Set("Access-Control-Allow-Methods", "GET, HEAD, OPTIONS")
+	h.Set("Access-Control-Allow-Headers", "X-API-Key, Authorization, Content-Type")
+	h.Set("Access-Control-Max-Age", "86400")
+	h.Add("Vary", "Origin")
+	w.WriteHeader(http.StatusNoContent)
+	return true
+}
+
+// requestID keeps a sane incoming X-Request-Id (so a proxy's id flows
+// through) and makes a new random one otherwise.
+func requestID(r *http.Request) string {
+	if id := r.Header.Get("X-Request-Id"); id != "" && len(id) <= 64 && safeID(id) {
+		return id
+	}
+	var b [12]byte
+	rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+func safeID(s string) bool {
+	for _, c := range s {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.') {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,97 @@
+package images
+
+import (
+	"testing"
+
+	"github.com/fragrance-data/fragrance/internal/catalog"
+)
+
+// Benchmarks of the image work, each reporting images per second and
+// bytes per output image:
+//
+//	go test ./internal/images -run '^$' -bench . -benchtime 20x
+
+// BenchmarkTransparentFromPhoto is one background-removal job on an
+// imported photo: decode the kept source, remove the background, scale,
+// quantise and encode the WebP.
+func BenchmarkTransparentFromPhoto(b *testing.B) {
+	fonts, err := loadLabelFonts()
+	if err != nil {
+		b.Fatal(err)
+	}
+	var sources [][]byte
+	for i := range 8 {
+		sc := makeScene(b, i, SourceWidth, SourceHeight, fonts)
+		src, err := jpegAt(sc.img, sourceQuality)
+		if err != nil {
+			b.Fatal(err)
+		}
+		sources = append(sources, src)
+	}
+	total := 0
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		out, err := transparentFromPhoto(sources[i%len(sources)])
+		if err != nil {
+			b.Fatal(err)
+		}
+		total += len(out)
+	}
+	report(b, total)
+}
+
+// BenchmarkGeneratedPhoto draws and encodes the product image of a perfume
+// without a photo (a cache miss of the host).
+func BenchmarkGeneratedPhoto(b *testing.B) {
+	fonts, err := loadLabelFonts()
+	if err != nil {
+		b.Fatal(err)
+	}
+	total := 0
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		bt := bottleFor(benchPerfume(i), benchColor)
+		data, err := encodeJPEG(bt.render(PhotoWidth, PhotoHeight, true, fonts), photoMaxBytes)
+		if err != nil {
+			b.Fatal(err)
+		}
+		total += len(data)
+	}
+	report(b, total)
+}
+
+// BenchmarkGeneratedTransparent is the job of a perfume without a photo:
+// its bottle drawn straight onto transparency.
+func BenchmarkGeneratedTransparent(b *testing.B) {
+	fonts, err := loadLabelFonts()
+	if err != nil {
+		b.Fatal(err)
+	}
+	total := 0
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		bt := bottleFor(benchPerfume(i), benchColor)
+		data, err := encodeNobg(toNRGBA(bt.render(NobgWidth, NobgHeight, false, fonts)))
+		if err != nil {
+			b.Fatal(err)
+		}
+		total += len(data)
+	}
+	report(b, total)
+}
+
+func report(b *testing.B, total int) {
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "images/s")
+	b.ReportMetric(float64(total)/float64(b.N), "bytes/image")
+}
+
+var benchBrands = []string{"Dior", "Chanel", "Tom Ford", "Guerlain", "Zara", "Lattafa", "Creed", "Hermès"}
+
+func benchPerfume(i int) catalog.Perfume {
+	return catalog.Perfume{ID: int64(i), Brand: benchBrands[i%len(benchBrands)], Name: "Bench No. " + string(rune('A'+i%26)),
+		Concentration: "Eau de Parfum", Accords: []catalog.AccordStrength{{Name: []string{"woody", "citrus", "rose"}[i%3], Strength: 100}}}
+}
+
+func benchColor(a string) string {
+	return map[string]string{"woody": "#774414", "citrus": "#F9FF52", "rose": "#FE0C51"}[a]
+}

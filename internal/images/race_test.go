@@ -1,0 +1,7 @@
+//go:build race
+
+package images
+
+// raceEnabled is true under the race detector, which slows the pure
+// pixel loops tenfold; the long measurements then run on a sample.
+const raceEnabled = true

@@ -1,0 +1,141 @@
+package images
+
+import (
+	"bytes"
+	"fmt"
+	"image"
+	"image/color"
+	"testing"
+
+	"github.com/fragrance-data/fragrance/internal/catalog"
+)
+
+func TestGeneratedImagesAreDeterministicAndInRange(t *testing.T) {
+	fonts, err := loadLabelFonts()
+	if err != nil {
+		t.Fatal(err)
+	}
+	shapes := make(map[bodyShape]bool)
+	for i, brand := range []string{"Dior", "Chanel", "Tom Ford", "Guerlain", "Lattafa", "Creed", "Hermès"} {
+		p := catalog.Perfume{ID: int64(100 + i), Brand: brand, Name: fmt.Sprintf("A Rather Long Perfume Name Number %d", i),
+			Concentration: "Eau de Parfum", Accords: []catalog.AccordStrength{{Name: "rose", Strength: 60}, {Name: "woody", Strength: 100}}}
+		b := bottleFor(p, benchColor)
+		shapes[b.shape] = true
+		if b.liquid != (color.NRGBA{0x77, 0x44, 0x14, 255}) {
+			t.Errorf("%s: liquid %v, want the strongest accord's colour (woody)", brand, b.liquid)
+		}
+		img := b.render(PhotoWidth, PhotoHeight, true, fonts)
+		if !bytes.Equal(img.Pix, bottleFor(p, benchColor).render(PhotoWidth, PhotoHeight, true, fonts).Pix) {
+			t.Errorf("%s: two renders differ", brand)
+		}
+		first, err := encodeJPEG(img, photoMaxBytes)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(first) < 20_000 || len(first) > photoMaxBytes {
+			t.Errorf("%s: generated JPEG %d bytes, want 20–30 KB", brand, len(first))
+		}
+	}
+	if len(shapes) < 4 {
+		t.Errorf("7 brands gave only %d bottle shapes", len(shapes))
+	}
+}
+
+func TestBottleFollowsBrand(t *testing.T) {
+	a := bottleFor(catalog.Perfume{ID: 1, Brand: "Dior", Name: "Sauvage"}, nil)
+	b := bottleFor(catalog.Perfume{ID: 2, Brand: "dior ", Name: "Fahrenheit"}, nil)
+	if a.shape != b.shape || a.capShape != b.capShape || a.capColor != b.capColor {
+		t.Error("two perfumes of one brand got different bottles")
+	}
+	if a.liquid != defaultLiquid {
+		t.Errorf("no accords: liquid %v, want the default", a.liquid)
+	}
+}
+
+func TestTransparentRenderMatchesBackdropRender(t *testing.T) {
+	// The generated transparent image is exact: opaque where the bottle
+	// is, clear elsewhere, and the same bottle as the JPEG.
+	fonts, _ := loadLabelFonts()
+	b := bottleFor(catalog.Perfume{ID: 7, Brand: "Guerlain", Name: "Shalimar"}, nil)
+	clear := b.render(NobgWidth, NobgHeight, false, fonts)
+	if a := clear.RGBAAt(2, 2).A; a != 0 {
+		t.Errorf("corner alpha %d, want 0", a)
+	}
+	l := b.layout(NobgWidth, NobgHeight)
+	mid := image.Pt(int(l.body.cx()), int(l.body.Y1-l.body.h()*0.1))
+	if a := clear.RGBAAt(mid.X, mid.Y).A; a != 255 {
+		t.Errorf("body alpha %d, want 255", a)
+	}
+}
+
+func TestQuantize(t *testing.T) {
+	img := image.NewNRGBA(image.Rect(0, 0, 64, 64))
+	for y := 0; y < 64; y++ {
+		for x := 0; x < 64; x++ {
+			if x < 8 {
+				continue // transparent column
+			}
+			img.SetNRGBA(x, y, color.NRGBA{uint8(x * 4), uint8(y * 4), uint8(x * y), uint8(128 + y*2)})
+		}
+	}
+	q := quantize(img, 64)
+	if len(q.Palette) > 64 {
+		t.Fatalf("palette of %d colours, want at most 64", len(q.Palette))
+	}
+	if _, _, _, a := q.At(3, 30).RGBA(); a != 0 {
+		t.Errorf("transparent pixel became alpha %d", a)
+	}
+	var worst float64
+	for y := 0; y < 64; y++ {
+		for x := 8; x < 64; x++ {
+			a, b := img.NRGBAAt(x, y), q.At(x, y).(color.NRGBA)
+			d := abs(int(a.R)-int(b.R)) + abs(int(a.G)-int(b.G)) + abs(int(a.B)-int(b.B)) + abs(int(a.A)-int(b.A))
+			worst = max(worst, float64(d))
+		}
+	}
+	if worst > 120 {
+		t.Errorf("worst quantisation error %v, too coarse", worst)
+	}
+	if !bytes.Equal(quantize(img, 64).Pix, q.Pix) {
+		t.Error("quantize is not deterministic")
+	}
+}
+
+func TestLRU(t *testing.T) {
+	c := newLRU(10)
+	c.put("a", servedImage{data: make([]byte, 4)})
+	c.put("b", servedImage{data: make([]byte, 4)})
+	c.get("a") // a is now the most recent
+	c.put("c", servedImage{data: make([]byte, 4)})
+	if _, ok := c.get("b"); ok {
+		t.Error("least recently used entry kept over budget")
+	}
+	for _, k := range []string{"a", "c"} {
+		if _, ok := c.get(k); !ok {
+			t.Errorf("entry %s dropped", k)
+		}
+	}
+	c.put("huge", servedImage{data: make([]byte, 11)})
+	if _, ok := c.get("huge"); ok || c.used > c.budget {
+		t.Errorf("entry over the whole budget cached; used %d", c.used)
+	}
+}
+
+func TestParseHex(t *testing.T) {
+	for _, c := range []struct {
+		in string
+		ok bool
+		c  color.NRGBA
+	}{
+		{"#BC4D10", true, color.NRGBA{0xbc, 0x4d, 0x10, 255}},
+		{"#bc4d10", true, color.NRGBA{0xbc, 0x4d, 0x10, 255}},
+		{"BC4D10", false, color.NRGBA{}},
+		{"#BC4D1", false, color.NRGBA{}},
+		{"#GG0000", false, color.NRGBA{}},
+	} {
+		got, ok := parseHex(c.in)
+		if ok != c.ok || got != c.c {
+			t.Errorf("parseHex(%q) = %v, %v", c.in, got, ok)
+		}
+	}
+}

@@ -1,0 +1,192 @@
+package images
+
+import (
+	"bytes"
+	"image"
+	"image/color"
+	"image/draw"
+	"image/jpeg"
+	"math/rand/v2"
+	"testing"
+)
+
+// Synthetic product shots with a known mask, for measuring background
+// removal: a bottle drawn by the renderer (its alpha is the truth) placed on
+// a backdrop, with a soft shadow, sensor noise and JPEG compression.
+
+// backdrop gives the colour of the studio background at (x, y) of a w×h image.
+type backdrop struct {
+	name string
+	at   func(x, y, w, h int) [3]float64
+}
+
+var backdrops = []backdrop{
+	{"white", func(x, y, w, h int) [3]float64 { return [3]float64{255, 255, 255} }},
+	{"light grey", func(x, y, w, h int) [3]float64 { return [3]float64{228, 228, 228} }},
+	{"mid grey", func(x, y, w, h int) [3]float64 { return [3]float64{140, 141, 143} }},
+	{"vertical gradient", func(x, y, w, h int) [3]float64 {
+		v := 252 - 55*float64(y)/float64(h)
+		return [3]float64{v, v, v + 2}
+	}},
+	{"horizontal blue gradient", func(x, y, w, h int) [3]float64 {
+		t := float64(x) / float64(w)
+		return [3]float64{240 - 30*t, 242 - 27*t, 250 - 20*t}
+	}},
+	{"vignette", func(x, y, w, h int) [3]float64 {
+		dx, dy := float64(x)/float64(w)-0.5, float64(y)/float64(h)-0.45
+		v := 255 - 120*(dx*dx+dy*dy)
+		return [3]float64{v, v, v}
+	}},
+	{"beige", func(x, y, w, h int) [3]float64 { return [3]float64{238, 230, 218} }},
+	{"near white", func(x, y, w, h int) [3]float64 { return [3]float64{246, 246, 244} }},
+}
+
+// scene is one synthetic test image.
+type scene struct {
+	name   string
+	img    image.Image // what background removal gets (JPEG-decoded)
+	truth  []bool      // true where the product is
+	w, h   int
+	bottle bottle
+}
+
+var testLiquids = []color.NRGBA{
+	{255, 254, 192, 255}, // vanilla: pale yellow
+	{119, 68, 20, 255},   // woody: dark brown
+	{254, 12, 81, 255},   // rose
+	{160, 160, 160, 255}, // neutral grey
+	{55, 160, 137, 255},  // aromatic green
+	{249, 255, 82, 255},  // citrus
+}
+
+// makeScene builds case i of the varied set.
+func makeScene(t testing.TB, i, w, h int, fonts *labelFonts) scene {
+	t.Helper()
+	b := bottle{
+		shape:         bodyShape((i + i/8) % int(numShapes)),
+		capShape:      capShape(i % int(numCaps)),
+		capColor:      capColors[i%len(capColors)],
+		collar:        metals[i%len(metals)],
+		liquid:        testLiquids[i%len(testLiquids)],
+		labelBg:       color.NRGBA{255, 255, 255, 255},
+		labelInk:      color.NRGBA{20, 20, 20, 255},
+		fill:          0.8,
+		widthF:        0.4,
+		heightF:       0.48,
+		brand:         "Maison Test",
+		name:          "Synthetic No. 5",
+		concentration: "Eau de Parfum",
+	}
+	if i%4 == 0 {
+		b.capColor = color.NRGBA{242, 242, 240, 255} // white cap
+	}
+	if b.capColor.A == 0 {
+		b.capColor = color.NRGBA{40, 40, 40, 255}
+	}
+	switch b.shape {
+	case shapeSlim:
+		b.widthF, b.heightF = 0.26, 0.56
+	case shapeRound:
+		b.widthF, b.heightF = 0.46, 0.36
+	}
+	bd := backdrops[i%len(backdrops)]
+	fgImg := b.render(w, h, false, fonts)
+	l := b.layout(w, h)
+	shadow := i%3 != 2
+	rng := rand.New(rand.NewPCG(uint64(i), 7))
+
+	scn := image.NewRGBA(image.Rect(0, 0, w, h))
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			c := bd.at(x, y, w, h)
+			k := 1.0
+			if shadow {
+				k = shadowFactor(x, y, l, i%2 == 0)
+			}
+			o := scn.PixOffset(x, y)
+			for ch := range 3 {
+				scn.Pix[o+ch] = clamp8(c[ch] * k)
+			}
+			scn.Pix[o+3] = 255
+		}
+	}
+	draw.Draw(scn, scn.Bounds(), fgImg, image.Point{}, draw.Over)
+	// Sensor noise, σ ≈ 2: the sum of two uniform draws per channel.
+	for j := range scn.Pix {
+		if j%4 != 3 {
+			r := rng.Uint32()
+			n := float64(r&0xff) + float64(r>>8&0xff) - 255 // triangular, σ ≈ 104
+			scn.Pix[j] = clamp8(float64(scn.Pix[j]) + n/52)
+		}
+	}
+	var buf bytes.Buffer
+	if err := jpeg.Encode(&buf, scn, &jpeg.Options{Quality: 90}); err != nil {
+		t.Fatal(err)
+	}
+	dec, err := jpeg.Decode(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	truth := make([]bool, w*h)
+	for j := range truth {
+		truth[j] = fgImg.Pix[4*j+3] >= 128
+	}
+	name := bd.name + "/" + shapeNames[b.shape]
+	if i%4 == 0 {
+		name += "/white cap"
+	}
+	if shadow {
+		name += "/shadow"
+	}
+	return scene{name: name, img: dec, truth: truth, w: w, h: h, bottle: b}
+}
+
+var shapeNames = []string{"flacon", "slim", "cylinder", "flask", "round", "shoulder", "facet", "fan"}
+
+// shadowFactor darkens the floor under the bottle: a soft contact shadow,
+// and for cast a long soft shadow falling to the right.
+func shadowFactor(x, y int, l layout, cast bool) float64 {
+	cx := l.body.cx()
+	dx, dy := (float64(x)-cx)/(l.body.w()*0.8), (float64(y)-l.floor)/(l.body.w()*0.14)
+	k := 1.0
+	if d := dx*dx + dy*dy; d < 1 {
+		u := 1 - d
+		k -= 0.35 * u * u
+	}
+	if cast {
+		dx = (float64(x) - cx - l.body.w()*0.9) / (l.body.w() * 1.1)
+		dy = (float64(y) - l.floor + l.body.h()*0.05) / (l.body.w() * 0.2)
+		if d := dx*dx + dy*dy; d < 1 {
+			u := 1 - d
+			k -= 0.2 * u * u
+		}
+	}
+	return k
+}
+
+// iou compares the predicted alpha (≥ 128 is foreground) with the truth,
+// and also gives the soft IoU of alpha against the binary truth.
+func iou(got *image.NRGBA, truth []bool) (hard, soft float64) {
+	var inter, union int
+	var sMin, sMax float64
+	for j, tr := range truth {
+		a := got.Pix[4*j+3]
+		p := a >= 128
+		if p && tr {
+			inter++
+		}
+		if p || tr {
+			union++
+		}
+		av, tv := float64(a)/255, 0.0
+		if tr {
+			tv = 1
+		}
+		sMin += min(av, tv)
+		sMax += max(av, tv)
+	}
+	if union == 0 {
+		return 1, 1
+	}
+	return float64(inter) / float64(union), sMin / sMax
+}

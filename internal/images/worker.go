@@ -1,0 +1,248 @@
+package images
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"image"
+	"sync"
+	"time"
+
+	"github.com/fragrance-data/fragrance/internal/catalog"
+	"github.com/fragrance-data/fragrance/internal/images/imgstore"
+)
+
+// WorkerConfig tunes a Worker. Zero fields take the defaults.
+type WorkerConfig struct {
+	// Workers is how many jobs run at once. Default 1: processing is
+	// background work and must leave the cores to the API. Negative
+	// disables processing; Run then only refreshes availability.
+	Workers int
+	// Lease is how long a claimed job is held before another worker may
+	// take it over (the worker is presumed dead). Default 10 minutes.
+	Lease time.Duration
+	// MaxAttempts is how many claims a job gets before it is failed for
+	// good. Default 3.
+	MaxAttempts int
+	// Poll is how long an idle worker waits before looking for jobs again
+	// (jobs enqueued by this process wake it at once). Default 30 s.
+	Poll time.Duration
+	// Refresh is how often Run reloads availability from the store, to
+	// see jobs finished elsewhere. Default 1 minute.
+	Refresh time.Duration
+	// Pause is a rest between two jobs of one worker, which keeps the
+	// processing at low priority. Default 100 ms; negative for none.
+	Pause time.Duration
+}
+
+func (c WorkerConfig) withDefaults() WorkerConfig {
+	if c.Workers == 0 {
+		c.Workers = 1
+	}
+	if c.Lease <= 0 {
+		c.Lease = 10 * time.Minute
+	}
+	if c.MaxAttempts <= 0 {
+		c.MaxAttempts = 3
+	}
+	if c.Poll <= 0 {
+		c.Poll = 30 * time.Second
+	}
+	if c.Refresh <= 0 {
+		c.Refresh = time.Minute
+	}
+	if c.Pause == 0 {
+		c.Pause = 100 * time.Millisecond
+	}
+	return c
+}
+
+// Worker runs background-removal jobs from the store.
+type Worker struct {
+	s   *Service
+	cfg WorkerConfig
+}
+
+// NewWorker returns a worker pool of the service.
+func (s *Service) NewWorker(cfg WorkerConfig) *Worker {
+	return &Worker{s: s, cfg: cfg.withDefaults()}
+}
+
+// Run processes jobs as they come and refreshes availability until ctx is
+// cancelled; a job under way is finished first. It returns nil on
+// cancellation.
+func (w *Worker) Run(ctx context.Context) error {
+	var wg sync.WaitGroup
+	for range max(w.cfg.Workers, 0) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			w.loop(ctx, false, nil)
+		}()
+	}
+	tick := time.NewTicker(w.cfg.Refresh)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			wg.Wait()
+			return nil
+		case <-tick.C:
+			if err := w.s.Refresh(ctx); err != nil && ctx.Err() == nil {
+				w.s.log.Error("image availability refresh", "err", err)
+			}
+		}
+	}
+}
+
+// JobResult is the outcome of one job, for progress reports.
+type JobResult struct {
+	ID int64
+	// Err is why the job failed; nil when it is done.
+	Err error
+}
+
+// Drain processes jobs until none is left to claim, then returns. The
+// command line uses it; report, when not nil, is called after every job
+// (from several goroutines at once when Workers > 1).
+func (w *Worker) Drain(ctx context.Context, report func(JobResult)) error {
+	var wg sync.WaitGroup
+	errs := make(chan error, max(w.cfg.Workers, 1))
+	for range max(w.cfg.Workers, 1) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := w.loop(ctx, true, report); err != nil {
+				errs <- err
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	return errors.Join(<-errs, ctx.Err())
+}
+
+// loop claims and runs jobs. With drain it returns once the queue is
+// empty; otherwise it waits for more until ctx is cancelled. Only storage
+// errors while draining are returned; a running loop logs them and retries.
+func (w *Worker) loop(ctx context.Context, drain bool, report func(JobResult)) error {
+	for ctx.Err() == nil {
+		job, err := w.s.store.ClaimJob(ctx, w.cfg.Lease, w.cfg.MaxAttempts)
+		if err != nil {
+			if drain {
+				if errors.Is(err, catalog.ErrNotFound) {
+					return nil
+				}
+				return err
+			}
+			if !errors.Is(err, catalog.ErrNotFound) && ctx.Err() == nil {
+				w.s.log.Error("claim image job", "err", err)
+			}
+			w.idle(ctx)
+			continue
+		}
+		// The job finishes even when ctx is cancelled meanwhile: it takes
+		// about a second, and a finished job beats one left to its lease.
+		res := w.s.runJob(context.WithoutCancel(ctx), job)
+		if report != nil {
+			report(res)
+		}
+		if w.cfg.Pause > 0 {
+			sleep(ctx, w.cfg.Pause)
+		}
+	}
+	return nil
+}
+
+// idle waits for the poll interval, a wake-up or cancellation.
+func (w *Worker) idle(ctx context.Context) {
+	t := time.NewTimer(w.cfg.Poll)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+	case <-t.C:
+	case <-w.s.wake:
+	}
+}
+
+func sleep(ctx context.Context, d time.Duration) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+	case <-t.C:
+	}
+}
+
+// runJob makes the transparent image of one claimed job and records the
+// outcome. A panic in the image code fails the job instead of the server.
+func (s *Service) runJob(ctx context.Context, job imgstore.Job) (res JobResult) {
+	res.ID = job.ID
+	func() {
+		defer func() {
+			if r := recover(); r != nil {
+				res.Err = fmt.Errorf("internal error: %v", r)
+			}
+		}()
+		res.Err = s.MakeTransparent(ctx, job.ID)
+	}()
+	failure := ""
+	if res.Err != nil {
+		failure = res.Err.Error()
+		s.log.Warn("image job failed", "id", job.ID, "attempt", job.Attempts, "reason", failure)
+	}
+	err := s.store.CompleteJob(ctx, job.ID, job.Attempts, failure)
+	switch {
+	case errors.Is(err, imgstore.ErrStale):
+		// Re-enqueued or taken over meanwhile; the current holder decides.
+	case err != nil:
+		s.log.Error("complete image job", "id", job.ID, "err", err)
+		if res.Err == nil {
+			res.Err = err
+		}
+	case res.Err == nil:
+		s.avail.add(job.ID)
+	default:
+		s.avail.remove(job.ID)
+	}
+	return res
+}
+
+// MakeTransparent makes and stores the transparent image of one perfume:
+// background removal on its imported photo, or, without one, the generated
+// bottle drawn straight onto transparency.
+func (s *Service) MakeTransparent(ctx context.Context, id int64) error {
+	p, ok := s.cat.PerfumeByID(id)
+	if !ok {
+		return fmt.Errorf("perfume %d is not in the catalogue", id)
+	}
+	var data []byte
+	src, err := s.store.Image(ctx, imgstore.Source, id)
+	switch {
+	case err == nil:
+		data, err = transparentFromPhoto(src)
+	case errors.Is(err, catalog.ErrNotFound):
+		data, err = encodeNobg(toNRGBA(bottleFor(p, s.accordColor).render(NobgWidth, NobgHeight, false, s.fonts)))
+	}
+	if err != nil {
+		return err
+	}
+	if err := s.store.PutImage(ctx, imgstore.Nobg, id, data); err != nil {
+		return fmt.Errorf("store transparent image: %w", err)
+	}
+	return nil
+}
+
+// transparentFromPhoto removes the background of a kept source photo.
+func transparentFromPhoto(src []byte) ([]byte, error) {
+	img, _, err := image.Decode(bytes.NewReader(src))
+	if err != nil {
+		return nil, fmt.Errorf("decode source photo: %w", err)
+	}
+	cut, err := RemoveBackground(img)
+	if err != nil {
+		return nil, err
+	}
+	return encodeNobg(cut)
+}

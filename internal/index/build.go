@@ -1,0 +1,317 @@
+package index
+
+import (
+	"cmp"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/fragrance-data/fragrance/internal/catalog"
+	"github.com/fragrance-data/fragrance/internal/search"
+)
+
+// builder holds what Build computes on the way to an Index.
+type builder struct {
+	ix       *Index
+	opts     Options
+	brands   *namer
+	pers     *namer
+	notes    *namer
+	accords  *namer
+	persOf   [][]uint32 // document → perfumer groups
+	nameFold []string   // document → folded name
+	docNotes []noteRef  // per document, noteOff[doc]:noteOff[doc+1]
+	noteOff  []uint32
+	docAccs  []accRef // per document, accOff[doc]:accOff[doc+1]
+	accOff   []uint32
+	// Brands by the group ids copyEntries gave: display names, search
+	// words, alias terms; each document's group; each group's list position.
+	brandNames []string
+	brandWords [][]string
+	brandExtra [][]string
+	brandOld   []uint32
+	brandPos   []uint32
+}
+
+// noteRef is a note of a perfume packed in 32 bits, as there are millions
+// of them in a large catalogue: its note id and best pyramid layer.
+type noteRef uint32
+
+func newNoteRef(id uint32, layer uint8) noteRef { return noteRef(id<<2 | uint32(layer)) }
+func (r noteRef) id() uint32                    { return uint32(r) >> 2 }
+func (r noteRef) layer() uint8                  { return uint8(r & 3) }
+
+// accRef is an accord of a perfume packed in 32 bits: its accord id (below
+// maxAccords), strength 0–100 and position in the perfume's Accords.
+type accRef uint32
+
+// maxAccords bounds the distinct accords similarity knows; accords past it
+// are listed but ignored by similarity and match.
+const maxAccords = 1 << 16
+
+func newAccRef(id uint32, strength, pos uint8) accRef {
+	return accRef(id<<16 | uint32(strength)<<8 | uint32(pos))
+}
+func (r accRef) id() uint32      { return uint32(r) >> 16 }
+func (r accRef) strength() uint8 { return uint8(r >> 8) }
+func (r accRef) pos() uint8      { return uint8(r) }
+
+// Pyramid layers, as stored in noteRef (the order of addNotes' layers and
+// of layerWeight).
+const (
+	layerTop = iota
+	layerMiddle
+	layerBase
+	layerUnplaced
+)
+
+// Build indexes ps, which the index owns afterwards (its slices are reused
+// and its strings interned). Duplicate slugs or ids keep the first perfume
+// for lookups; every perfume is still listed and searched. Independent
+// parts are built side by side: the text index, the similarity postings
+// and the ordered lists.
+func Build(ps []catalog.Perfume, opts Options) *Index {
+	ix := &Index{lx: search.DefaultLexicon().WithAliases(opts.Aliases)}
+	b := &builder{
+		ix: ix, opts: opts,
+		brands: newNamer(slugKey), pers: newNamer(slugKey),
+		notes: newNamer(search.Fold), accords: newNamer(search.Fold),
+	}
+	b.copyEntries(ps)
+	b.derive()
+	b.foldNames()
+	b.prepareBrands()
+	var wg sync.WaitGroup
+	wg.Go(b.buildSimilarity)
+	wg.Go(b.buildText)
+	b.buildOrder()
+	b.buildLists()
+	b.buildListText()
+	wg.Wait()
+	b.nameFold = nil
+	return ix
+}
+
+// copyEntries copies the perfumes into entries, interning their repeated
+// strings and numbering brands, perfumers, notes and accords; notes and
+// accords are done on a second goroutine.
+func (b *builder) copyEntries(ps []catalog.Perfume) {
+	n := len(ps)
+	ix := b.ix
+	ix.entries = make([]Entry, n)
+	notes, accords := 0, 0
+	for i := range ps {
+		ix.entries[i].Perfume = ps[i]
+		ps[i] = catalog.Perfume{} // the entry holds it now; let the GC have the rest
+		p := &ix.entries[i].Notes
+		notes += len(p.Top) + len(p.Middle) + len(p.Base) + len(p.Unplaced)
+		accords += len(ix.entries[i].Accords)
+	}
+	b.noteOff, b.accOff = make([]uint32, 1, n+1), make([]uint32, 1, n+1)
+	b.docNotes, b.docAccs = make([]noteRef, 0, notes), make([]accRef, 0, accords)
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		for i := range ix.entries {
+			b.addNotes(&ix.entries[i])
+			b.addAccords(&ix.entries[i])
+		}
+	})
+	b.addNames()
+	wg.Wait()
+}
+
+// addNames fills the slug and id lookups and interns brands, perfumers and
+// concentrations.
+func (b *builder) addNames() {
+	ix := b.ix
+	n := len(ix.entries)
+	ix.bySlug = make(map[string]uint32, n)
+	ix.byID = make(map[int64]uint32, n)
+	ix.brandOf = make([]uint32, n)
+	b.persOf = make([][]uint32, n)
+	conc := map[string]string{}
+	for i := range ix.entries {
+		e := &ix.entries[i]
+		doc := uint32(i)
+		if _, dup := ix.bySlug[e.Slug]; !dup {
+			ix.bySlug[e.Slug] = doc
+		}
+		if _, dup := ix.byID[e.ID]; !dup {
+			ix.byID[e.ID] = doc
+		}
+		e.Brand, ix.brandOf[i] = b.brands.idKeyed(e.Brand, e.BrandSlug)
+		e.BrandSlug = b.brands.keys[ix.brandOf[i]] // one slug per brand group, set when missing
+		e.Concentration = intern(conc, e.Concentration)
+		for j, p := range e.Perfumers {
+			var g uint32
+			e.Perfumers[j], g = b.pers.id(p)
+			b.persOf[i] = append(b.persOf[i], g)
+		}
+	}
+}
+
+// addNotes interns a perfume's notes and records each distinct note once,
+// with the heaviest layer it appears in (base > middle = unplaced > top).
+func (b *builder) addNotes(e *Entry) {
+	start := len(b.docNotes)
+	layers := [4][]string{layerTop: e.Notes.Top, layerMiddle: e.Notes.Middle, layerBase: e.Notes.Base, layerUnplaced: e.Notes.Unplaced}
+	for layer, names := range layers {
+		for j, name := range names {
+			var id uint32
+			names[j], id = b.notes.id(name)
+			if k := slices.IndexFunc(b.docNotes[start:], func(r noteRef) bool { return r.id() == id }); k >= 0 {
+				r := b.docNotes[start+k]
+				b.docNotes[start+k] = newNoteRef(id, heavier(r.layer(), uint8(layer)))
+				continue
+			}
+			b.docNotes = append(b.docNotes, newNoteRef(id, uint8(layer)))
+		}
+	}
+	b.noteOff = append(b.noteOff, uint32(len(b.docNotes)))
+}
+
+// heavier returns the layer of the larger similarity weight.
+func heavier(a, c uint8) uint8 {
+	if layerWeight(c) > layerWeight(a) {
+		return c
+	}
+	return a
+}
+
+// addAccords interns a perfume's accords; a repeated accord keeps its
+// strongest strength.
+func (b *builder) addAccords(e *Entry) {
+	start := len(b.docAccs)
+	for j := range e.Accords[:min(len(e.Accords), 256)] {
+		a := &e.Accords[j]
+		var id uint32
+		a.Name, id = b.accords.id(a.Name)
+		s := uint8(min(max(a.Strength+0.5, 0), 100))
+		if id >= maxAccords {
+			continue
+		}
+		if k := slices.IndexFunc(b.docAccs[start:], func(r accRef) bool { return r.id() == id }); k >= 0 {
+			if r := b.docAccs[start+k]; s > r.strength() {
+				b.docAccs[start+k] = newAccRef(id, s, r.pos())
+			}
+			continue
+		}
+		b.docAccs = append(b.docAccs, newAccRef(id, s, uint8(j)))
+	}
+	b.accOff = append(b.accOff, uint32(len(b.docAccs)))
+}
+
+func intern(m map[string]string, s string) string {
+	if v, ok := m[s]; ok {
+		return v
+	}
+	m[s] = s
+	return s
+}
+
+// derive fills each entry's rankings, accord colours and popularity,
+// carving the small slices out of shared arrays to spare allocations.
+func (b *builder) derive() {
+	ix := b.ix
+	n := len(ix.entries)
+	ranks := make([]Ranked, 6*n)
+	colors := make([]string, 0, len(b.docAccs))
+	colorOf := map[string]string{}
+	ix.profiles = make([]profile, n)
+	counts := make([]int, n)
+	for i := range ix.entries {
+		counts[i] = ix.entries[i].RatingCount
+	}
+	slices.Sort(counts)
+	for i := range ix.entries {
+		e := &ix.entries[i]
+		s, d := e.Seasons, e.DayNight
+		e.SeasonRanking = rank(ranks[6*i:6*i+4:6*i+4], []string{"winter", "spring", "summer", "fall"}, s.Winter, s.Spring, s.Summer, s.Fall)
+		e.TimeRanking = rank(ranks[6*i+4:6*i+6:6*i+6], []string{"day", "night"}, d.Day, d.Night)
+		start := len(colors)
+		for _, a := range e.Accords {
+			c, ok := colorOf[a.Name]
+			if !ok {
+				c = b.color(a.Name)
+				colorOf[a.Name] = c
+			}
+			colors = append(colors, c)
+		}
+		e.AccordColors = colors[start:len(colors):len(colors)]
+		e.Popularity = popularity(counts, e.RatingCount)
+		ix.profiles[i] = makeProfile(e)
+	}
+}
+
+func (b *builder) color(accord string) string {
+	if b.opts.AccordColor != nil {
+		if c := b.opts.AccordColor(accord); c != "" {
+			return c
+		}
+	}
+	return DefaultAccordColor
+}
+
+// rank fills out with the named shares, highest first (ties keep the
+// given order), rounded to one decimal.
+func rank(out []Ranked, names []string, values ...float64) []Ranked {
+	for i, v := range values {
+		out[i] = Ranked{Name: names[i], Score: search.Round1(v)}
+	}
+	slices.SortStableFunc(out, func(a, c Ranked) int { return cmp.Compare(c.Score, a.Score) })
+	return out
+}
+
+// popularity places a rating count among all of them (sorted ascending).
+func popularity(sorted []int, count int) Popularity {
+	below := sort.SearchInts(sorted, count)
+	upTo := sort.SearchInts(sorted, count+1)
+	return Popularity{
+		Score:       search.Round1(100 * (float64(below) + 0.5*float64(upTo-below)) / float64(len(sorted))),
+		RatingCount: count,
+		Rank:        len(sorted) - upTo + 1,
+	}
+}
+
+// foldNames folds every perfume name once, for ordering and searching,
+// half on each of two goroutines.
+func (b *builder) foldNames() {
+	b.nameFold = make([]string, len(b.ix.entries))
+	half := len(b.nameFold) / 2
+	fold := func(from, to int) {
+		for i := from; i < to; i++ {
+			b.nameFold[i] = search.Fold(b.ix.entries[i].Name)
+		}
+	}
+	var wg sync.WaitGroup
+	wg.Go(func() { fold(0, half) })
+	fold(half, len(b.nameFold))
+	wg.Wait()
+}
+
+// buildOrder sorts the documents most rated first, then by name (folded,
+// then as written), then slug.
+func (b *builder) buildOrder() {
+	ix := b.ix
+	type rec struct {
+		count int
+		fold  string
+		e     *Entry
+		doc   uint32
+	}
+	recs := make([]rec, len(ix.entries))
+	for i := range recs {
+		recs[i] = rec{ix.entries[i].RatingCount, b.nameFold[i], &ix.entries[i], uint32(i)}
+	}
+	slices.SortFunc(recs, func(x, y rec) int {
+		return cmp.Or(cmp.Compare(y.count, x.count), strings.Compare(x.fold, y.fold),
+			strings.Compare(x.e.Name, y.e.Name), strings.Compare(x.e.Slug, y.e.Slug), cmp.Compare(x.doc, y.doc))
+	})
+	ix.order = make([]uint32, len(recs))
+	ix.popPos = make([]uint32, len(recs))
+	for pos, r := range recs {
+		ix.order[pos] = r.doc
+		ix.popPos[r.doc] = uint32(pos)
+	}
+}

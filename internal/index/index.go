@@ -1,0 +1,205 @@
+// Package index is the in-memory, immutable catalogue the API reads: built
+// once from the stored perfumes, it answers lists, text search, similar
+// perfumes, dupes and profile matches without touching the database.
+// Everything that can be computed ahead is computed by Build, so each call
+// does little more than walk precomputed postings. An Index is never
+// changed after Build; a Holder swaps whole indexes after an import.
+package index
+
+import (
+	"fmt"
+	"sync/atomic"
+
+	"github.com/fragrance-data/fragrance/internal/catalog"
+	"github.com/fragrance-data/fragrance/internal/search"
+)
+
+// Options configure a build.
+type Options struct {
+	// AccordColor returns "#RRGGBB" for an accord name; nil gives every
+	// accord DefaultAccordColor.
+	AccordColor func(accord string) string
+	// Curated lists operator pairs of similar perfumes by slug; each pair
+	// counts both ways. Unknown slugs are ignored.
+	Curated [][2]string
+	// Aliases adds brand aliases (alias → brand names) to the built-in ones
+	// of search.DefaultLexicon.
+	Aliases map[string][]string
+}
+
+// DefaultAccordColor is the colour of an accord Options.AccordColor does not
+// know (or when it is nil).
+const DefaultAccordColor = "#CCCCCC"
+
+// Entry is one perfume with the views derived from it at build time.
+type Entry struct {
+	catalog.Perfume
+	Popularity Popularity
+	// SeasonRanking lists the four seasons by vote share, highest first.
+	SeasonRanking []Ranked
+	// TimeRanking lists day and night by vote share, highest first.
+	TimeRanking []Ranked
+	// AccordColors[i] is the colour of Accords[i].
+	AccordColors []string
+}
+
+// Ranked is one named share (0–100, one decimal) in a ranking.
+type Ranked struct {
+	Name  string
+	Score float64
+}
+
+// Popularity places a perfume by its number of ratings.
+type Popularity struct {
+	// Score is the percentile rank of the rating count, 0–100 with one
+	// decimal: the share of the catalogue rated less often, counting
+	// perfumes rated equally often as half below.
+	Score       float64
+	RatingCount int
+	// Rank is 1 for the most rated perfume; equally rated perfumes share
+	// a rank (1, 2, 2, 4).
+	Rank int
+}
+
+// Page is one page of perfumes. A page past the end has no entries (an
+// empty, non-nil slice) but still the right Total and Pages; Pages is 0
+// when Total is.
+type Page struct {
+	Entries                   []*Entry
+	Total, Page, Pages, Limit int
+}
+
+// ListQuery selects perfumes. The caller has validated it: Page ≥ 1,
+// 1 ≤ Limit ≤ 100 (other values are clamped, not refused).
+type ListQuery struct {
+	// Q is the text query; empty lists the catalogue most rated first.
+	Q string
+	// Brand is a brand slug; an unknown one gives an empty list.
+	Brand       string
+	Page, Limit int
+}
+
+// Scored is a perfume found by similarity or match, with its matchScore
+// (0–100, one decimal) and what it shares with the source or the profile.
+type Scored struct {
+	*Entry
+	Score         float64
+	SharedAccords []catalog.AccordStrength
+	SharedNotes   []string
+}
+
+// MatchQuery is a profile to match: hard filters (Gender, Season, Time;
+// empty = any) and soft wishes (Accords, Notes).
+type MatchQuery struct {
+	Accords      []AccordWant
+	Notes        []string
+	Gender       catalog.Gender
+	Season, Time string
+	Page, Limit  int
+}
+
+// AccordWant is an accord asked for at a strength 0–100 (callers default
+// it to 100).
+type AccordWant struct {
+	Name     string
+	Strength float64
+}
+
+// MatchResult is one page of matches, with the canonical names of what was
+// asked for.
+type MatchResult struct {
+	Items                     []Scored
+	Total, Page, Pages, Limit int
+	Accords                   []AccordWant
+	Notes                     []string
+}
+
+// Count is one entry of the brand, note, perfumer and accord lists. Slug is
+// set for brands and perfumers, Color for accords.
+type Count struct {
+	Name, Slug string
+	Count      int
+	Color      string
+}
+
+// Index is an immutable catalogue. All methods are safe for concurrent use.
+type Index struct {
+	entries []Entry
+	bySlug  map[string]uint32
+	byID    map[int64]uint32
+	// order lists documents most rated first (then name, then slug);
+	// popPos is each document's place in it.
+	order  []uint32
+	popPos []uint32
+	lx     *search.Lexicon
+	text   *search.TextIndex
+	// brandOf is each document's brand group, an index into brands.
+	brandOf    []uint32
+	brands     []group // by count desc, then name
+	brandSlugs map[string]uint32
+	brandText  *search.TextIndex // document i is brands[i]
+	perfumers  []group
+	persSlugs  map[string]uint32
+	notes      []Count           // by count desc, then name
+	accords    []Count           // by count desc, then name
+	accordText *search.TextIndex // document i is accords[i]
+	// noteIDs and accordIDs map a folded name to its id, noteName and
+	// accordName an id to its canonical (most used) spelling.
+	noteIDs    map[string]uint32
+	noteName   []string
+	accordIDs  map[string]uint32
+	accordName []string
+	// line is each document's product line (brand and first own name
+	// word), which Similar keeps from crowding a result list.
+	line     []uint64
+	profiles []profile // per document, for the match filters
+	sim      *simIndex
+}
+
+// group is a brand or perfumer with its perfumes, most rated first.
+type group struct {
+	Count
+	docs []uint32
+}
+
+// Len is the number of perfumes.
+func (ix *Index) Len() int { return len(ix.entries) }
+
+// Perfume returns the perfume with the given slug; the error wraps
+// catalog.ErrNotFound when there is none.
+func (ix *Index) Perfume(slug string) (*Entry, error) {
+	doc, ok := ix.bySlug[slug]
+	if !ok {
+		return nil, fmt.Errorf("perfume %q: %w", slug, catalog.ErrNotFound)
+	}
+	return &ix.entries[doc], nil
+}
+
+// ByID returns the perfume with the given numeric id.
+func (ix *Index) ByID(id int64) (*Entry, bool) {
+	doc, ok := ix.byID[id]
+	if !ok {
+		return nil, false
+	}
+	return &ix.entries[doc], true
+}
+
+// Holder holds the current index. Readers Load it once per request and use
+// that index throughout, so they never see half of an old catalogue and
+// half of a new one; Store swaps in a new index atomically.
+type Holder struct {
+	p atomic.Pointer[Index]
+}
+
+// NewHolder returns a holder of ix.
+func NewHolder(ix *Index) *Holder {
+	h := &Holder{}
+	h.p.Store(ix)
+	return h
+}
+
+// Load returns the current index.
+func (h *Holder) Load() *Index { return h.p.Load() }
+
+// Store makes ix the current index.
+func (h *Holder) Store(ix *Index) { h.p.Store(ix) }

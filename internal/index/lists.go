@@ -1,0 +1,193 @@
+package index
+
+import (
+	"fmt"
+
+	"github.com/fragrance-data/fragrance/internal/catalog"
+	"github.com/fragrance-data/fragrance/internal/search"
+)
+
+// buildLists makes the brand, perfumer, note and accord lists.
+func (b *builder) buildLists() {
+	ix := b.ix
+	ix.brands, b.brandPos = makeGroups(b.brandNames, b.brands.keys,
+		func(doc uint32, yield func(uint32)) { yield(ix.brandOf[doc]) }, ix.order)
+	for doc, g := range ix.brandOf {
+		ix.brandOf[doc] = b.brandPos[g]
+	}
+	ix.brandSlugs = slugIndex(ix.brands)
+	ix.perfumers, _ = makeGroups(b.pers.names(), b.pers.keys, func(doc uint32, yield func(uint32)) {
+		for _, g := range b.persOf[doc] {
+			yield(g)
+		}
+	}, ix.order)
+	ix.persSlugs = slugIndex(ix.perfumers)
+	b.persOf = nil
+
+	ix.noteName = b.notes.names()
+	ix.noteIDs = b.notes.groupOf
+	notes, _ := makeGroups(ix.noteName, nil, func(doc uint32, yield func(uint32)) {
+		for _, r := range b.docNotes[b.noteOff[doc]:b.noteOff[doc+1]] {
+			yield(r.id())
+		}
+	}, ix.order)
+	ix.notes = counts(notes, nil)
+
+	ix.accordName = b.accords.names()
+	ix.accordIDs = b.accords.groupOf
+	accords, _ := makeGroups(ix.accordName, nil, func(doc uint32, yield func(uint32)) {
+		for _, r := range b.docAccs[b.accOff[doc]:b.accOff[doc+1]] {
+			yield(r.id())
+		}
+	}, ix.order)
+	ix.accords = counts(accords, b.color)
+}
+
+func slugIndex(gs []group) map[string]uint32 {
+	m := make(map[string]uint32, len(gs))
+	for i, g := range gs {
+		if _, dup := m[g.Slug]; !dup {
+			m[g.Slug] = uint32(i)
+		}
+	}
+	return m
+}
+
+// counts keeps only the counts of groups, with colours when color is set.
+func counts(gs []group, color func(string) string) []Count {
+	out := make([]Count, len(gs))
+	for i, g := range gs {
+		out[i] = g.Count
+		if color != nil {
+			out[i].Color = color(g.Name)
+		}
+	}
+	return out
+}
+
+// Perfumes lists or searches perfumes. Without Q: most rated first, then
+// name, then slug. With Q: by relevance (see rankKey), then rating count.
+// A Q without any word (only punctuation) lists as if absent.
+func (ix *Index) Perfumes(q ListQuery) Page {
+	var docs []uint32
+	var keep func(uint32) bool
+	if q.Brand != "" {
+		g, ok := ix.brandSlugs[q.Brand]
+		if !ok {
+			g, ok = ix.brandSlugs[search.Slugify(q.Brand)]
+		}
+		if !ok {
+			_, _, p, l := paging(q.Page, q.Limit)
+			return Page{Entries: []*Entry{}, Page: p, Limit: l}
+		}
+		docs = ix.brands[g].docs
+		keep = func(doc uint32) bool { return ix.brandOf[doc] == g }
+	}
+	pq := search.ParseQuery(q.Q, ix.lx)
+	if len(pq.Tokens) > 0 {
+		return ix.searchPerfumes(pq, keep, q.Page, q.Limit)
+	}
+	if docs == nil {
+		docs = ix.order
+	}
+	return ix.pageOf(docs, q.Page, q.Limit)
+}
+
+// pageOf cuts one page out of an ordered document list.
+func (ix *Index) pageOf(docs []uint32, page, limit int) Page {
+	_, from, p, l := paging(page, limit)
+	out := Page{Entries: []*Entry{}, Total: len(docs), Page: p, Limit: l, Pages: pages(len(docs), l)}
+	if from < len(docs) {
+		for _, doc := range docs[from:min(from+l, len(docs))] {
+			out.Entries = append(out.Entries, &ix.entries[doc])
+		}
+	}
+	return out
+}
+
+// Brands lists brands by perfume count, then name. q, when not empty,
+// keeps the brands whose name or alias matches every word of it (accents,
+// case, typos, the last word as a prefix, "ysl" for Yves Saint Laurent).
+func (ix *Index) Brands(q string) []Count {
+	return filterCounts(ix.brandText, ix.lx, q, len(ix.brands), func(i int) Count { return ix.brands[i].Count })
+}
+
+// Notes lists notes by the number of perfumes having them, then name;
+// limit 0 gives all. total is the number of notes.
+func (ix *Index) Notes(limit int) (items []Count, total int) {
+	if limit <= 0 || limit > len(ix.notes) {
+		limit = len(ix.notes)
+	}
+	return ix.notes[:limit:limit], len(ix.notes)
+}
+
+// Perfumers lists perfumers by perfume count, then name.
+func (ix *Index) Perfumers() []Count {
+	out := make([]Count, len(ix.perfumers))
+	for i, g := range ix.perfumers {
+		out[i] = g.Count
+	}
+	return out
+}
+
+// Perfumer returns a perfumer and one page of their perfumes, most rated
+// first; the error wraps catalog.ErrNotFound for an unknown slug.
+func (ix *Index) Perfumer(slug string, page, limit int) (Count, Page, error) {
+	g, ok := ix.persSlugs[slug]
+	if !ok {
+		return Count{}, Page{}, fmt.Errorf("perfumer %q: %w", slug, catalog.ErrNotFound)
+	}
+	return ix.perfumers[g].Count, ix.pageOf(ix.perfumers[g].docs, page, limit), nil
+}
+
+// Accords lists accords by perfume count, then name, at most limit of
+// them (0: all); search filters them like Brands' q. total counts every
+// accord that passed the filter.
+func (ix *Index) Accords(search string, limit int) (items []Count, total int) {
+	all := filterCounts(ix.accordText, ix.lx, search, len(ix.accords), func(i int) Count { return ix.accords[i] })
+	if limit <= 0 || limit > len(all) {
+		limit = len(all)
+	}
+	return all[:limit:limit], len(all)
+}
+
+// AccordNames lists the canonical accord names, most common first.
+func (ix *Index) AccordNames() []string { return names(ix.accords) }
+
+// NoteNames lists the canonical note names, most common first.
+func (ix *Index) NoteNames() []string { return names(ix.notes) }
+
+func names(cs []Count) []string {
+	out := make([]string, len(cs))
+	for i, c := range cs {
+		out[i] = c.Name
+	}
+	return out
+}
+
+// filterCounts returns the counts (documents 0..n-1 of t, already in list
+// order) whose text matches every content word of q; all when q has none.
+func filterCounts(t *search.TextIndex, lx *search.Lexicon, q string, n int, count func(i int) Count) []Count {
+	pq := search.ParseQuery(q, lx)
+	if len(pq.Tokens) == 0 {
+		out := make([]Count, n)
+		for i := range out {
+			out[i] = count(i)
+		}
+		return out
+	}
+	want := pq.Mask(search.Content)
+	hit := make([]bool, n)
+	t.Search(pq, nil, func(m search.Match) {
+		if m.Mask&want == want {
+			hit[m.Doc] = true
+		}
+	})
+	out := []Count{}
+	for i, ok := range hit {
+		if ok {
+			out = append(out, count(i))
+		}
+	}
+	return out
+}

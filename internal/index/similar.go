@@ -1,0 +1,167 @@
+package index
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"sync"
+
+	"github.com/fragrance-data/fragrance/internal/catalog"
+	"github.com/fragrance-data/fragrance/internal/search"
+)
+
+// layerWeight is the similarity weight of a pyramid layer.
+func layerWeight(layer uint8) float64 {
+	switch layer {
+	case layerTop:
+		return search.WeightTop
+	case layerMiddle:
+		return search.WeightMiddle
+	case layerBase:
+		return search.WeightBase
+	}
+	return search.WeightUnplaced
+}
+
+// simIndex holds the sparse vectors of every perfume and their postings.
+// Accord vectors are the strengths; note vectors weigh each note by its
+// layer and its rarity (search.NoteIDF). Norms are inverted ahead, so a
+// cosine is a dot product times two stored numbers.
+type simIndex struct {
+	accOff, accPost   []uint32 // per accord: doc<<8 | strength
+	noteOff, notePost []uint32 // per note: doc<<2 | layer
+	noteW             []float32
+	accInv, noteInv   []float32 // per document: 1/|vector|, 0 when empty
+	docAccs           []accRef
+	docAccOff         []uint32
+	docNotes          []noteRef
+	docNoteOff        []uint32
+	tier              []uint8 // per document: PriceTier.Rank()
+	curated           map[uint32][]uint32
+	pool              sync.Pool // *simScratch
+}
+
+// simScratch is the working memory of one similarity or match query: a
+// sum per document, zero between queries.
+type simScratch struct {
+	dotA []float32
+	dotN []float32
+}
+
+// buildSimilarity computes vectors, norms and postings. It runs beside the
+// text index build and reads only what copyEntries made.
+func (b *builder) buildSimilarity() {
+	ix := b.ix
+	n := len(ix.entries)
+	s := &simIndex{
+		docAccs: b.docAccs, docAccOff: b.accOff, docNotes: b.docNotes, docNoteOff: b.noteOff,
+		accInv: make([]float32, n), noteInv: make([]float32, n), tier: make([]uint8, n),
+	}
+	s.accOff, s.accPost = postings(b.accords.groups(), n, b.accOff, func(i int) (uint32, uint32) {
+		return b.docAccs[i].id(), uint32(b.docAccs[i].strength())
+	}, 8)
+	s.noteOff, s.notePost = postings(b.notes.groups(), n, b.noteOff, func(i int) (uint32, uint32) {
+		return b.docNotes[i].id(), uint32(b.docNotes[i].layer())
+	}, 2)
+	s.noteW = make([]float32, b.notes.groups())
+	for id := range s.noteW {
+		s.noteW[id] = float32(search.NoteIDF(int(s.noteOff[id+1]-s.noteOff[id]), n))
+	}
+	for doc := range n {
+		var sa, sn float64
+		for _, r := range b.docAccs[b.accOff[doc]:b.accOff[doc+1]] {
+			sa += float64(r.strength()) * float64(r.strength())
+		}
+		for _, r := range b.docNotes[b.noteOff[doc]:b.noteOff[doc+1]] {
+			w := layerWeight(r.layer()) * float64(s.noteW[r.id()])
+			sn += w * w
+		}
+		s.accInv[doc], s.noteInv[doc] = inv(sa), inv(sn)
+		s.tier[doc] = uint8(ix.entries[doc].PriceTier.Rank())
+	}
+	s.curated = curatedPairs(b.opts.Curated, ix.bySlug)
+	ix.sim = s
+}
+
+func inv(sumSq float64) float32 {
+	if sumSq <= 0 {
+		return 0
+	}
+	return float32(1 / math.Sqrt(sumSq))
+}
+
+// postings inverts per-document lists (items off[doc]:off[doc+1], each an
+// id and a small value) into per-id lists of doc<<shift | value, documents
+// ascending.
+func postings(ids, docs int, off []uint32, item func(i int) (id, value uint32), shift uint) ([]uint32, []uint32) {
+	pOff := make([]uint32, ids+1)
+	total := int(off[docs])
+	for i := range total {
+		id, _ := item(i)
+		pOff[id+1]++
+	}
+	for i := 1; i <= ids; i++ {
+		pOff[i] += pOff[i-1]
+	}
+	post := make([]uint32, total)
+	next := slices.Clone(pOff[:ids])
+	for doc := range docs {
+		for i := off[doc]; i < off[doc+1]; i++ {
+			id, v := item(int(i))
+			post[next[id]] = uint32(doc)<<shift | v
+			next[id]++
+		}
+	}
+	return pOff, post
+}
+
+// curatedPairs maps each perfume of an operator pair to its partners.
+func curatedPairs(pairs [][2]string, bySlug map[string]uint32) map[uint32][]uint32 {
+	out := map[uint32][]uint32{}
+	for _, p := range pairs {
+		a, okA := bySlug[p[0]]
+		c, okC := bySlug[p[1]]
+		if !okA || !okC || a == c {
+			continue
+		}
+		if !slices.Contains(out[a], c) {
+			out[a] = append(out[a], c)
+			out[c] = append(out[c], a)
+		}
+	}
+	return out
+}
+
+// Similar returns the perfume with the given slug and up to limit perfumes
+// most similar to it, best first; the error wraps catalog.ErrNotFound.
+//
+// Score: search.Similarity of the accord cosine and the note cosine (notes
+// weighted base 2 > middle and unplaced 1.5 > top 1, times rarity), curated
+// pairs pulled halfway to 100, as a matchScore 0–100; ties go to the more
+// rated. Candidates are the perfumes sharing an accord or a note (found by
+// postings, never by a scan), plus curated partners; the source never
+// appears. No product line (brand + first own name word, so Sauvage, Sauvage
+// Elixir and Sauvage Parfum are one line) takes more than a third of the
+// list, rounded up: flankers appear, but cannot crowd out other houses.
+func (ix *Index) Similar(slug string, limit int) (*Entry, []Scored, error) {
+	src, ok := ix.bySlug[slug]
+	if !ok {
+		return nil, nil, fmt.Errorf("similar to perfume %q: %w", slug, catalog.ErrNotFound)
+	}
+	return &ix.entries[src], ix.similar(src, limit, 0), nil
+}
+
+// Dupes is Similar restricted to perfumes of a strictly lower, known price
+// tier than the source. A source of unknown tier has no dupes: an empty
+// list and a nil error.
+func (ix *Index) Dupes(slug string, limit int) (*Entry, []Scored, error) {
+	src, ok := ix.bySlug[slug]
+	if !ok {
+		return nil, nil, fmt.Errorf("dupes of perfume %q: %w", slug, catalog.ErrNotFound)
+	}
+	srcTier := ix.sim.tier[src]
+	if srcTier == 0 {
+		return &ix.entries[src], []Scored{}, nil
+	}
+	return &ix.entries[src], ix.similar(src, limit, srcTier), nil
+}

@@ -1,0 +1,176 @@
+package index
+
+import (
+	"slices"
+
+	"github.com/fragrance-data/fragrance/internal/catalog"
+	"github.com/fragrance-data/fragrance/internal/search"
+)
+
+// similar ranks the perfumes like src, only those of a known tier below
+// maxTier when maxTier > 0.
+func (ix *Index) similar(src uint32, limit int, maxTier uint8) []Scored {
+	out := []Scored{}
+	if limit <= 0 {
+		return out
+	}
+	s := ix.sim
+	sc := s.get(len(ix.entries))
+	defer s.put(sc)
+	s.accumulate(src, sc)
+	lineCap := (limit + 2) / 3
+	// Keep a few times limit by score, then apply the line cap; should the
+	// cap leave the list short while more candidates wait, keep more.
+	for k := limit*3 + 8; ; k *= 4 {
+		top := ix.rankSimilar(src, maxTier, sc, newTopK(k))
+		picked := capLines(top.sorted(), limit, lineCap, ix.line)
+		if len(picked) >= limit || len(top.h) < k {
+			accs, notes := s.accIDs(src), s.noteIDs(src)
+			for _, r := range picked {
+				out = append(out, ix.scored(r, accs, notes))
+			}
+			return out
+		}
+	}
+}
+
+// rankSimilar scores every perfume with a non-zero dot product (and the
+// curated partners) as search.Similarity does, pushing them into top.
+func (ix *Index) rankSimilar(src uint32, maxTier uint8, sc *simScratch, top *topK) *topK {
+	s := ix.sim
+	wa, wn := search.SimilarityWeights(s.accInv[src] > 0, s.noteInv[src] > 0)
+	fa, fn := float32(wa)*s.accInv[src], float32(wn)*s.noteInv[src]
+	curated := s.curated[src]
+	for d, a := range sc.dotA {
+		n := sc.dotN[d]
+		doc := uint32(d)
+		if (a == 0 && n == 0 && !slices.Contains(curated, doc)) || doc == src {
+			continue
+		}
+		if maxTier > 0 && (s.tier[doc] == 0 || s.tier[doc] >= maxTier) {
+			continue
+		}
+		sim := float64(min(max(fa*a*s.accInv[doc]+fn*n*s.noteInv[doc], 0), 1))
+		if len(curated) > 0 && slices.Contains(curated, doc) {
+			sim = search.Curated(sim)
+		}
+		if sim > 0 {
+			top.push(scoreKey(sim)|ix.popKey(doc), doc)
+		}
+	}
+	return top
+}
+
+// capLines takes the best documents, at most lineCap of any product line.
+func capLines(ranked []keyed, limit, lineCap int, line []uint64) []keyed {
+	var out []keyed
+	seen := make(map[uint64]int, limit)
+	for _, r := range ranked {
+		if len(out) == limit {
+			break
+		}
+		if seen[line[r.doc]] < lineCap {
+			seen[line[r.doc]]++
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// scored builds a result item sharing accords and notes with the given
+// ids; the ranking key holds the score in its upper half.
+func (ix *Index) scored(r keyed, accs, notes []uint32) Scored {
+	return Scored{
+		Entry:         &ix.entries[r.doc],
+		Score:         search.Score(keyScore(r.key)),
+		SharedAccords: ix.sharedAccords(r.doc, accs),
+		SharedNotes:   ix.sharedNotes(r.doc, notes),
+	}
+}
+
+// scoreKey puts a 0–1 score in the upper half of a ranking key, above a
+// popularity key; keyScore reads it back.
+func scoreKey(s float64) uint64 { return uint64(min(max(s, 0), 1)*(1<<30)) << 32 }
+
+func keyScore(key uint64) float64 { return float64(key>>32) / (1 << 30) }
+
+// sharedAccords lists doc's accords (with doc's strengths) whose ids are
+// in want, strongest first.
+func (ix *Index) sharedAccords(doc uint32, want []uint32) []catalog.AccordStrength {
+	out := []catalog.AccordStrength{}
+	e := &ix.entries[doc]
+	for _, r := range ix.sim.docAccs[ix.sim.docAccOff[doc]:ix.sim.docAccOff[doc+1]] {
+		if slices.Contains(want, r.id()) {
+			out = append(out, e.Accords[r.pos()])
+		}
+	}
+	return out
+}
+
+// sharedNotes lists doc's notes whose ids are in want, in pyramid order,
+// by their canonical names.
+func (ix *Index) sharedNotes(doc uint32, want []uint32) []string {
+	out := []string{}
+	for _, r := range ix.sim.docNotes[ix.sim.docNoteOff[doc]:ix.sim.docNoteOff[doc+1]] {
+		if slices.Contains(want, r.id()) {
+			out = append(out, ix.noteName[r.id()])
+		}
+	}
+	return out
+}
+
+func (s *simIndex) accIDs(doc uint32) []uint32 {
+	out := make([]uint32, 0, s.docAccOff[doc+1]-s.docAccOff[doc])
+	for _, r := range s.docAccs[s.docAccOff[doc]:s.docAccOff[doc+1]] {
+		out = append(out, r.id())
+	}
+	return out
+}
+
+func (s *simIndex) noteIDs(doc uint32) []uint32 {
+	out := make([]uint32, 0, s.docNoteOff[doc+1]-s.docNoteOff[doc])
+	for _, r := range s.docNotes[s.docNoteOff[doc]:s.docNoteOff[doc+1]] {
+		out = append(out, r.id())
+	}
+	return out
+}
+
+// accumulate adds up src's dot products with every perfume sharing an
+// accord or a note, walking only the postings of src's own accords and
+// notes.
+func (s *simIndex) accumulate(src uint32, sc *simScratch) {
+	dotA, dotN := sc.dotA, sc.dotN
+	for _, r := range s.docAccs[s.docAccOff[src]:s.docAccOff[src+1]] {
+		w := float32(r.strength())
+		for _, p := range s.accPost[s.accOff[r.id()]:s.accOff[r.id()+1]] {
+			dotA[p>>8] += w * float32(p&0xff)
+		}
+	}
+	for _, r := range s.docNotes[s.docNoteOff[src]:s.docNoteOff[src+1]] {
+		idf := s.noteW[r.id()]
+		w := float32(layerWeight(r.layer())) * idf * idf
+		var lw [4]float32 // w times each layer's weight, by layer
+		for l := range lw {
+			lw[l] = w * float32(layerWeight(uint8(l)))
+		}
+		for _, p := range s.notePost[s.noteOff[r.id()]:s.noteOff[r.id()+1]] {
+			dotN[p>>2] += lw[p&3]
+		}
+	}
+}
+
+// get returns zeroed scratch arrays for n documents. Dense arrays cleared
+// after use beat stamps here: a similarity query touches most documents.
+func (s *simIndex) get(n int) *simScratch {
+	sc, _ := s.pool.Get().(*simScratch)
+	if sc == nil {
+		sc = &simScratch{dotA: make([]float32, n), dotN: make([]float32, n)}
+	}
+	return sc
+}
+
+func (s *simIndex) put(sc *simScratch) {
+	clear(sc.dotA)
+	clear(sc.dotN)
+	s.pool.Put(sc)
+}

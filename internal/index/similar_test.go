@@ -1,0 +1,187 @@
+package index
+
+import (
+	"errors"
+	"slices"
+	"testing"
+
+	"github.com/fragrance-data/fragrance/internal/catalog"
+)
+
+func scoredNames(ss []Scored) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = s.Name
+	}
+	return out
+}
+
+// checkScored asserts what every similar, dupes or match list must hold.
+func checkScored(t *testing.T, what string, src *Entry, ss []Scored, limit int) {
+	t.Helper()
+	if len(ss) > limit {
+		t.Errorf("%s: %d results over limit %d", what, len(ss), limit)
+	}
+	for i, s := range ss {
+		if src != nil && s.Slug == src.Slug {
+			t.Errorf("%s: source in its own results", what)
+		}
+		if s.Score < 0 || s.Score > 100 || s.Score*10 != float64(int(s.Score*10)) {
+			t.Errorf("%s: score %v not 0–100 with one decimal", what, s.Score)
+		}
+		if i > 0 && s.Score > ss[i-1].Score {
+			t.Errorf("%s: not sorted at %d: %v after %v", what, i, s.Score, ss[i-1].Score)
+		}
+		if s.SharedAccords == nil || s.SharedNotes == nil {
+			t.Errorf("%s: shared lists must be empty, not nil", what)
+		}
+	}
+}
+
+func TestSimilarSmall(t *testing.T) {
+	ix := smallIndex()
+	src, got, err := ix.Similar("dior-sauvage", 10)
+	if err != nil || src.Name != "Sauvage" {
+		t.Fatalf("Similar = %v, %v", src, err)
+	}
+	checkScored(t, "similar sauvage", src, got, 10)
+	if len(got) < 4 || got[0].Name != "Sauvage Eau de Parfum" || got[0].Score != 100 {
+		t.Fatalf("similar to Sauvage = %q %v", scoredNames(got), got)
+	}
+	want := []catalog.AccordStrength{{Name: "woody", Strength: 100}, {Name: "fresh spicy", Strength: 80}, {Name: "amber", Strength: 50}}
+	if !slices.Equal(got[0].SharedAccords, want) || len(got[0].SharedNotes) != 5 {
+		t.Errorf("shared = %v %v", got[0].SharedAccords, got[0].SharedNotes)
+	}
+	// A third of 3 is 1: one perfume of the Dior Sauvage line at most.
+	_, three, _ := ix.Similar("dior-sauvage", 3)
+	if names := scoredNames(three); len(names) != 3 || names[0] != "Sauvage Eau de Parfum" || names[1] != "Wild Man" {
+		t.Errorf("line cap: %q", names)
+	}
+	if _, _, err := ix.Similar("nope", 5); !errors.Is(err, catalog.ErrNotFound) {
+		t.Errorf("unknown slug: %v", err)
+	}
+	if _, none, err := ix.Similar("dior-sauvage", 0); err != nil || len(none) != 0 || none == nil {
+		t.Errorf("limit 0: %v %v", none, err)
+	}
+}
+
+func TestSimilarCurated(t *testing.T) {
+	ix := smallIndex()
+	_, got, _ := ix.Similar("tom-ford-tobacco-vanille", 5)
+	checkScored(t, "similar tobacco vanille", nil, got, 5)
+	libre := slices.IndexFunc(got, func(s Scored) bool { return s.Name == "Libre" })
+	if libre != 0 {
+		t.Errorf("curated partner Libre not first: %q", scoredNames(got))
+	}
+	plain := Build(smallCatalogue(), Options{})
+	_, base, _ := plain.Similar("tom-ford-tobacco-vanille", 5)
+	i := slices.IndexFunc(base, func(s Scored) bool { return s.Name == "Libre" })
+	if i < 0 || !(got[libre].Score > base[i].Score) {
+		t.Errorf("curation did not raise Libre: %v vs %v", got, base)
+	}
+}
+
+func TestDupesSmall(t *testing.T) {
+	ix := smallIndex()
+	src, got, err := ix.Dupes("dior-sauvage", 10)
+	if err != nil || len(got) == 0 || got[0].Name != "Wild Man" {
+		t.Fatalf("dupes of Sauvage = %q, %v", scoredNames(got), err)
+	}
+	checkScored(t, "dupes sauvage", src, got, 10)
+	for _, s := range got {
+		if !s.PriceTier.Known() || s.PriceTier.Rank() >= src.PriceTier.Rank() {
+			t.Errorf("dupe %s of tier %q", s.Name, s.PriceTier)
+		}
+	}
+	if _, none, err := ix.Dupes("indie-house-mystery", 10); err != nil || none == nil || len(none) != 0 {
+		t.Errorf("unknown tier: %v, %v", none, err)
+	}
+	if _, none, _ := ix.Dupes("budget-brand-wild-man", 10); len(none) != 0 {
+		t.Errorf("nothing is cheaper than budget: %q", scoredNames(none))
+	}
+	if _, _, err := ix.Dupes("nope", 5); !errors.Is(err, catalog.ErrNotFound) {
+		t.Errorf("unknown slug: %v", err)
+	}
+}
+
+func TestMatchSmall(t *testing.T) {
+	ix := smallIndex()
+	tests := []struct {
+		name  string
+		q     MatchQuery
+		want  []string
+		total int
+	}{
+		{"accord", MatchQuery{Accords: []AccordWant{{"Vanilla", 100}}},
+			[]string{"Libre", "Mystery", "Tobacco Vanille"}, 3},
+		{"accord at 40 prefers about 40", MatchQuery{Accords: []AccordWant{{"woody", 40}}},
+			[]string{"Tobacco Vanille", "Sauvage", "Terre d'Hermès"}, 7},
+		{"gender filter", MatchQuery{Accords: []AccordWant{{"vanilla", 100}}, Gender: catalog.Feminine},
+			[]string{"Libre"}, 1},
+		{"season and time", MatchQuery{Accords: []AccordWant{{"vanilla", 100}}, Season: "winter", Time: "night"},
+			[]string{"Mystery", "Tobacco Vanille"}, 2},
+		{"note", MatchQuery{Notes: []string{"tonka bean"}}, []string{"Tobacco Vanille"}, 1},
+		{"accord or note", MatchQuery{Accords: []AccordWant{{"tobacco", 100}}, Notes: []string{"vanilla"}},
+			[]string{"Tobacco Vanille", "Libre", "Mystery"}, 3},
+		{"filters only", MatchQuery{Season: "winter"}, []string{"Tobacco Vanille", "Mystery"}, 2},
+		{"nothing", MatchQuery{Gender: catalog.Feminine, Season: "winter"}, []string{}, 0},
+	}
+	for _, tt := range tests {
+		tt.q.Page, tt.q.Limit = 1, 3
+		res, err := ix.Match(tt.q)
+		if err != nil {
+			t.Errorf("%s: %v", tt.name, err)
+			continue
+		}
+		checkScored(t, tt.name, nil, res.Items, 3)
+		if got := scoredNames(res.Items); !slices.Equal(got, tt.want) || res.Total != tt.total {
+			t.Errorf("%s: %q of %d, want %q of %d", tt.name, got, res.Total, tt.want, tt.total)
+		}
+	}
+}
+
+func TestMatchEchoAndPaging(t *testing.T) {
+	ix := smallIndex()
+	res, err := ix.Match(MatchQuery{Accords: []AccordWant{{"WOODY", 40}, {"woody", 90}}, Notes: []string{"vanilla", "VANILLA"}, Page: 3, Limit: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(res.Accords, []AccordWant{{"woody", 40}}) || !slices.Equal(res.Notes, []string{"Vanilla"}) {
+		t.Errorf("echo = %v %v", res.Accords, res.Notes)
+	}
+	if res.Total != 9 || res.Pages != 5 || res.Page != 3 || len(res.Items) != 2 {
+		t.Errorf("paging = %d %d %d %d", res.Total, res.Pages, res.Page, len(res.Items))
+	}
+	past, _ := ix.Match(MatchQuery{Notes: []string{"vanilla"}, Page: 50, Limit: 2})
+	if len(past.Items) != 0 || past.Items == nil || past.Total != 3 {
+		t.Errorf("page past the end = %+v", past)
+	}
+}
+
+func TestMatchErrors(t *testing.T) {
+	ix := smallIndex()
+	_, err := ix.Match(MatchQuery{Accords: []AccordWant{{"wody", 100}}, Notes: []string{"vanila", "zzzz"}, Gender: "other", Season: "monsoon", Time: "noon"})
+	var pes catalog.ParamErrors
+	if !errors.As(err, &pes) || !errors.Is(err, catalog.ErrInvalid) {
+		t.Fatalf("err = %v", err)
+	}
+	want := map[string]string{
+		"gender":  `unknown gender "other"; use masculine, feminine or unisex`,
+		"season":  `unknown season "monsoon"; use winter, spring, summer or fall`,
+		"time":    `unknown time "noon"; use day or night`,
+		"accords": `unknown accord "wody"; did you mean "woody"?`,
+	}
+	notes := 0
+	for _, pe := range pes {
+		if pe.Parameter == "notes" {
+			notes++
+			continue
+		}
+		if want[pe.Parameter] != pe.Message {
+			t.Errorf("%s: %q, want %q", pe.Parameter, pe.Message, want[pe.Parameter])
+		}
+	}
+	if notes != 2 || pes[len(pes)-2].Message != `unknown note "vanila"; did you mean "Vanilla"?` {
+		t.Errorf("note errors: %v", pes)
+	}
+}

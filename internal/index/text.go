@@ -1,0 +1,198 @@
+package index
+
+import (
+	"math/bits"
+	"slices"
+	"strings"
+
+	"github.com/fragrance-data/fragrance/internal/search"
+)
+
+// Shortest last query word matched as a prefix: of perfume and brand words
+// in the perfume search (one letter would match a tenth of the catalogue),
+// and in the short brand and accord lists.
+const (
+	perfumeMinPrefix = 2
+	listMinPrefix    = 1
+)
+
+// prepareBrands resolves each brand group's search words and aliases,
+// by the group ids copyEntries gave (buildLists renumbers them later).
+func (b *builder) prepareBrands() {
+	ix := b.ix
+	b.brandNames = b.brands.names()
+	b.brandOld = slices.Clone(ix.brandOf)
+	aliasesOf := map[string][]string{} // folded brand → aliases
+	for alias, brands := range ix.lx.Aliases {
+		for _, br := range brands {
+			aliasesOf[br] = append(aliasesOf[br], alias)
+		}
+	}
+	b.brandWords = make([][]string, len(b.brandNames))
+	b.brandExtra = make([][]string, len(b.brandNames))
+	for g, name := range b.brandNames {
+		f := search.Fold(name)
+		b.brandWords[g] = strings.Fields(f)
+		b.brandExtra[g] = aliasTerms(aliasesOf[f], ix.lx)
+	}
+}
+
+// buildText builds the perfume text index and the product lines. It runs
+// beside buildOrder and buildLists, so it reads brands by their first ids.
+func (b *builder) buildText() {
+	ix := b.ix
+	editions := editionTerms(ix.lx)
+	tb := search.NewTextIndexBuilder(ix.lx, perfumeMinPrefix, len(ix.entries))
+	// Documents of one brand and concentration share their brand words,
+	// aliases and edition words: resolve them once.
+	type key struct {
+		brand uint32
+		conc  string
+	}
+	shared := map[key]*search.Shared{}
+	for doc := range ix.entries {
+		k := key{b.brandOld[doc], strings.ToLower(ix.entries[doc].Concentration)}
+		sh, ok := shared[k]
+		if !ok {
+			extra := append(slices.Clip(b.brandExtra[k.brand]), editions[k.conc]...)
+			sh = tb.Shared(b.brandWords[k.brand], extra)
+			shared[k] = sh
+		}
+		tb.AddShared(strings.Fields(b.nameFold[doc]), sh)
+	}
+	ix.text = tb.Build()
+	b.buildLines()
+}
+
+// buildListText builds the text indexes of the brand and accord lists,
+// whose documents are the lists' entries in order.
+func (b *builder) buildListText() {
+	ix := b.ix
+	old := make([]uint32, len(b.brandPos)) // list position → first id
+	for g, pos := range b.brandPos {
+		old[pos] = uint32(g)
+	}
+	bt := search.NewTextIndexBuilder(ix.lx, listMinPrefix, len(ix.brands))
+	for _, g := range old {
+		bt.Add(b.brandWords[g], nil, b.brandExtra[g])
+	}
+	ix.brandText = bt.Build()
+	at := search.NewTextIndexBuilder(ix.lx, listMinPrefix, len(ix.accords))
+	for _, a := range ix.accords {
+		at.Add(strings.Fields(search.Fold(a.Name)), nil, nil)
+	}
+	ix.accordText = at.Build()
+}
+
+// aliasTerms turns aliases into search terms: each alias joined into one
+// word ("paco rabanne" → "pacorabanne", matched by adjacent query words
+// joined), plus the words of multi-word aliases that can stand alone.
+func aliasTerms(aliases []string, lx *search.Lexicon) []string {
+	var out []string
+	for _, a := range aliases {
+		words := strings.Fields(a)
+		out = append(out, strings.Join(words, ""))
+		for _, w := range words {
+			if len(words) > 1 && len(w) >= 3 && !lx.Weak[w] {
+				out = append(out, w)
+			}
+		}
+	}
+	return out
+}
+
+// editionTerms maps a lower-cased concentration to the one-word edition
+// names of it ("eau de parfum" → edp), so "sauvage edp" finds a perfume
+// whose name spells the concentration out.
+func editionTerms(lx *search.Lexicon) map[string][]string {
+	out := map[string][]string{}
+	for phrase, conc := range lx.Editions {
+		if !strings.Contains(phrase, " ") {
+			k := strings.ToLower(conc)
+			out[k] = append(out[k], phrase)
+		}
+	}
+	return out
+}
+
+// buildLines gives each perfume its product line: brand plus the first word
+// of its name that is neither weak, an edition word nor a brand word
+// ("Sauvage Elixir" → Dior/sauvage, "Burberry Brit" → Burberry/brit).
+func (b *builder) buildLines() {
+	ix := b.ix
+	ids := map[string]uint32{}
+	ix.line = make([]uint64, len(ix.entries))
+	for doc := range ix.entries {
+		g := b.brandOld[doc]
+		var word uint32
+		for _, w := range strings.Fields(b.nameFold[doc]) {
+			if ix.lx.Weak[w] || ix.lx.Editions[w] != "" || slices.Contains(b.brandWords[g], w) {
+				continue
+			}
+			id, ok := ids[w]
+			if !ok {
+				id = uint32(len(ids) + 1)
+				ids[w] = id
+			}
+			word = id
+			break
+		}
+		ix.line[doc] = uint64(g)<<32 | uint64(word)
+	}
+}
+
+// searchPerfumes runs a parsed query and returns one page. Results rank by,
+// in order (see rankKey): content words matched; asked edition and gender
+// met; weak words matched; match quality (exact > prefix > other spelling
+// > typo, summed over words); the name matched exactly, then its
+// distinctive words matched (search.Match); popularity.
+func (ix *Index) searchPerfumes(pq search.Query, keep func(uint32) bool, page, limit int) Page {
+	k, from, p, l := paging(page, limit)
+	top := newTopK(k)
+	content, weak := pq.Mask(search.Content), pq.Mask(search.Weak, search.Edition)
+	total := 0
+	ix.text.Search(pq, keep, func(m search.Match) {
+		total++
+		top.push(ix.rankKey(pq, m, content, weak), m.Doc)
+	})
+	out := Page{Entries: []*Entry{}, Total: total, Page: p, Limit: l, Pages: pages(total, l)}
+	ranked := top.sorted()
+	if from < len(ranked) {
+		for _, r := range ranked[from:] {
+			out.Entries = append(out.Entries, &ix.entries[r.doc])
+		}
+	}
+	return out
+}
+
+// rankKey packs a match's ranking into one integer, largest best:
+//
+//	bits 58–62 content words matched   bits 56–57 edition/gender met
+//	bits 51–55 weak words matched      bits 41–50 quality
+//	bit  40    exact name              bit  39    full name
+//	bits 0–38  popularity (higher = more rated)
+func (ix *Index) rankKey(pq search.Query, m search.Match, content, weak uint32) uint64 {
+	e := &ix.entries[m.Doc]
+	var attr uint64
+	if pq.Edition != "" && strings.EqualFold(e.Concentration, pq.Edition) {
+		attr++
+	}
+	if pq.Gender != "" && string(e.Gender) == pq.Gender {
+		attr++
+	}
+	var full uint64
+	if m.FullName {
+		full = 1
+	}
+	if m.ExactName {
+		full |= 2
+	}
+	return uint64(bits.OnesCount32(m.Mask&content))<<58 | attr<<56 |
+		uint64(bits.OnesCount32(m.Mask&weak))<<51 | uint64(min(m.Quality, 1023))<<41 |
+		full<<39 | ix.popKey(m.Doc)
+}
+
+// popKey is a document's popularity as a key part: larger for more rated.
+func (ix *Index) popKey(doc uint32) uint64 {
+	return uint64(len(ix.order)) - uint64(ix.popPos[doc])
+}

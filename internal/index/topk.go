@@ -1,0 +1,92 @@
+package index
+
+import "slices"
+
+// keyed is a document with its ranking key: larger keys rank first. Keys
+// end with the document's popularity, so no two are equal and every order
+// is total and reproducible.
+type keyed struct {
+	key uint64
+	doc uint32
+}
+
+// topK keeps the k largest keys pushed into it, in a min-heap so a key
+// below the k-th best is rejected with one comparison. It grows as keys
+// come, so a huge k (a deep page) costs only what is pushed.
+type topK struct {
+	k int
+	h []keyed // min-heap on key
+}
+
+func newTopK(k int) *topK { return &topK{k: k} }
+
+func (t *topK) push(key uint64, doc uint32) {
+	switch {
+	case len(t.h) < t.k:
+		t.h = append(t.h, keyed{key, doc})
+		t.up(len(t.h) - 1)
+	case len(t.h) > 0 && key > t.h[0].key:
+		t.h[0] = keyed{key, doc}
+		t.down(0)
+	}
+}
+
+func (t *topK) up(i int) {
+	for i > 0 {
+		p := (i - 1) / 2
+		if t.h[p].key <= t.h[i].key {
+			return
+		}
+		t.h[p], t.h[i] = t.h[i], t.h[p]
+		i = p
+	}
+}
+
+func (t *topK) down(i int) {
+	for {
+		c := 2*i + 1
+		if c >= len(t.h) {
+			return
+		}
+		if c+1 < len(t.h) && t.h[c+1].key < t.h[c].key {
+			c++
+		}
+		if t.h[i].key <= t.h[c].key {
+			return
+		}
+		t.h[i], t.h[c] = t.h[c], t.h[i]
+		i = c
+	}
+}
+
+// sorted returns the kept documents, largest key first.
+func (t *topK) sorted() []keyed {
+	out := slices.Clone(t.h)
+	slices.SortFunc(out, func(a, b keyed) int {
+		switch {
+		case a.key > b.key:
+			return -1
+		case a.key < b.key:
+			return 1
+		}
+		return 0
+	})
+	return out
+}
+
+// paging computes the window of a page: the number of items to keep (the
+// first page*limit) and where the page starts. limit and page are clamped
+// to at least 1.
+func paging(page, limit int) (keep, from, p, l int) {
+	p, l = max(page, 1), max(limit, 1)
+	const maxKeep = 1 << 30
+	if p > maxKeep/l { // far past any catalogue: keep nothing
+		return 0, maxKeep, p, l
+	}
+	return p * l, (p - 1) * l, p, l
+}
+
+// pages is the number of pages of total items.
+func pages(total, limit int) int {
+	return (total + limit - 1) / limit
+}

@@ -1,0 +1,265 @@
+package postgres
+
+import (
+	"context"
+	"crypto/md5"
+	"encoding/json"
+	"fmt"
+	"strconv"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/fragrance-data/fragrance/internal/catalog"
+)
+
+var _ catalog.Store = (*DB)(nil)
+
+// CatalogueChannel is the NOTIFY channel on which a committed import that
+// changed the catalogue announces the new catalogue version.
+const CatalogueChannel = "fragrance_catalogue"
+
+// Perfumes returns every stored perfume ordered by id.
+func (d *DB) Perfumes(ctx context.Context) ([]catalog.Perfume, error) {
+	rows, err := d.pool.Query(ctx, `SELECT slug, data FROM perfumes ORDER BY id`)
+	if err != nil {
+		return nil, fail("load perfumes", err)
+	}
+	defer rows.Close()
+	var out []catalog.Perfume
+	for rows.Next() {
+		var slug string
+		var p catalog.Perfume
+		// The stored form is JSON; decoding straight from the wire buffer
+		// saves a copy per row.
+		if err := rows.Scan(&slug, nil); err != nil {
+			return nil, fail("load perfumes", err)
+		}
+		if err := json.Unmarshal(rows.RawValues()[1], &p); err != nil {
+			return nil, fmt.Errorf("postgres: decode perfume %q: %w", slug, err)
+		}
+		p.Slug = slug
+		out = append(out, p)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fail("load perfumes", err)
+	}
+	return out, nil
+}
+
+// CatalogueVersion returns the number of imports that changed the catalogue.
+func (d *DB) CatalogueVersion(ctx context.Context) (int64, error) {
+	var v int64
+	if err := d.pool.QueryRow(ctx, `SELECT value FROM meta WHERE key = 'catalogue_version'`).Scan(&v); err != nil {
+		return 0, fail("catalogue version", err)
+	}
+	return v, nil
+}
+
+// stored is what the database holds of one perfume before an import: its
+// slug and a digest of its stored record, enough to tell whether an
+// incoming record changes it without reading every record back.
+type stored struct {
+	slug   string
+	digest [md5.Size]byte
+}
+
+// ImportPerfumes upserts ps by id in one transaction (see catalog.Store).
+// The changed and new rows are streamed with COPY into a temporary table and
+// merged with one INSERT ... ON CONFLICT; imports from several replicas
+// queue on a table lock while readers keep reading the previous rows. When
+// the import changed something, its commit notifies CatalogueChannel.
+// progress is called one call at a time, partly from the driver's COPY
+// goroutine, and never after ImportPerfumes returns.
+func (d *DB) ImportPerfumes(ctx context.Context, ps []catalog.Perfume, progress func(int)) (catalog.ImportResult, error) {
+	res, err := d.importPerfumes(ctx, ps, progress)
+	if err != nil && ctx.Err() != nil {
+		// Whatever the driver made of the cancellation, say what it was.
+		return catalog.ImportResult{}, fmt.Errorf("postgres: import: %w (%v)", ctx.Err(), err)
+	}
+	return res, err
+}
+
+func (d *DB) importPerfumes(ctx context.Context, ps []catalog.Perfume, progress func(int)) (catalog.ImportResult, error) {
+	tx, err := d.pool.Begin(ctx)
+	if err != nil {
+		return catalog.ImportResult{}, fail("import: begin", err)
+	}
+	defer tx.Rollback(context.WithoutCancel(ctx))
+	// EXCLUSIVE blocks other writers (and other imports) but not plain reads.
+	if _, err := tx.Exec(ctx, `LOCK TABLE perfumes IN EXCLUSIVE MODE`); err != nil {
+		return catalog.ImportResult{}, fail("import: lock", err)
+	}
+	existing, taken, err := loadStored(ctx, tx)
+	if err != nil {
+		return catalog.ImportResult{}, err
+	}
+	if _, err := tx.Exec(ctx, `CREATE TEMP TABLE perfume_import (seq INTEGER, id BIGINT, slug TEXT, data JSON) ON COMMIT DROP`); err != nil {
+		return catalog.ImportResult{}, fail("import: temp table", err)
+	}
+	src := &importSource{ctx: ctx, ps: ps, existing: existing, taken: taken, progress: progress, i: -1}
+	if _, err := tx.CopyFrom(ctx, pgx.Identifier{"perfume_import"}, []string{"seq", "id", "slug", "data"}, src); err != nil {
+		return catalog.ImportResult{}, fail("import: copy", err)
+	}
+	res := src.res
+	if res.Added+res.Updated > 0 {
+		if err := mergeImport(ctx, tx, d.now()); err != nil {
+			return catalog.ImportResult{}, err
+		}
+	}
+	if progress != nil && len(ps) > 0 {
+		progress(len(ps))
+	}
+	if err := tx.Commit(ctx); err != nil {
+		return catalog.ImportResult{}, fail("import: commit", err)
+	}
+	return res, nil
+}
+
+// mergeImport writes the copied rows into perfumes (a stored slug is never
+// overwritten; of an id given twice the last record wins), bumps the catalogue version and queues the notification,
+// which the server delivers only if and when the transaction commits.
+func mergeImport(ctx context.Context, tx pgx.Tx, now any) error {
+	if _, err := tx.Exec(ctx, `INSERT INTO perfumes (id, slug, data, updated_at)
+		SELECT DISTINCT ON (id) id, slug, data, $1 FROM perfume_import ORDER BY id, seq DESC
+		ON CONFLICT (id) DO UPDATE SET data = EXCLUDED.data, updated_at = EXCLUDED.updated_at`, now); err != nil {
+		return fail("import: merge", err)
+	}
+	var v int64
+	if err := tx.QueryRow(ctx, `UPDATE meta SET value = value + 1 WHERE key = 'catalogue_version' RETURNING value`).Scan(&v); err != nil {
+		return fail("import: bump version", err)
+	}
+	if _, err := tx.Exec(ctx, `SELECT pg_notify($1, $2)`, CatalogueChannel, strconv.FormatInt(v, 10)); err != nil {
+		return fail("import: notify", err)
+	}
+	return nil
+}
+
+// loadStored reads every stored perfume's slug and record digest, and the
+// set of slugs taken, so an import can tell new from changed from unchanged.
+func loadStored(ctx context.Context, tx pgx.Tx) (map[int64]stored, map[string]bool, error) {
+	rows, err := tx.Query(ctx, `SELECT id, slug, decode(md5(data::text), 'hex') FROM perfumes`)
+	if err != nil {
+		return nil, nil, fail("import: load existing", err)
+	}
+	defer rows.Close()
+	existing := make(map[int64]stored)
+	taken := make(map[string]bool)
+	for rows.Next() {
+		var id int64
+		var s stored
+		var digest []byte
+		if err := rows.Scan(&id, &s.slug, &digest); err != nil {
+			return nil, nil, fail("import: load existing", err)
+		}
+		copy(s.digest[:], digest)
+		existing[id] = s
+		taken[s.slug] = true
+	}
+	if err := rows.Err(); err != nil {
+		return nil, nil, fail("import: load existing", err)
+	}
+	return existing, taken, nil
+}
+
+// importSource feeds COPY the perfumes an import adds or changes, deciding
+// row by row as the driver asks, so encoding overlaps with sending. It
+// counts the outcome, writes chosen slugs back into ps (as the SQLite
+// backend does) and reports progress every thousand rows. The driver reads
+// it on a goroutine of its own but returns only after that is done.
+type importSource struct {
+	ctx      context.Context
+	ps       []catalog.Perfume
+	existing map[int64]stored
+	taken    map[string]bool
+	progress func(int)
+
+	i   int
+	row []any
+	res catalog.ImportResult
+	err error
+}
+
+// Next advances to the next perfume to write, skipping unchanged ones.
+func (s *importSource) Next() bool {
+	for s.err == nil {
+		s.i++
+		if s.i > 0 && s.i%1000 == 0 && s.progress != nil && s.i < len(s.ps) {
+			s.progress(s.i)
+		}
+		if s.err = s.ctx.Err(); s.err != nil || s.i >= len(s.ps) {
+			return false
+		}
+		if s.prepare(&s.ps[s.i]) {
+			return true
+		}
+	}
+	return false
+}
+
+// prepare classifies one perfume and, when it must be written, sets row.
+func (s *importSource) prepare(in *catalog.Perfume) bool {
+	p := *in
+	old, ok := s.existing[p.ID]
+	if ok {
+		p.Slug = old.slug
+	} else {
+		p.Slug = pickSlug(p, s.taken)
+	}
+	in.Slug = p.Slug
+	data, err := encode(p)
+	if err != nil {
+		s.err = err
+		return false
+	}
+	switch {
+	case ok && md5.Sum(data) == old.digest:
+		s.res.Unchanged++
+		return false
+	case ok:
+		s.res.Updated++
+	default:
+		// Mark it stored so a duplicate id later in ps counts as an update.
+		s.existing[p.ID] = stored{slug: p.Slug, digest: md5.Sum(data)}
+		s.res.Added++
+	}
+	s.row = []any{int32(s.i), p.ID, p.Slug, data}
+	return true
+}
+
+// Values returns the current row.
+func (s *importSource) Values() ([]any, error) { return s.row, s.err }
+
+// Err returns what stopped the stream early, if anything.
+func (s *importSource) Err() error { return s.err }
+
+// pickSlug returns the first free candidate slug for a new perfume and marks
+// it taken; the same rule as the SQLite backend.
+func pickSlug(p catalog.Perfume, taken map[string]bool) string {
+	cands := catalog.SlugCandidates(p.Slug, p.Year, p.ID)
+	for _, c := range cands {
+		if !taken[c] {
+			taken[c] = true
+			return c
+		}
+	}
+	// base-<id> can only be taken by another perfume whose own name ends in
+	// that number; count up until free.
+	last := cands[len(cands)-1]
+	for n := 2; ; n++ {
+		if c := fmt.Sprintf("%s-%d", last, n); !taken[c] {
+			taken[c] = true
+			return c
+		}
+	}
+}
+
+// encode is the stored form of a perfume: its JSON without the slug, which
+// lives in its own column.
+func encode(p catalog.Perfume) ([]byte, error) {
+	p.Slug = ""
+	data, err := json.Marshal(p)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: encode perfume %d: %w", p.ID, err)
+	}
+	return data, nil
+}

@@ -1,0 +1,136 @@
+package search
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+// smallText indexes a few documents given as "name | brand".
+func smallText(t *testing.T, docs ...string) *TextIndex {
+	t.Helper()
+	b := NewTextIndexBuilder(DefaultLexicon(), 2, len(docs))
+	for _, d := range docs {
+		name, brand, _ := strings.Cut(d, "|")
+		b.Add(strings.Fields(Fold(name)), strings.Fields(Fold(brand)), nil)
+	}
+	return b.Build()
+}
+
+func search(ix *TextIndex, q string) map[uint32]Match {
+	out := map[uint32]Match{}
+	ix.Search(ParseQuery(q, DefaultLexicon()), nil, func(m Match) { out[m.Doc] = m })
+	return out
+}
+
+func TestTextIndexMatching(t *testing.T) {
+	ix := smallText(t,
+		"Sauvage | Dior",               // 0
+		"Sauvage Elixir | Dior",        // 1
+		"Eau Sauvage | Dior",           // 2
+		"Tobacco Vanille | Tom Ford",   // 3
+		"Light Blue | Dolce&Gabbana",   // 4
+		"Le Male | Jean Paul Gaultier", // 5
+		"1 Million | Rabanne",          // 6
+		"Tobaccovanilla | Somebody",    // 7
+		"Savage | Other",               // 8
+		"Sauvage Very Cool | Dior",     // 9
+	)
+	tests := []struct {
+		q       string
+		doc     uint32
+		quality int
+		full    bool
+		exact   bool
+	}{
+		{"sauvage", 0, QualityExact, true, true},
+		{"sauvage", 1, QualityExact, true, false}, // "elixir" is an edition word
+		{"sauvage", 2, QualityExact, true, false},
+		{"sauvage", 9, QualityExact, false, false},
+		{"dior sauvage", 0, 2 * QualityExact, true, true},
+		{"SAUVAGE DIOR", 0, 2 * QualityExact, true, true},
+		{"tobacco van", 3, QualityExact + QualityPrefix, false, false},
+		{"tobaccovanille", 3, QualityExact, true, true},
+		{"tobacco vanilla", 7, 2 * QualityExact, true, true},
+		{"lightblue", 4, QualityExact, true, true},
+		{"dolce gabbana", 4, 2 * QualityExact, false, false},
+		{"gautier", 5, QualityTypo1, false, false},
+		{"one million", 6, 2 * QualityExact, true, true},
+		{"savage", 0, QualityTypo1, true, true},
+		{"savage", 8, QualityExact, true, true},
+		{"suavage", 0, QualityTypo1, true, true},
+	}
+	for _, tt := range tests {
+		m, ok := search(ix, tt.q)[tt.doc]
+		if !ok {
+			t.Errorf("%q: document %d not found", tt.q, tt.doc)
+			continue
+		}
+		if m.Quality != tt.quality || m.FullName != tt.full || m.ExactName != tt.exact {
+			t.Errorf("%q doc %d: quality %d full %v exact %v, want %d %v %v",
+				tt.q, tt.doc, m.Quality, m.FullName, m.ExactName, tt.quality, tt.full, tt.exact)
+		}
+	}
+}
+
+func TestTextIndexMisses(t *testing.T) {
+	ix := smallText(t, "Sauvage | Dior", "Aventus | Creed", "Rose | Brand")
+	tests := []struct {
+		q    string
+		docs []uint32
+	}{
+		{"xyzzy", nil},
+		{"for men", nil},         // weak words alone are searched as content
+		{"sau", []uint32{0}},     // prefix
+		{"s", nil},               // too short to be a prefix
+		{"ros", []uint32{2}},     // prefix
+		{"rise", nil},            // 4 letters: no typo allowed
+		{"avemtus", []uint32{1}}, // 7 letters: one typo
+		{"avemtys", nil},         // two typos need 9 letters
+		{"sauvage perfume", []uint32{0}},
+	}
+	for _, tt := range tests {
+		var got []uint32
+		for doc := range search(ix, tt.q) {
+			got = append(got, doc)
+		}
+		slices.Sort(got)
+		if !slices.Equal(got, tt.docs) {
+			t.Errorf("%q found %v, want %v", tt.q, got, tt.docs)
+		}
+	}
+}
+
+func TestTextIndexMasksAndKeep(t *testing.T) {
+	ix := smallText(t, "Sauvage | Dior", "Sauvage | Other", "Homme | Dior")
+	q := ParseQuery("dior sauvage for men", DefaultLexicon())
+	got := map[uint32]uint32{}
+	ix.Search(q, func(doc uint32) bool { return doc != 1 }, func(m Match) { got[m.Doc] = m.Mask })
+	if len(got) != 2 || got[0] != 0b0011 || got[2] != 0b0001 {
+		t.Errorf("masks %v", got)
+	}
+	// Weak words alone never start a result.
+	ix.Search(ParseQuery("dior for", DefaultLexicon()), nil, func(m Match) {
+		if m.Mask&1 == 0 {
+			t.Errorf("document %d found by a weak word only", m.Doc)
+		}
+	})
+}
+
+func TestTextIndexConcurrent(t *testing.T) {
+	ix := smallText(t, "Sauvage | Dior", "Aventus | Creed")
+	done := make(chan bool)
+	for range 4 {
+		go func() {
+			for range 200 {
+				if len(search(ix, "sauvage dior")) != 1 {
+					t.Error("wrong result under concurrency")
+				}
+			}
+			done <- true
+		}()
+	}
+	for range 4 {
+		<-done
+	}
+}

@@ -1,0 +1,264 @@
+package search
+
+import (
+	"cmp"
+	"math/bits"
+	"slices"
+	"sort"
+	"strings"
+	"unicode/utf8"
+)
+
+// Qualities of a word match, best first. A result's quality is the sum over
+// the query words it matched, so exact > prefix > other spelling > typo.
+const (
+	QualityExact   = 8
+	QualityPrefix  = 5
+	QualityVariant = 4
+	QualityTypo1   = 3
+	QualityTypo2   = 2
+)
+
+// Match is one document found by Search.
+type Match struct {
+	Doc uint32
+	// Mask has bit i set when query token i is matched.
+	Mask uint32
+	// Quality sums the best match quality of each matched token.
+	Quality int
+	// FullName is set when every distinctive word of the document's name
+	// (not weak, not of the brand, not an edition word) was matched by some
+	// query word: "sauvage" names Sauvage and Sauvage Eau de Parfum fully,
+	// not Sauvage Eau Forte.
+	FullName bool
+	// ExactName is set when every word of the name was matched: "sauvage"
+	// is Sauvage exactly, not Eau Sauvage.
+	ExactName bool
+}
+
+// hit is one vocabulary term matched by a run of query tokens. whole is
+// set unless the term was matched as a prefix: only whole words and joins
+// cover name words for a full-name match (a prefix of a join says nothing
+// of the join's second word).
+type hit struct {
+	term    uint32
+	mask    uint32
+	quality uint8
+	content bool
+	whole   bool
+}
+
+// searchScratch is the per-search working memory, pooled per index:
+// stamps make resetting the per-document arrays unnecessary.
+type searchScratch struct {
+	epoch   uint32
+	stamp   []uint32
+	mask    []uint32
+	quality []uint16
+	touched []uint32
+	matched []uint64 // bitset over terms
+	setBits []uint32 // terms set in matched, to clear them afterwards
+	hits    []hit
+}
+
+// Search calls visit for every document that matches at least one content
+// token of q (see Query) and passes keep (nil keeps all). Documents come in
+// no particular order; ranking is the caller's.
+func (t *TextIndex) Search(q Query, keep func(doc uint32) bool, visit func(Match)) {
+	if len(q.Tokens) == 0 {
+		return
+	}
+	sc := t.getScratch()
+	defer t.putScratch(sc)
+	sc.hits = t.lookup(q, sc.hits[:0])
+	for _, h := range sc.hits {
+		if h.whole {
+			sc.setMatched(h.term)
+		}
+		for _, doc := range t.post[t.postOff[h.term]:t.postOff[h.term+1]] {
+			if sc.stamp[doc] != sc.epoch {
+				if !h.content || (keep != nil && !keep(doc)) {
+					continue
+				}
+				sc.stamp[doc], sc.mask[doc], sc.quality[doc] = sc.epoch, 0, 0
+				sc.touched = append(sc.touched, doc)
+			}
+			if fresh := h.mask &^ sc.mask[doc]; fresh != 0 {
+				sc.mask[doc] |= fresh
+				sc.quality[doc] += uint16(h.quality) * uint16(bits.OnesCount32(fresh))
+			}
+		}
+	}
+	for _, doc := range sc.touched {
+		full, exact := t.nameCover(doc, sc)
+		visit(Match{Doc: doc, Mask: sc.mask[doc], Quality: int(sc.quality[doc]), FullName: full, ExactName: exact})
+	}
+}
+
+// lookup finds the terms each token, and each run of two or three adjacent
+// tokens joined, matches. Hits that can start a result (they cover a content
+// token) come first, then best quality first: a document's token is then
+// scored by its best match, and weak tokens only lift documents found already.
+func (t *TextIndex) lookup(q Query, hits []hit) []hit {
+	content := q.Mask(Content)
+	add := func(term uint32, mask uint32, quality uint8) {
+		hits = append(hits, hit{term: term, mask: mask, quality: quality, content: mask&content != 0, whole: quality != QualityPrefix})
+	}
+	for i, tok := range q.Tokens {
+		t.lookupToken(tok, func(term uint32, quality uint8) { add(term, 1<<i, quality) })
+	}
+	for i := range q.Tokens {
+		joined := q.Tokens[i].Text
+		for j := i + 1; j < len(q.Tokens) && j < i+3; j++ {
+			joined += q.Tokens[j].Text
+			mask := uint32(1)<<(j+1) - uint32(1)<<i
+			if id, ok := t.find(joined); ok {
+				add(id, mask, QualityExact)
+			}
+			if q.Tokens[j].Prefix {
+				t.prefixes(joined, func(id uint32) { add(id, mask, QualityPrefix) })
+			}
+		}
+	}
+	slices.SortStableFunc(hits, func(a, b hit) int {
+		if a.content != b.content {
+			if a.content {
+				return -1
+			}
+			return 1
+		}
+		return cmp.Compare(b.quality, a.quality)
+	})
+	return hits
+}
+
+// lookupToken reports the terms one token matches with their quality.
+func (t *TextIndex) lookupToken(tok Token, add func(term uint32, quality uint8)) {
+	if id, ok := t.find(tok.Text); ok {
+		add(id, QualityExact)
+	}
+	for _, same := range tok.Same {
+		if id, ok := t.find(same); ok {
+			add(id, QualityExact)
+		}
+	}
+	for _, alt := range tok.Alts {
+		if id, ok := t.find(alt); ok {
+			add(id, QualityVariant)
+		}
+	}
+	if tok.Prefix {
+		t.prefixes(tok.Text, func(id uint32) { add(id, QualityPrefix) })
+	}
+	if tok.Typos > 0 {
+		t.typos(tok.Text, tok.Typos, func(id uint32, d int) {
+			if d == 1 {
+				add(id, QualityTypo1)
+			} else {
+				add(id, QualityTypo2)
+			}
+		})
+	}
+}
+
+// find returns the id of a term, by binary search.
+func (t *TextIndex) find(w string) (uint32, bool) {
+	i := sort.SearchStrings(t.terms, w)
+	if i < len(t.terms) && t.terms[i] == w {
+		return uint32(i), true
+	}
+	return 0, false
+}
+
+// prefixes reports the terms that begin with p, p itself excluded, when p
+// is long enough to be worth it.
+func (t *TextIndex) prefixes(p string, fn func(id uint32)) {
+	if utf8.RuneCountInString(p) < t.minPrefix {
+		return
+	}
+	i := sort.SearchStrings(t.terms, p)
+	if i < len(t.terms) && t.terms[i] == p {
+		i++
+	}
+	for ; i < len(t.terms) && strings.HasPrefix(t.terms[i], p); i++ {
+		fn(uint32(i))
+	}
+}
+
+// typos reports the typo-searchable terms 1..k edits from w with their
+// distance. Only words of nearby length are visited, and most are rejected
+// by the letter-set mask before any distance is computed.
+func (t *TextIndex) typos(w string, k int, fn func(id uint32, d int)) {
+	n := utf8.RuneCountInString(w)
+	m := letterMask(w)
+	for l := max(n-k, 0); l <= n+k && l <= maxTypoLen; l++ {
+		bk := &t.buckets[l]
+		for j, mask := range bk.masks {
+			if bits.OnesCount64(mask^m) > 2*k {
+				continue
+			}
+			id := bk.ids[j]
+			if d := Distance(w, t.terms[id], k); d >= 1 && d <= k {
+				fn(id, d)
+			}
+		}
+	}
+}
+
+// nameCover reports whether the distinctive words of doc's name (full),
+// and all of its words (exact), were matched, each on its own or joined
+// with a neighbour.
+func (t *TextIndex) nameCover(doc uint32, sc *searchScratch) (full, exact bool) {
+	words := t.nameWords[t.nameOff[doc]:t.nameOff[doc+1]]
+	joins := t.nameJoins[t.nameOff[doc]:t.nameOff[doc+1]]
+	counted := 0
+	full, exact = true, len(words) > 0
+	for i, w := range words {
+		covered := sc.isMatched(w&^looseWord) || sc.isMatched(joins[i]) || (i > 0 && sc.isMatched(joins[i-1]))
+		exact = exact && covered
+		if w&looseWord == 0 {
+			counted++
+			full = full && covered
+		}
+	}
+	return full && counted > 0, exact
+}
+
+func (sc *searchScratch) isMatched(id uint32) bool {
+	return id != noJoin && sc.matched[id/64]&(1<<(id%64)) != 0
+}
+
+func (sc *searchScratch) setMatched(id uint32) {
+	if sc.matched[id/64]&(1<<(id%64)) == 0 {
+		sc.matched[id/64] |= 1 << (id % 64)
+		sc.setBits = append(sc.setBits, id)
+	}
+}
+
+func (t *TextIndex) getScratch() *searchScratch {
+	sc, _ := t.scratch.Get().(*searchScratch)
+	if sc == nil {
+		n := t.Docs()
+		sc = &searchScratch{
+			stamp: make([]uint32, n), mask: make([]uint32, n), quality: make([]uint16, n),
+			matched: make([]uint64, (len(t.terms)+63)/64),
+		}
+	}
+	sc.epoch++
+	if sc.epoch == 0 { // wrapped: old stamps could look current
+		clear(sc.stamp)
+		sc.epoch = 1
+	}
+	return sc
+}
+
+func (t *TextIndex) putScratch(sc *searchScratch) {
+	for _, id := range sc.setBits {
+		sc.matched[id/64] &^= 1 << (id % 64)
+	}
+	sc.setBits, sc.touched = sc.setBits[:0], sc.touched[:0]
+	if cap(sc.hits) > 1<<14 { // do not keep a huge slice from a rare query
+		sc.hits = nil
+	}
+	t.scratch.Put(sc)
+}

@@ -1,0 +1,176 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/fragrance-data/fragrance/internal/access"
+	"github.com/fragrance-data/fragrance/internal/catalog"
+)
+
+var _ access.KeyStore = (*DB)(nil)
+
+const keyColumns = `id, prefix, hash, name, email, tier, state, per_minute, per_day, origins, created_at, updated_at`
+
+// CreateKey stores a new key (see access.KeyStore).
+func (d *DB) CreateKey(ctx context.Context, k access.Key) (access.Key, error) {
+	if k.State == "" {
+		k.State = access.Active
+	}
+	if !k.State.Valid() || k.Prefix == "" || k.Hash == "" || k.Tier == "" {
+		return access.Key{}, fmt.Errorf("create key: prefix, hash, tier and a valid state are required: %w", catalog.ErrInvalid)
+	}
+	origins, err := json.Marshal(nonNil(k.Origins))
+	if err != nil {
+		return access.Key{}, fmt.Errorf("create key %s: %w", k.Prefix, err)
+	}
+	now := d.now().UTC().Truncate(time.Millisecond)
+	k.CreatedAt, k.UpdatedAt = now, now
+	res, err := d.db.ExecContext(ctx, `INSERT INTO api_keys (prefix, hash, name, email, tier, state, per_minute, per_day, origins, created_at, updated_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		k.Prefix, k.Hash, k.Name, k.Email, string(k.Tier), string(k.State), k.PerMinute, k.PerDay, string(origins), now.UnixMilli(), now.UnixMilli())
+	if err != nil {
+		if strings.Contains(err.Error(), "UNIQUE constraint failed") {
+			return access.Key{}, fmt.Errorf("create key %s: %w", k.Prefix, access.ErrKeyExists)
+		}
+		return access.Key{}, fmt.Errorf("create key %s: %w", k.Prefix, err)
+	}
+	if k.ID, err = res.LastInsertId(); err != nil {
+		return access.Key{}, fmt.Errorf("create key %s: %w", k.Prefix, err)
+	}
+	return k, nil
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+// KeyByHash returns the key with the given hash.
+func (d *DB) KeyByHash(ctx context.Context, hash string) (access.Key, error) {
+	k, err := scanKey(d.db.QueryRowContext(ctx, `SELECT `+keyColumns+` FROM api_keys WHERE hash = ?`, hash))
+	if err != nil {
+		return access.Key{}, fmt.Errorf("key by hash: %w", err)
+	}
+	return k, nil
+}
+
+// KeyByPrefix returns the key with the given display prefix.
+func (d *DB) KeyByPrefix(ctx context.Context, prefix string) (access.Key, error) {
+	k, err := scanKey(d.db.QueryRowContext(ctx, `SELECT `+keyColumns+` FROM api_keys WHERE prefix = ?`, prefix))
+	if err != nil {
+		return access.Key{}, fmt.Errorf("key %s: %w", prefix, err)
+	}
+	return k, nil
+}
+
+// ListKeys returns every key, oldest first.
+func (d *DB) ListKeys(ctx context.Context) ([]access.Key, error) {
+	return d.queryKeys(ctx, `SELECT `+keyColumns+` FROM api_keys ORDER BY id`)
+}
+
+// KeysChangedSince returns the keys updated at or after since.
+func (d *DB) KeysChangedSince(ctx context.Context, since time.Time) ([]access.Key, error) {
+	return d.queryKeys(ctx, `SELECT `+keyColumns+` FROM api_keys WHERE updated_at >= ? ORDER BY updated_at, id`, since.UnixMilli())
+}
+
+func (d *DB) queryKeys(ctx context.Context, q string, args ...any) ([]access.Key, error) {
+	rows, err := d.db.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, fmt.Errorf("list keys: %w", err)
+	}
+	defer rows.Close()
+	var out []access.Key
+	for rows.Next() {
+		k, err := scanKey(rows)
+		if err != nil {
+			return nil, fmt.Errorf("list keys: %w", err)
+		}
+		out = append(out, k)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("list keys: %w", err)
+	}
+	return out, nil
+}
+
+// SetKeyState changes a key's state; a revoked key stays revoked.
+func (d *DB) SetKeyState(ctx context.Context, prefix string, s access.State) (access.Key, error) {
+	if !s.Valid() {
+		return access.Key{}, fmt.Errorf("set state of key %s: unknown state %q: %w", prefix, s, catalog.ErrInvalid)
+	}
+	return d.updateKey(ctx, prefix, `state = ?`, string(s))
+}
+
+// SetKeyLimits sets a key's limit overrides; 0 means the tier's default.
+func (d *DB) SetKeyLimits(ctx context.Context, prefix string, perMinute, perDay int64) (access.Key, error) {
+	if perMinute < 0 || perDay < 0 {
+		return access.Key{}, fmt.Errorf("set limits of key %s: negative limit: %w", prefix, catalog.ErrInvalid)
+	}
+	return d.updateKey(ctx, prefix, `per_minute = ?, per_day = ?`, perMinute, perDay)
+}
+
+// updateKey applies set to a key that is not revoked, in one transaction,
+// and returns the key as updated.
+func (d *DB) updateKey(ctx context.Context, prefix, set string, args ...any) (access.Key, error) {
+	tx, err := d.db.BeginTx(ctx, nil)
+	if err != nil {
+		return access.Key{}, fmt.Errorf("update key %s: %w", prefix, err)
+	}
+	defer tx.Rollback()
+	k, err := scanKey(tx.QueryRowContext(ctx, `SELECT `+keyColumns+` FROM api_keys WHERE prefix = ?`, prefix))
+	if err != nil {
+		return access.Key{}, fmt.Errorf("update key %s: %w", prefix, err)
+	}
+	if k.State == access.Revoked {
+		return access.Key{}, fmt.Errorf("update key %s: %w", prefix, access.ErrRevoked)
+	}
+	// updated_at only moves forward, so KeysChangedSince never misses a change.
+	now := max(d.now().UTC().Truncate(time.Millisecond).UnixMilli(), k.UpdatedAt.UnixMilli())
+	args = append(append(args, now), prefix)
+	if _, err := tx.ExecContext(ctx, `UPDATE api_keys SET `+set+`, updated_at = ? WHERE prefix = ?`, args...); err != nil {
+		return access.Key{}, fmt.Errorf("update key %s: %w", prefix, err)
+	}
+	k, err = scanKey(tx.QueryRowContext(ctx, `SELECT `+keyColumns+` FROM api_keys WHERE prefix = ?`, prefix))
+	if err != nil {
+		return access.Key{}, fmt.Errorf("update key %s: %w", prefix, err)
+	}
+	if err := tx.Commit(); err != nil {
+		return access.Key{}, fmt.Errorf("update key %s: %w", prefix, err)
+	}
+	return k, nil
+}
+
+// rowScanner is a *sql.Row or *sql.Rows.
+type rowScanner interface {
+	Scan(dest ...any) error
+}
+
+func scanKey(r rowScanner) (access.Key, error) {
+	var k access.Key
+	var tier, state, origins string
+	var created, updated int64
+	err := r.Scan(&k.ID, &k.Prefix, &k.Hash, &k.Name, &k.Email, &tier, &state, &k.PerMinute, &k.PerDay, &origins, &created, &updated)
+	if errors.Is(err, sql.ErrNoRows) {
+		return access.Key{}, catalog.ErrNotFound
+	}
+	if err != nil {
+		return access.Key{}, err
+	}
+	k.Tier, k.State = access.Tier(tier), access.State(state)
+	if err := json.Unmarshal([]byte(origins), &k.Origins); err != nil {
+		return access.Key{}, fmt.Errorf("key %s: origins: %w", k.Prefix, err)
+	}
+	if len(k.Origins) == 0 {
+		k.Origins = nil
+	}
+	k.CreatedAt, k.UpdatedAt = time.UnixMilli(created).UTC(), time.UnixMilli(updated).UTC()
+	return k, nil
+}
