@@ -12,7 +12,6 @@ import (
 	"github.com/fragrance-data/fragrance/internal/bundled"
 	"github.com/fragrance-data/fragrance/internal/images"
 	"github.com/fragrance-data/fragrance/internal/images/imgstore"
-	"github.com/fragrance-data/fragrance/internal/sqlite"
 )
 
 // runImages dispatches "fragrance images <command>".
@@ -58,19 +57,6 @@ func newImageFlags(name, usage string, cio cmdIO) *imageFlags {
 		db:       f.String("db", "fragrance.db", "database: a SQLite file path or a postgres:// URL"),
 		imageDir: f.String("image-dir", "", "directory of stored images (default: beside the database, e.g. fragrance-images)"),
 	}
-}
-
-// openImageStore is the image storage of the default set-up: blobs in dir
-// (default beside the SQLite file at dsn), jobs in the database.
-func openImageStore(db *sqlite.DB, dsn, dir string) (imgstore.Store, error) {
-	if dir == "" {
-		dir = imgstore.DefaultDir(dsn)
-	}
-	blobs, err := imgstore.NewFS(dir)
-	if err != nil {
-		return nil, err
-	}
-	return imgstore.With(blobs, db), nil
 }
 
 // open opens the store, fills a new database with the bundled catalogue
@@ -144,9 +130,11 @@ func runImagesProcess(ctx context.Context, args []string, cio cmdIO) error {
 		"Makes transparent-background images. Without --all or --id it runs the queued jobs.\n"+
 		"--all queues every perfume whose image is not done yet (with --force: every perfume);\n"+
 		"--id queues one perfume. Perfumes without a photo get their generated bottle.", cio)
-	all := f.Bool("all", false, "queue every perfume whose transparent image is not done")
-	force := f.Bool("force", false, "with --all: redo done images too")
-	id := f.Int("id", 0, "queue the perfume with this numeric id")
+	// The action flags have no environment fallback: a stray FRAGRANCE_ALL
+	// must not turn a run of the queue into a run over every perfume.
+	all := f.FlagSet.Bool("all", false, "queue every perfume whose transparent image is not done")
+	force := f.FlagSet.Bool("force", false, "with --all: redo done images too")
+	id := f.FlagSet.Int64("id", 0, "queue the perfume with this numeric id")
 	workers := f.Int("workers", runtime.NumCPU(), "jobs run at once")
 	if done, err := f.parseOrHelp(args); done {
 		return err
@@ -160,7 +148,7 @@ func runImagesProcess(ctx context.Context, args []string, cio cmdIO) error {
 		return err
 	}
 	defer closeFn()
-	if err := queueJobs(ctx, svc, *all, *force, int64(*id)); err != nil {
+	if err := queueJobs(ctx, svc, *all, *force, *id); err != nil {
 		return err
 	}
 	return drainJobs(ctx, svc, *workers, cio)
@@ -250,9 +238,13 @@ func runImagesStatus(ctx context.Context, args []string, cio cmdIO) error {
 	return nil
 }
 
+// imageDirOf says where the images are, for messages (see openImageStore).
 func imageDirOf(f *imageFlags) string {
 	if *f.imageDir != "" {
 		return *f.imageDir
+	}
+	if isPostgres(*f.db) {
+		return "the database"
 	}
 	return filepath.Clean(imgstore.DefaultDir(*f.db))
 }

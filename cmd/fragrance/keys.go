@@ -11,7 +11,6 @@ import (
 
 	"github.com/fragrance-data/fragrance/internal/access"
 	"github.com/fragrance-data/fragrance/internal/catalog"
-	"github.com/fragrance-data/fragrance/internal/sqlite"
 )
 
 // keysCommand is one subcommand of "fragrance keys".
@@ -101,7 +100,7 @@ func (f *keyFlags) parseWithPrefix(args []string) (prefix string, done bool, err
 }
 
 // open opens the store named by --db.
-func (f *keyFlags) open(ctx context.Context) (*sqlite.DB, error) { return openStore(ctx, *f.db) }
+func (f *keyFlags) open(ctx context.Context) (backend, error) { return openStore(ctx, *f.db) }
 
 func runKeysCreate(ctx context.Context, args []string, cio cmdIO) error {
 	f := newKeyFlags("create", "create --db PATH --tier TIER --email EMAIL [--name NAME] [--per-minute N] [--per-day N] [--origins URL,...]\n\n"+

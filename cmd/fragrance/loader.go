@@ -21,6 +21,18 @@ type catalogueLoader struct {
 	log         *slog.Logger
 	curatedPath string
 	version     int64
+	// changed, when not nil, signals that the store announced a new
+	// catalogue (PostgreSQL NOTIFY); the ticker stays as a fallback.
+	changed chan struct{}
+}
+
+// notify tells the loader the store may hold a newer catalogue. It never
+// blocks and may be called from any goroutine.
+func (l *catalogueLoader) notify() {
+	select {
+	case l.changed <- struct{}{}:
+	default:
+	}
 }
 
 // run loads the catalogue, then polls for newer versions until ctx ends.
@@ -38,19 +50,21 @@ func (l *catalogueLoader) run(ctx context.Context, every time.Duration) error {
 	if err := l.reload(ctx); err != nil {
 		return err
 	}
-	if every <= 0 {
-		return nil
+	var tick <-chan time.Time // nil: no polling, only notifications
+	if every > 0 {
+		t := time.NewTicker(every)
+		defer t.Stop()
+		tick = t.C
 	}
-	t := time.NewTicker(every)
-	defer t.Stop()
 	for {
 		select {
 		case <-ctx.Done():
 			return nil
-		case <-t.C:
-			if err := l.reloadIfChanged(ctx); err != nil && ctx.Err() == nil {
-				l.log.Warn("catalogue reload failed; keeping the current catalogue", "err", err)
-			}
+		case <-tick:
+		case <-l.changed:
+		}
+		if err := l.reloadIfChanged(ctx); err != nil && ctx.Err() == nil {
+			l.log.Warn("catalogue reload failed; keeping the current catalogue", "err", err)
 		}
 	}
 }

@@ -44,7 +44,7 @@ func startServe(t *testing.T, getenv func(string) string, args ...string) (strin
 	stderr := &syncBuffer{}
 	done := make(chan error, 1)
 	go func() {
-		done <- run(ctx, append([]string{"serve", "--addr", "127.0.0.1:0"}, args...), getenv, strings.NewReader(""), io.Discard, stderr)
+		done <- run(ctx, append([]string{"serve", "--addr", "127.0.0.1:0", "--image-workers", "0"}, args...), getenv, strings.NewReader(""), io.Discard, stderr)
 	}()
 	var base string
 	deadline := time.Now().Add(60 * time.Second)
@@ -175,5 +175,28 @@ func TestEnvFallback(t *testing.T) {
 	err := run(context.Background(), []string{"serve", "--db", filepath.Join(t.TempDir(), "x.db")}, env, strings.NewReader(""), io.Discard, io.Discard)
 	if err == nil || !strings.Contains(err.Error(), "loud") {
 		t.Errorf("FRAGRANCE_LOG_LEVEL=loud: err = %v", err)
+	}
+}
+
+// TestServeImages: the image host answers on the main listener under /img
+// and on its own listener with --image-addr, and API answers point at it.
+func TestServeImages(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "fragrance.db")
+	base, _ := startServe(t, noEnv, "--db", db)
+	resp, err := http.Get(base + "/img/perfume/31861.jpg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "image/jpeg" || resp.Header.Get("ETag") == "" {
+		t.Errorf("image = %d %q etag %q", resp.StatusCode, resp.Header.Get("Content-Type"), resp.Header.Get("ETag"))
+	}
+	resp, err = http.Get(base + "/img/perfume-nobg/31861.webp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 404 || resp.Header.Get("X-Service-Nobg-Status") != "not-processed" {
+		t.Errorf("nobg = %d %q", resp.StatusCode, resp.Header.Get("X-Service-Nobg-Status"))
 	}
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/fragrance-data/fragrance/internal/api"
 	"github.com/fragrance-data/fragrance/internal/bundled"
 	"github.com/fragrance-data/fragrance/internal/index"
+	"github.com/fragrance-data/fragrance/internal/postgres"
 )
 
 // serveConfig is everything serve reads from flags and the environment.
@@ -27,6 +28,9 @@ type serveConfig struct {
 	baseURL, shopURL     *string
 	imageBaseURL         *string
 	imageAddr, imagePath *string
+	imageDir             *string
+	imageWorkers         *int
+	imageQueueAll        *bool
 	trustedProxies       *string
 	tierLimits           *string
 	curated              *string
@@ -48,6 +52,9 @@ func serveFlags(cio cmdIO) (*flags, *serveConfig) {
 		imageBaseURL:    f.String("image-base-url", "", "base URL of the image host in API answers (default BASE-URL + IMAGE-PATH)"),
 		imageAddr:       f.String("image-addr", "", "serve images on this separate listen address instead of under --image-path"),
 		imagePath:       f.String("image-path", "/img", "path prefix of the image host on the main listener"),
+		imageDir:        f.String("image-dir", "", "directory of stored images (default beside the SQLite file; PostgreSQL keeps them in the database)"),
+		imageWorkers:    f.Int("image-workers", 1, "background-removal workers (low priority); 0 or less: none"),
+		imageQueueAll:   f.Bool("image-queue-all", true, "queue a transparent image for every perfume that has none"),
 		trustedProxies:  f.String("trusted-proxies", "", "comma-separated CIDRs whose X-Forwarded-For is trusted for client IPs"),
 		tierLimits:      f.String("tier-limits", "", "tier limits as tier=PERMINUTE/PERDAY,... (default "+access.DefaultTiers().String()+")"),
 		curated:         f.String("curated", "", "CSV file of curated similar pairs (slug,slug) for /similar"),
@@ -119,7 +126,19 @@ func serve(ctx context.Context, c *serveConfig, log *slog.Logger) error {
 	}
 	defer closeLimiter()
 	holder := index.NewHolder(nil)
+	imgs, err := startImages(ctx, c, store, ref, holder, base, log)
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	imagePath := *c.imagePath
+	if *c.imageAddr != "" {
+		imagePath = "" // served by its own listener
+	}
 	srv := api.New(api.Config{
+		Images:      imgs.svc,
+		ImageHost:   imgs.svc.Handler(),
+		ImagePath:   imagePath,
 		Catalogue:   holder,
 		Guard:       guard,
 		Usage:       guard.UsageHandler(),
@@ -145,7 +164,14 @@ func serve(ctx context.Context, c *serveConfig, log *slog.Logger) error {
 	go func() { errc <- hs.Serve(ln) }()
 	log.Info("listening", "addr", ln.Addr().String(), "db", redactDSN(*c.dsn), "version", version)
 
-	loader := &catalogueLoader{store: store, ref: ref, holder: holder, log: log, curatedPath: *c.curated}
+	loader := &catalogueLoader{store: store, ref: ref, holder: holder, log: log, curatedPath: *c.curated,
+		changed: make(chan struct{}, 1)}
+	if pg, ok := store.(*postgres.DB); ok {
+		// Replicas hear of imports and key changes at once, not at the next poll.
+		pg.SetLogger(log)
+		go pg.WatchCatalogue(ctx, func(int64) { loader.notify() })
+		go pg.WatchKeys(ctx, func(string) { guard.KeysChanged() })
+	}
 	go func() {
 		if err := loader.run(ctx, *c.reloadEvery); err != nil {
 			errc <- err
@@ -162,7 +188,7 @@ func serve(ctx context.Context, c *serveConfig, log *slog.Logger) error {
 	log.Info("shutting down", "timeout", c.shutdownTimeout.String())
 	sctx, cancel := context.WithTimeout(context.Background(), *c.shutdownTimeout)
 	defer cancel()
-	shutdownErr := hs.Shutdown(sctx)
+	shutdownErr := errors.Join(hs.Shutdown(sctx), imgs.shutdown(sctx))
 	// Every request has finished: flush what the meter counted, then the
 	// deferred closes release the limiter and the store.
 	if err := guard.Close(sctx); err != nil {

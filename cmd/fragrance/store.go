@@ -2,20 +2,61 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"strings"
 
+	"github.com/fragrance-data/fragrance/internal/access"
+	"github.com/fragrance-data/fragrance/internal/catalog"
+	"github.com/fragrance-data/fragrance/internal/images/imgstore"
+	"github.com/fragrance-data/fragrance/internal/postgres"
 	"github.com/fragrance-data/fragrance/internal/sqlite"
 )
 
-// openStore opens the backend named by dsn: a file path (SQLite, the
-// default) or a postgres:// URL (PostgreSQL, when the scale-out backend is
-// built in).
-func openStore(ctx context.Context, dsn string) (*sqlite.DB, error) {
-	if strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://") {
-		return nil, fmt.Errorf("open %s: the PostgreSQL backend is not available in this build", redactDSN(dsn))
+// backend is everything the service keeps in its database. The SQLite and
+// PostgreSQL backends both meet it.
+type backend interface {
+	catalog.Store
+	access.KeyStore
+	access.UsageStore
+	imgstore.Jobs
+	Ping(ctx context.Context) error
+	SchemaVersion(ctx context.Context) (int, error)
+	Close() error
+}
+
+var (
+	_ backend = (*sqlite.DB)(nil)
+	_ backend = (*postgres.DB)(nil)
+)
+
+// isPostgres reports whether dsn names a PostgreSQL database.
+func isPostgres(dsn string) bool {
+	return strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://")
+}
+
+// openStore opens the backend named by dsn: a postgres:// URL (PostgreSQL)
+// or a file path (SQLite, the default), creating and migrating it as needed.
+func openStore(ctx context.Context, dsn string) (backend, error) {
+	if isPostgres(dsn) {
+		return postgres.Open(ctx, dsn)
 	}
 	return sqlite.Open(ctx, dsn)
+}
+
+// openImageStore is where images live: in PostgreSQL itself when the
+// catalogue is there (so replicas share them), else files in dir (default
+// beside the SQLite file) with the job states in the database.
+func openImageStore(db backend, dsn, dir string) (imgstore.Store, error) {
+	if pg, ok := db.(*postgres.DB); ok && dir == "" {
+		return pg, nil
+	}
+	if dir == "" {
+		dir = imgstore.DefaultDir(dsn)
+	}
+	blobs, err := imgstore.NewFS(dir)
+	if err != nil {
+		return nil, err
+	}
+	return imgstore.With(blobs, db), nil
 }
 
 // redactDSN hides the password of a database URL for messages and logs.

@@ -102,6 +102,7 @@ type Guard struct {
 
 	stop      chan struct{}
 	done      chan struct{}
+	poke      chan struct{} // KeysChanged: sync keys now
 	closeOnce sync.Once
 	closeErr  error
 }
@@ -127,7 +128,7 @@ func NewGuard(keys KeyStore, usage UsageStore, limiter Limiter, cfg Config) (*Gu
 		cache:    newKeyCache(cfg.CacheTTL, cfg.StaleTTL, cfg.MaxCachedKeys, cfg.LookupTimeout),
 		failures: NewMemLimiter(MemOptions{Now: cfg.Now}),
 		meter:    newMeter(usage),
-		stop:     make(chan struct{}), done: make(chan struct{}),
+		stop:     make(chan struct{}), done: make(chan struct{}), poke: make(chan struct{}, 1),
 	}
 	m, err := newMetrics(cfg.Registerer, g.LimiterStatus)
 	if err != nil {
@@ -149,6 +150,17 @@ func (g *Guard) LimiterStatus() LimiterStatus {
 		return sr.Status()
 	}
 	return LimiterStatus{Backend: fmt.Sprintf("%T", g.limiter)}
+}
+
+// KeysChanged asks for an immediate key sync: a store that can announce
+// key changes (PostgreSQL's NOTIFY) calls it, so a revocation on one replica
+// reaches every replica's cache at once rather than at the next periodic
+// sync. It never blocks.
+func (g *Guard) KeysChanged() {
+	select {
+	case g.poke <- struct{}{}:
+	default:
+	}
 }
 
 // RecordClick counts one buy-link click on a perfume (for /goto).
@@ -202,6 +214,8 @@ func (g *Guard) loop() {
 			}
 			cancel()
 		case <-sync.C:
+			g.syncKeys()
+		case <-g.poke:
 			g.syncKeys()
 		case <-prune.C:
 			g.pruneUsage()

@@ -415,3 +415,21 @@ func TestGuardFillsLogInfo(t *testing.T) {
 		}
 	}
 }
+
+func TestGuardKeysChangedSyncsAtOnce(t *testing.T) {
+	// The periodic sync is an hour away: only the poke can bring the change.
+	e := newEnv(t, access.Config{CacheTTL: time.Hour, KeySyncInterval: time.Hour})
+	k, secret := e.issue(access.NewKey{})
+	if w := e.get("/api/perfumes", "192.0.2.15", "X-API-Key", secret); w.Code != 200 {
+		t.Fatal(w.Code)
+	}
+	e.keys.SetKeyState(context.Background(), k.Prefix, access.Revoked)
+	e.g.KeysChanged()
+	deadline := time.Now().Add(10 * time.Second)
+	for e.get("/api/perfumes", "192.0.2.15", "X-API-Key", secret).Code != http.StatusUnauthorized {
+		if time.Now().After(deadline) {
+			t.Fatal("revocation never reached the cache after KeysChanged")
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+}

@@ -161,7 +161,10 @@ type shade struct {
 	dark, spec float64
 }
 
+// ColorModel implements image.Image.
 func (s shade) ColorModel() color.Model { return color.RGBAModel }
+
+// Bounds implements image.Image: a shade covers the whole plane.
 func (s shade) Bounds() image.Rectangle { return image.Rect(-1e6, -1e6, 1e6, 1e6) }
 
 // At returns the shaded colour at x; y does not matter.

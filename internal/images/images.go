@@ -56,6 +56,7 @@ type sliceCatalogue struct {
 	bySlug map[string]int
 }
 
+// PerfumeByID implements Catalogue.
 func (c *sliceCatalogue) PerfumeByID(id int64) (catalog.Perfume, bool) {
 	i, ok := c.byID[id]
 	if !ok {
@@ -64,6 +65,7 @@ func (c *sliceCatalogue) PerfumeByID(id int64) (catalog.Perfume, bool) {
 	return c.ps[i], true
 }
 
+// PerfumeBySlug implements Catalogue.
 func (c *sliceCatalogue) PerfumeBySlug(slug string) (catalog.Perfume, bool) {
 	i, ok := c.bySlug[slug]
 	if !ok {
@@ -72,6 +74,7 @@ func (c *sliceCatalogue) PerfumeBySlug(slug string) (catalog.Perfume, bool) {
 	return c.ps[i], true
 }
 
+// IDs implements Catalogue.
 func (c *sliceCatalogue) IDs() []int64 {
 	out := make([]int64, len(c.ps))
 	for i, p := range c.ps {
@@ -183,11 +186,17 @@ func (s *Service) Enqueue(ctx context.Context, ids []int64) error {
 	for _, id := range ids {
 		s.avail.remove(id)
 	}
+	s.wakeWorkers()
+	return nil
+}
+
+// wakeWorkers tells one idle worker of this process to look for jobs; it
+// never blocks.
+func (s *Service) wakeWorkers() {
 	select {
 	case s.wake <- struct{}{}:
 	default:
 	}
-	return nil
 }
 
 // Known reports whether id is a perfume of the catalogue.

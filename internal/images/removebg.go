@@ -13,10 +13,13 @@ import (
 //  2. A pixel may be background when its (lightly smoothed) colour is
 //     within a tolerance of the model, or when it looks like a shadow: the
 //     backdrop colour darkened with its hue kept, in a smooth region (a
-//     bottle's outline is sharp, a soft shadow is not).
+//     bottle's outline is sharp, a soft shadow is not), and in the lower
+//     part of the product's extent (shadows lie on the floor; a grey cap
+//     at the top is never taken for one).
 //  3. Only such pixels connected to the border are removed (a flood fill),
 //     so white labels and caps inside the outline of the bottle stay.
-//  4. Specks left in the background are dropped.
+//  4. Specks left in the background are dropped, and outline pixels that
+//     the smoothing pulled into the product are given back.
 //  5. Along the outline, alpha is estimated per pixel by matting: the pixel
 //     is explained as a mix of a nearby foreground and a nearby background
 //     colour, which gives soft anti-aliased edges and removes the backdrop's

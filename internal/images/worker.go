@@ -34,6 +34,12 @@ type WorkerConfig struct {
 	// Pause is a rest between two jobs of one worker, which keeps the
 	// processing at low priority. Default 100 ms; negative for none.
 	Pause time.Duration
+	// QueueAll makes Run queue a job for every perfume of the catalogue
+	// whose transparent image is not done: at start (which also gives
+	// failed jobs another try after a restart) and, at every refresh, for
+	// perfumes new to the catalogue. Every perfume thus gets its
+	// transparent image in the background.
+	QueueAll bool
 }
 
 func (c WorkerConfig) withDefaults() WorkerConfig {
@@ -62,6 +68,9 @@ func (c WorkerConfig) withDefaults() WorkerConfig {
 type Worker struct {
 	s   *Service
 	cfg WorkerConfig
+	// queued holds the ids known to have a job (QueueAll); only Run's
+	// goroutine touches it.
+	queued map[int64]struct{}
 }
 
 // NewWorker returns a worker pool of the service.
@@ -81,6 +90,7 @@ func (w *Worker) Run(ctx context.Context) error {
 			w.loop(ctx, false, nil)
 		}()
 	}
+	w.queueAll(ctx)
 	tick := time.NewTicker(w.cfg.Refresh)
 	defer tick.Stop()
 	for {
@@ -92,7 +102,39 @@ func (w *Worker) Run(ctx context.Context) error {
 			if err := w.s.Refresh(ctx); err != nil && ctx.Err() == nil {
 				w.s.log.Error("image availability refresh", "err", err)
 			}
+			w.queueAll(ctx)
 		}
+	}
+}
+
+// queueAll queues the perfumes not yet seen by this worker whose
+// transparent image is not done (QueueAll).
+func (w *Worker) queueAll(ctx context.Context) {
+	if !w.cfg.QueueAll {
+		return
+	}
+	if w.queued == nil {
+		w.queued = make(map[int64]struct{})
+	}
+	ids := w.s.cat.IDs()
+	var fresh []int64
+	for _, id := range ids {
+		if _, ok := w.queued[id]; !ok && !w.s.avail.has(id) {
+			fresh = append(fresh, id)
+		}
+	}
+	if len(fresh) > 0 {
+		if err := w.s.store.EnqueueJobs(ctx, fresh); err != nil {
+			if ctx.Err() == nil {
+				w.s.log.Error("queue image jobs", "err", err)
+			}
+			return
+		}
+		w.s.log.Info("queued transparent images", "perfumes", len(fresh))
+		w.s.wakeWorkers()
+	}
+	for _, id := range ids {
+		w.queued[id] = struct{}{}
 	}
 }
 
@@ -142,6 +184,7 @@ func (w *Worker) loop(ctx context.Context, drain bool, report func(JobResult)) e
 			w.idle(ctx)
 			continue
 		}
+		w.s.wakeWorkers() // there may be more: let another idle worker look
 		// The job finishes even when ctx is cancelled meanwhile: it takes
 		// about a second, and a finished job beats one left to its lease.
 		res := w.s.runJob(context.WithoutCancel(ctx), job)

@@ -99,6 +99,27 @@ func TestWorkerRunProcessesAndStops(t *testing.T) {
 	}
 }
 
+func TestWorkerQueueAll(t *testing.T) {
+	e := newTestEnv(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	w := e.svc.NewWorker(images.WorkerConfig{Workers: 2, Pause: -1, Poll: time.Hour, Refresh: time.Hour, QueueAll: true})
+	done := make(chan error, 1)
+	go func() { done <- w.Run(ctx) }()
+	deadline := time.Now().Add(60 * time.Second)
+	for _, p := range testPerfumes {
+		for !e.svc.TransparentAvailable(p.ID) {
+			if time.Now().After(deadline) {
+				t.Fatalf("perfume %d never processed", p.ID)
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+}
+
 func TestRefreshSeesJobsDoneElsewhere(t *testing.T) {
 	e := newTestEnv(t)
 	ctx := context.Background()

@@ -228,3 +228,13 @@ func TestPreferredSlug(t *testing.T) {
 		}
 	}
 }
+
+func TestBrandSlugFallback(t *testing.T) {
+	if got := brandSlug("Dolce&Gabbana"); got != "dolce-and-gabbana" {
+		t.Errorf("brandSlug = %q", got)
+	}
+	a, b := brandSlug("狮吼堂"), brandSlug("Северное сияние")
+	if a == b || len(a) != len("brand-")+8 || a != brandSlug("狮吼堂") {
+		t.Errorf("fallback slugs %q %q", a, b)
+	}
+}

@@ -2,6 +2,7 @@ package importer
 
 import (
 	"fmt"
+	"hash/fnv"
 	"html"
 	"math"
 	"slices"
@@ -62,7 +63,7 @@ func (im *Importer) normalize(p *catalog.Perfume) string {
 	if p.Description == "" {
 		p.Description = describe(p)
 	}
-	p.BrandSlug = search.Slugify(p.Brand)
+	p.BrandSlug = brandSlug(p.Brand)
 	p.Slug = preferredSlug(p)
 	p.PriceTier = im.tier(p.Brand)
 	return ""
@@ -145,6 +146,18 @@ func normalizeAccords(p *catalog.Perfume) string {
 	}
 	p.Accords = out
 	return ""
+}
+
+// brandSlug is the brand's slug; a brand whose name has no ASCII letters
+// or digits (a few Cyrillic and Chinese houses) gets "brand-" and a stable
+// hash of its folded name, so it can still be filtered on and linked to.
+func brandSlug(brand string) string {
+	if s := search.Slugify(brand); s != "" {
+		return s
+	}
+	h := fnv.New32a()
+	h.Write([]byte(search.Fold(brand)))
+	return fmt.Sprintf("brand-%08x", h.Sum32())
 }
 
 // preferredSlug is <brand-slug>-<name-slug>, with the numeric id standing

@@ -291,22 +291,26 @@ func (b *builder) foldNames() {
 }
 
 // buildOrder sorts the documents most rated first, then by name (folded,
-// then as written), then slug.
+// then as written), then slug. The first eight bytes of the folded name
+// ride along as an integer, so most comparisons touch no string.
 func (b *builder) buildOrder() {
 	ix := b.ix
 	type rec struct {
-		count int
-		fold  string
-		e     *Entry
-		doc   uint32
+		count  int
+		prefix uint64
+		doc    uint32
 	}
 	recs := make([]rec, len(ix.entries))
 	for i := range recs {
-		recs[i] = rec{ix.entries[i].RatingCount, b.nameFold[i], &ix.entries[i], uint32(i)}
+		recs[i] = rec{ix.entries[i].RatingCount, prefix8(b.nameFold[i]), uint32(i)}
 	}
 	slices.SortFunc(recs, func(x, y rec) int {
-		return cmp.Or(cmp.Compare(y.count, x.count), strings.Compare(x.fold, y.fold),
-			strings.Compare(x.e.Name, y.e.Name), strings.Compare(x.e.Slug, y.e.Slug), cmp.Compare(x.doc, y.doc))
+		if c := cmp.Or(cmp.Compare(y.count, x.count), cmp.Compare(x.prefix, y.prefix)); c != 0 {
+			return c
+		}
+		ex, ey := &ix.entries[x.doc], &ix.entries[y.doc]
+		return cmp.Or(strings.Compare(b.nameFold[x.doc], b.nameFold[y.doc]),
+			strings.Compare(ex.Name, ey.Name), strings.Compare(ex.Slug, ey.Slug), cmp.Compare(x.doc, y.doc))
 	})
 	ix.order = make([]uint32, len(recs))
 	ix.popPos = make([]uint32, len(recs))
@@ -314,4 +318,17 @@ func (b *builder) buildOrder() {
 		ix.order[pos] = r.doc
 		ix.popPos[r.doc] = uint32(pos)
 	}
+}
+
+// prefix8 packs the first eight bytes of s big-endian, so integers order
+// as the strings' prefixes do.
+func prefix8(s string) uint64 {
+	var k uint64
+	for i := range 8 {
+		k <<= 8
+		if i < len(s) {
+			k |= uint64(s[i])
+		}
+	}
+	return k
 }

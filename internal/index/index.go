@@ -175,6 +175,15 @@ func (ix *Index) Perfume(slug string) (*Entry, error) {
 	return &ix.entries[doc], nil
 }
 
+// IDs returns the numeric id of every perfume, in index order.
+func (ix *Index) IDs() []int64 {
+	out := make([]int64, len(ix.entries))
+	for i := range ix.entries {
+		out[i] = ix.entries[i].ID
+	}
+	return out
+}
+
 // ByID returns the perfume with the given numeric id.
 func (ix *Index) ByID(id int64) (*Entry, bool) {
 	doc, ok := ix.byID[id]

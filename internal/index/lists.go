@@ -1,7 +1,9 @@
 package index
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 
 	"github.com/fragrance-data/fragrance/internal/catalog"
 	"github.com/fragrance-data/fragrance/internal/search"
@@ -26,21 +28,36 @@ func (b *builder) buildLists() {
 
 	ix.noteName = b.notes.names()
 	ix.noteIDs = b.notes.groupOf
-	notes, _ := makeGroups(ix.noteName, nil, func(doc uint32, yield func(uint32)) {
-		for _, r := range b.docNotes[b.noteOff[doc]:b.noteOff[doc+1]] {
-			yield(r.id())
-		}
-	}, ix.order)
-	ix.notes = counts(notes, nil)
-
+	ix.notes = countList(ix.noteName, len(b.docNotes), func(i int) uint32 { return b.docNotes[i].id() }, nil)
 	ix.accordName = b.accords.names()
 	ix.accordIDs = b.accords.groupOf
-	accords, _ := makeGroups(ix.accordName, nil, func(doc uint32, yield func(uint32)) {
-		for _, r := range b.docAccs[b.accOff[doc]:b.accOff[doc+1]] {
-			yield(r.id())
+	ix.accords = countList(ix.accordName, len(b.docAccs), func(i int) uint32 { return b.docAccs[i].id() }, b.color)
+}
+
+// countList counts, per id, the per-document references (each document
+// refers to an id at most once) and lists the names by count, then name,
+// with colours when color is set.
+func countList(names []string, refs int, id func(i int) uint32, color func(string) string) []Count {
+	out := make([]Count, len(names))
+	for i, n := range names {
+		out[i].Name = n
+	}
+	for i := range refs {
+		out[id(i)].Count++
+	}
+	folded := make(map[string]string, len(out))
+	for _, c := range out {
+		folded[c.Name] = search.Fold(c.Name)
+	}
+	slices.SortStableFunc(out, func(a, b Count) int {
+		return cmp.Or(cmp.Compare(b.Count, a.Count), cmp.Compare(folded[a.Name], folded[b.Name]), cmp.Compare(a.Name, b.Name))
+	})
+	if color != nil {
+		for i := range out {
+			out[i].Color = color(out[i].Name)
 		}
-	}, ix.order)
-	ix.accords = counts(accords, b.color)
+	}
+	return out
 }
 
 func slugIndex(gs []group) map[string]uint32 {
@@ -51,18 +68,6 @@ func slugIndex(gs []group) map[string]uint32 {
 		}
 	}
 	return m
-}
-
-// counts keeps only the counts of groups, with colours when color is set.
-func counts(gs []group, color func(string) string) []Count {
-	out := make([]Count, len(gs))
-	for i, g := range gs {
-		out[i] = g.Count
-		if color != nil {
-			out[i].Color = color(g.Name)
-		}
-	}
-	return out
 }
 
 // Perfumes lists or searches perfumes. Without Q: most rated first, then

@@ -26,7 +26,9 @@ func layerWeight(layer uint8) float64 {
 // simIndex holds the sparse vectors of every perfume and their postings.
 // Accord vectors are the strengths; note vectors weigh each note by its
 // layer and its rarity (search.NoteIDF). Norms are inverted ahead, so a
-// cosine is a dot product times two stored numbers.
+// cosine is a dot product times two stored numbers. Postings pack the
+// document number with a small value, which bounds a catalogue to 16
+// million perfumes.
 type simIndex struct {
 	accOff, accPost   []uint32 // per accord: doc<<8 | strength
 	noteOff, notePost []uint32 // per note: doc<<2 | layer

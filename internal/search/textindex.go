@@ -67,7 +67,7 @@ type TextIndexBuilder struct {
 // prefix (short prefixes of a large vocabulary match too much to help).
 func NewTextIndexBuilder(lx *Lexicon, minPrefix, docsHint int) *TextIndexBuilder {
 	return &TextIndexBuilder{
-		lx: lx, minPrefix: max(1, minPrefix), ids: make(map[string]uint32, docsHint),
+		lx: lx, minPrefix: max(1, minPrefix), ids: make(map[string]uint32, 2*docsHint),
 		pairTerm: make([]uint32, 0, docsHint*8), pairDoc: make([]uint32, 0, docsHint*8),
 		nameOff: make([]uint32, 1, docsHint+1), nameWords: make([]uint32, 0, docsHint*4),
 		nameJoins: make([]uint32, 0, docsHint*4),
