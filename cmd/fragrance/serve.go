@@ -20,6 +20,7 @@ import (
 	"github.com/fragrance-data/fragrance/internal/bundled"
 	"github.com/fragrance-data/fragrance/internal/index"
 	"github.com/fragrance-data/fragrance/internal/postgres"
+	"github.com/fragrance-data/fragrance/internal/web"
 )
 
 // serveConfig is everything serve reads from flags and the environment.
@@ -37,6 +38,7 @@ type serveConfig struct {
 	logFormat, logLevel  *string
 	reloadEvery          *time.Duration
 	shutdownTimeout      *time.Duration
+	pprofAddr            *string
 }
 
 func serveFlags(cio cmdIO) (*flags, *serveConfig) {
@@ -62,6 +64,7 @@ func serveFlags(cio cmdIO) (*flags, *serveConfig) {
 		logLevel:        f.String("log-level", "info", "log level: debug, info, warn or error"),
 		reloadEvery:     f.Duration("reload-every", 5*time.Second, "how often to check the store for a newer catalogue"),
 		shutdownTimeout: f.Duration("shutdown-timeout", 15*time.Second, "how long graceful shutdown waits for requests in flight"),
+		pprofAddr:       f.String("pprof-addr", "", "serve Go profiles (/debug/pprof/) on this separate address, e.g. 127.0.0.1:6060; off when empty. Never expose it publicly"),
 	}
 }
 
@@ -131,11 +134,17 @@ func serve(ctx context.Context, c *serveConfig, log *slog.Logger) error {
 		ln.Close()
 		return err
 	}
+	site, err := web.New()
+	if err != nil {
+		ln.Close()
+		return err
+	}
 	imagePath := *c.imagePath
 	if *c.imageAddr != "" {
 		imagePath = "" // served by its own listener
 	}
 	srv := api.New(api.Config{
+		Pages:       site.Handler(),
 		Images:      imgs.svc,
 		ImageHost:   imgs.svc.Handler(),
 		ImagePath:   imagePath,
@@ -162,6 +171,14 @@ func serve(ctx context.Context, c *serveConfig, log *slog.Logger) error {
 	}
 	errc := make(chan error, 2)
 	go func() { errc <- hs.Serve(ln) }()
+	if *c.pprofAddr != "" {
+		stopProfiles, err := servePprof(*c.pprofAddr, log)
+		if err != nil {
+			hs.Close()
+			return err
+		}
+		defer stopProfiles()
+	}
 	log.Info("listening", "addr", ln.Addr().String(), "db", redactDSN(*c.dsn), "version", version)
 
 	loader := &catalogueLoader{store: store, ref: ref, holder: holder, log: log, curatedPath: *c.curated,
