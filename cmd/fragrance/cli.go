@@ -41,6 +41,7 @@ func commands() []command {
 		{"version", "print the version", runVersion},
 		{"keys", "create, list, revoke, suspend and resume API keys; show usage", runKeys},
 		{"images", "import bottle photos and make transparent-background images", runImages},
+		{"eval", "print the relevance scores of search and dupes on the evaluation sets", runEval},
 	}
 	sort.Slice(cmds, func(i, j int) bool { return cmds[i].name < cmds[j].name })
 	return cmds

@@ -74,7 +74,7 @@ func (f *imageFlags) open(ctx context.Context) (*images.Service, func(), error) 
 	if err != nil {
 		return fail(err)
 	}
-	if _, err := seedIfEmpty(ctx, db, ref); err != nil {
+	if _, err := seedIfEmpty(ctx, db, ref, ""); err != nil {
 		return fail(fmt.Errorf("fill new database: %w", err))
 	}
 	ps, err := db.Perfumes(ctx)

@@ -65,22 +65,28 @@ func runImport(ctx context.Context, args []string, cio cmdIO) error {
 	return nil
 }
 
-// seedIfEmpty fills a store that has never had a catalogue with the bundled
-// one, so a fresh database answers with the real catalogue.
-func seedIfEmpty(ctx context.Context, store catalog.Store, ref *bundled.Reference) (bool, error) {
+// seedIfEmpty fills a store that has never had a catalogue, so a fresh
+// database answers at once: with the catalogue file at path, or the
+// bundled catalogue when path is empty.
+func seedIfEmpty(ctx context.Context, store catalog.Store, ref *bundled.Reference, path string) (bool, error) {
 	v, err := store.CatalogueVersion(ctx)
 	if err != nil || v > 0 {
 		return false, err
 	}
-	res, err := importer.New(ref).ReadJSONL(bundled.Catalogue(), bundled.CatalogueName)
+	var res *importer.Result
+	if path == "" {
+		res, err = importer.New(ref).ReadJSONL(bundled.Catalogue(), bundled.CatalogueName)
+	} else {
+		res, err = importer.New(ref).ReadPath(path)
+	}
 	if err != nil {
-		return false, fmt.Errorf("read bundled catalogue: %w", err)
+		return false, fmt.Errorf("read catalogue to fill the new database: %w", err)
 	}
 	if len(res.Rejected) > 0 {
-		return false, fmt.Errorf("bundled catalogue: %d rows rejected, first: %v", len(res.Rejected), res.Rejected[0])
+		return false, fmt.Errorf("catalogue to fill the new database: %d rows rejected, first: %v", len(res.Rejected), res.Rejected[0])
 	}
 	if _, err := store.ImportPerfumes(ctx, res.Perfumes, nil); err != nil {
-		return false, fmt.Errorf("import bundled catalogue: %w", err)
+		return false, fmt.Errorf("fill the new database: %w", err)
 	}
 	return true, nil
 }

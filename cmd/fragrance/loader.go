@@ -20,7 +20,9 @@ type catalogueLoader struct {
 	holder      *index.Holder
 	log         *slog.Logger
 	curatedPath string
-	version     int64
+	// seedFile fills a new database instead of the bundled catalogue.
+	seedFile string
+	version  int64
 	// changed, when not nil, signals that the store announced a new
 	// catalogue (PostgreSQL NOTIFY); the ticker stays as a fallback.
 	changed chan struct{}
@@ -40,12 +42,12 @@ func (l *catalogueLoader) notify() {
 // index and are retried at the next tick.
 func (l *catalogueLoader) run(ctx context.Context, every time.Duration) error {
 	start := time.Now()
-	seeded, err := seedIfEmpty(ctx, l.store, l.ref)
+	seeded, err := seedIfEmpty(ctx, l.store, l.ref, l.seedFile)
 	if err != nil {
 		return fmt.Errorf("fill new database: %w", err)
 	}
 	if seeded {
-		l.log.Info("filled a new database with the bundled catalogue", "took", time.Since(start).Round(time.Millisecond).String())
+		l.log.Info("filled a new database", "from", seedName(l.seedFile), "took", time.Since(start).Round(time.Millisecond).String())
 	}
 	if err := l.reload(ctx); err != nil {
 		return err
@@ -110,4 +112,12 @@ func buildIndex(ctx context.Context, store catalog.Store, ref *bundled.Reference
 		return nil, err
 	}
 	return index.Build(ps, index.Options{AccordColor: ref.Color, Curated: curated}), nil
+}
+
+// seedName names the catalogue a new database is filled from, for logs.
+func seedName(path string) string {
+	if path == "" {
+		return "the bundled catalogue"
+	}
+	return path
 }

@@ -25,7 +25,7 @@ func benchStore(b *testing.B, extra int) (*sqlite.DB, *bundled.Reference) {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { db.Close() })
-	if _, err := seedIfEmpty(ctx, db, ref); err != nil {
+	if _, err := seedIfEmpty(ctx, db, ref, ""); err != nil {
 		b.Fatal(err)
 	}
 	if extra > 0 {

@@ -33,6 +33,11 @@ func (s *syncBuffer) String() string {
 	return s.b.String()
 }
 
+// smallCatalogue is a real subset of the bundled catalogue (the most rated
+// perfumes and some cheaper houses) that fills the databases of end-to-end
+// tests quickly, also under -race; one test uses the whole bundled one.
+const smallCatalogue = "testdata/catalogue-small.jsonl.gz"
+
 var listenRE = regexp.MustCompile(`msg=listening addr=(\S+)`)
 
 // startServe runs `fragrance serve` in-process on port 0 and returns its
@@ -44,7 +49,8 @@ func startServe(t *testing.T, getenv func(string) string, args ...string) (strin
 	stderr := &syncBuffer{}
 	done := make(chan error, 1)
 	go func() {
-		done <- run(ctx, append([]string{"serve", "--addr", "127.0.0.1:0", "--image-workers", "0"}, args...), getenv, strings.NewReader(""), io.Discard, stderr)
+		done <- run(ctx, append([]string{"serve", "--addr", "127.0.0.1:0", "--image-workers", "0", "--image-queue-all=false",
+			"--seed-file", smallCatalogue}, args...), getenv, strings.NewReader(""), io.Discard, stderr)
 	}()
 	var base string
 	deadline := time.Now().Add(60 * time.Second)
@@ -140,7 +146,7 @@ func getJSON(t *testing.T, url string, header ...string) (int, map[string]any) {
 // it fills itself with the bundled catalogue and answers.
 func TestServeFreshDatabase(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "fragrance.db")
-	base, _ := startServe(t, noEnv, "--db", db)
+	base, _ := startServe(t, noEnv, "--db", db, "--seed-file", "")
 	code, h := getJSON(t, base+"/healthz")
 	if code != 200 || h["perfumes"].(float64) < 37000 {
 		t.Fatalf("healthz = %d %v", code, h)

@@ -35,10 +35,13 @@ type serveConfig struct {
 	trustedProxies       *string
 	tierLimits           *string
 	curated              *string
+	seedFile             *string
 	logFormat, logLevel  *string
 	reloadEvery          *time.Duration
 	shutdownTimeout      *time.Duration
 	pprofAddr            *string
+	answerCache          *int
+	memoryLimit          *string
 }
 
 func serveFlags(cio cmdIO) (*flags, *serveConfig) {
@@ -60,10 +63,13 @@ func serveFlags(cio cmdIO) (*flags, *serveConfig) {
 		trustedProxies:  f.String("trusted-proxies", "", "comma-separated CIDRs whose X-Forwarded-For is trusted for client IPs"),
 		tierLimits:      f.String("tier-limits", "", "tier limits as tier=PERMINUTE/PERDAY,... (default "+access.DefaultTiers().String()+")"),
 		curated:         f.String("curated", "", "CSV file of curated similar pairs (slug,slug) for /similar"),
+		seedFile:        f.String("seed-file", "", "catalogue file (JSON Lines or FragDB) that fills a new, empty database instead of the bundled catalogue"),
 		logFormat:       f.String("log-format", "text", "log format: text or json"),
 		logLevel:        f.String("log-level", "info", "log level: debug, info, warn or error"),
 		reloadEvery:     f.Duration("reload-every", 5*time.Second, "how often to check the store for a newer catalogue"),
 		shutdownTimeout: f.Duration("shutdown-timeout", 15*time.Second, "how long graceful shutdown waits for requests in flight"),
+		answerCache:     f.Int("answer-cache-mb", api.DefaultAnswerCacheMB, "megabytes of encoded answers to keep per catalogue (repeated requests skip the index and the encoding); 0: none"),
+		memoryLimit:     f.String("memory-limit", defaultMemoryLimit, "soft limit of the Go heap (e.g. 350MiB, 1GiB; 0: none); GOMEMLIMIT, when set, wins"),
 		pprofAddr:       f.String("pprof-addr", "", "serve Go profiles (/debug/pprof/) on this separate address, e.g. 127.0.0.1:6060; off when empty. Never expose it publicly"),
 	}
 }
@@ -77,15 +83,23 @@ func runServe(ctx context.Context, args []string, cio cmdIO) error {
 		f.Usage()
 		return errUsage
 	}
-	logger, err := newLogger(cio, *c.logFormat, *c.logLevel)
+	lb := newLogBuffer(cio.stderr, 64<<10, logFlushEvery)
+	defer lb.Close()
+	logger, err := newLogger(lb, *c.logFormat, *c.logLevel)
 	if err != nil {
+		return err
+	}
+	if err := applyMemoryLimit(*c.memoryLimit, cio.getenv, logger); err != nil {
 		return err
 	}
 	return serve(ctx, c, logger)
 }
 
-// newLogger builds the structured logger serve writes to stderr.
-func newLogger(cio cmdIO, format, level string) (*slog.Logger, error) {
+// logFlushEvery is the longest an access-log line waits in the buffer.
+const logFlushEvery = 100 * time.Millisecond
+
+// newLogger builds the structured logger serve writes to stderr through lb.
+func newLogger(lb *logBuffer, format, level string) (*slog.Logger, error) {
 	var lv slog.Level
 	if err := lv.UnmarshalText([]byte(level)); err != nil {
 		return nil, fmt.Errorf("--log-level %q: %w", level, err)
@@ -93,9 +107,9 @@ func newLogger(cio cmdIO, format, level string) (*slog.Logger, error) {
 	opts := &slog.HandlerOptions{Level: lv}
 	switch format {
 	case "text":
-		return slog.New(slog.NewTextHandler(cio.stderr, opts)), nil
+		return slog.New(flushingHandler{slog.NewTextHandler(lb, opts), lb}), nil
 	case "json":
-		return slog.New(slog.NewJSONHandler(cio.stderr, opts)), nil
+		return slog.New(flushingHandler{slog.NewJSONHandler(lb, opts), lb}), nil
 	}
 	return nil, fmt.Errorf("--log-format %q: want text or json", format)
 }
@@ -144,22 +158,23 @@ func serve(ctx context.Context, c *serveConfig, log *slog.Logger) error {
 		imagePath = "" // served by its own listener
 	}
 	srv := api.New(api.Config{
-		Pages:       site.Handler(),
-		Images:      imgs.svc,
-		ImageHost:   imgs.svc.Handler(),
-		ImagePath:   imagePath,
-		Catalogue:   holder,
-		Guard:       guard,
-		Usage:       guard.UsageHandler(),
-		Click:       guard.RecordClick,
-		BaseURL:     base,
-		ShopURL:     *c.shopURL,
-		AccordColor: ref.Color,
-		Health:      healthOf(store, guard),
-		Logger:      log,
-		Registry:    reg,
-		Metrics:     promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg}),
-		Version:     version,
+		Pages:         site.Handler(),
+		Images:        imgs.svc,
+		ImageHost:     imgs.svc.Handler(),
+		ImagePath:     imagePath,
+		Catalogue:     holder,
+		Guard:         guard,
+		Usage:         guard.UsageHandler(),
+		Click:         guard.RecordClick,
+		BaseURL:       base,
+		ShopURL:       *c.shopURL,
+		AccordColor:   ref.Color,
+		Health:        healthOf(store, guard),
+		Logger:        log,
+		Registry:      reg,
+		Metrics:       promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg}),
+		Version:       version,
+		AnswerCacheMB: answerCacheSize(*c.answerCache),
 	})
 	hs := &http.Server{
 		Handler:           srv,
@@ -181,7 +196,7 @@ func serve(ctx context.Context, c *serveConfig, log *slog.Logger) error {
 	}
 	log.Info("listening", "addr", ln.Addr().String(), "db", redactDSN(*c.dsn), "version", version)
 
-	loader := &catalogueLoader{store: store, ref: ref, holder: holder, log: log, curatedPath: *c.curated,
+	loader := &catalogueLoader{store: store, ref: ref, holder: holder, log: log, curatedPath: *c.curated, seedFile: *c.seedFile,
 		changed: make(chan struct{}, 1)}
 	if pg, ok := store.(*postgres.DB); ok {
 		// Replicas hear of imports and key changes at once, not at the next poll.
@@ -271,4 +286,13 @@ func healthOf(store interface{ Ping(context.Context) error }, guard *access.Guar
 		}
 		return h
 	}
+}
+
+// answerCacheSize maps --answer-cache-mb to api.Config.AnswerCacheMB, where
+// 0 means the default and a negative number means none.
+func answerCacheSize(n int) int {
+	if n <= 0 {
+		return -1
+	}
+	return n
 }

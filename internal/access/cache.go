@@ -19,6 +19,7 @@ type keyCache struct {
 	ttl, stale time.Duration
 	max        int
 	timeout    time.Duration
+	clock      func() time.Time
 
 	mu       sync.Mutex
 	entries  map[string]*cacheEntry
@@ -56,8 +57,8 @@ const (
 	cacheError cacheResult = "error"
 )
 
-func newKeyCache(ttl, stale time.Duration, max int, timeout time.Duration) *keyCache {
-	return &keyCache{ttl: ttl, stale: stale, max: max, timeout: timeout,
+func newKeyCache(ttl, stale time.Duration, max int, timeout time.Duration, clock func() time.Time) *keyCache {
+	return &keyCache{ttl: ttl, stale: stale, max: max, timeout: timeout, clock: clock,
 		entries: make(map[string]*cacheEntry), inflight: make(map[string]*lookup)}
 }
 
@@ -76,6 +77,13 @@ func (c *keyCache) get(ctx context.Context, hash string, now time.Time, fetch fu
 		return stale.result(cacheStale)
 	}
 	if l := c.inflight[hash]; l != nil {
+		// Someone is already asking the store. A stale entry answers at once
+		// rather than waiting on a store that may be timing out.
+		if e := c.entries[hash]; e != nil && e.found && now.Sub(e.fetched) < c.stale {
+			stale := *e
+			c.mu.Unlock()
+			return stale.result(cacheStale)
+		}
 		c.mu.Unlock()
 		return l.wait(ctx)
 	}
@@ -98,7 +106,9 @@ func (c *keyCache) get(ctx context.Context, hash string, now time.Time, fetch fu
 		c.put(hash, l.entry, now)
 	default:
 		if e := c.entries[hash]; e != nil && now.Sub(e.fetched) < c.stale {
-			e.failed = now
+			// The back-off runs from when the failure was known, not from
+			// when the (possibly timed-out) lookup began.
+			e.failed = c.clock()
 			l.entry, l.stale = *e, true
 		} else {
 			l.err = fmt.Errorf("look up key: %v: %w", err, catalog.ErrUnavailable)

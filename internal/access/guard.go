@@ -125,7 +125,7 @@ func NewGuard(keys KeyStore, usage UsageStore, limiter Limiter, cfg Config) (*Gu
 	}
 	g := &Guard{
 		keys: keys, usage: usage, limiter: limiter, cfg: cfg, log: cfg.Logger, now: cfg.Now,
-		cache:    newKeyCache(cfg.CacheTTL, cfg.StaleTTL, cfg.MaxCachedKeys, cfg.LookupTimeout),
+		cache:    newKeyCache(cfg.CacheTTL, cfg.StaleTTL, cfg.MaxCachedKeys, cfg.LookupTimeout, cfg.Now),
 		failures: NewMemLimiter(MemOptions{Now: cfg.Now}),
 		meter:    newMeter(usage),
 		stop:     make(chan struct{}), done: make(chan struct{}), poke: make(chan struct{}, 1),

@@ -8,9 +8,14 @@ import (
 	"github.com/fragrance-data/fragrance/internal/access"
 )
 
-// logLevel logs server errors as errors and everything else as info.
+// logLevel logs server errors as errors, 503s (loading, a backing
+// service away: each is also logged where it is noticed) as warnings and
+// everything else as info.
 func logLevel(status int) slog.Level {
-	if status >= 500 {
+	switch {
+	case status == 503:
+		return slog.LevelWarn
+	case status >= 500:
 		return slog.LevelError
 	}
 	return slog.LevelInfo

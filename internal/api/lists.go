@@ -2,6 +2,7 @@ package api
 
 import (
 	"net/http"
+	"strconv"
 )
 
 const (
@@ -12,17 +13,6 @@ const (
 	notesMaxLimit        = 100000
 )
 
-type countsJSON struct {
-	Data  []countJSON `json:"data"`
-	Total int         `json:"total"`
-}
-
-type limitedCountsJSON struct {
-	Data  []countJSON `json:"data"`
-	Total int         `json:"total"`
-	Limit *int        `json:"limit,omitempty"`
-}
-
 // listBrands is GET /api/brands?q=.
 func (s *Server) listBrands(w http.ResponseWriter, r *http.Request) error {
 	p := newParams(r.URL)
@@ -30,8 +20,11 @@ func (s *Server) listBrands(w http.ResponseWriter, r *http.Request) error {
 	if err := p.err(); err != nil {
 		return err
 	}
-	bs := s.cfg.Catalogue.Load().Brands(q)
-	return writeJSON(w, countsJSON{Data: counts(bs), Total: len(bs)})
+	ix := s.cfg.Catalogue.Load()
+	return s.answer(w, ix, answerKey("brands", q), func(_ *encoder, b []byte) ([]byte, error) {
+		bs := ix.Brands(q)
+		return appendCountsAnswer(b, bs, len(bs), 0), nil
+	})
 }
 
 // listNotes is GET /api/notes?limit= (all notes by default).
@@ -41,12 +34,11 @@ func (s *Server) listNotes(w http.ResponseWriter, r *http.Request) error {
 	if err := p.err(); err != nil {
 		return err
 	}
-	items, total := s.cfg.Catalogue.Load().Notes(limit)
-	out := limitedCountsJSON{Data: counts(items), Total: total}
-	if limit > 0 {
-		out.Limit = &limit
-	}
-	return writeJSON(w, out)
+	ix := s.cfg.Catalogue.Load()
+	return s.answer(w, ix, answerKey("notes", strconv.Itoa(limit)), func(_ *encoder, b []byte) ([]byte, error) {
+		items, total := ix.Notes(limit)
+		return appendCountsAnswer(b, items, total, limit), nil
+	})
 }
 
 // listPerfumers is GET /api/perfumers.
@@ -54,15 +46,11 @@ func (s *Server) listPerfumers(w http.ResponseWriter, r *http.Request) error {
 	if err := newParams(r.URL).err(); err != nil {
 		return err
 	}
-	ps := s.cfg.Catalogue.Load().Perfumers()
-	return writeJSON(w, countsJSON{Data: counts(ps), Total: len(ps)})
-}
-
-type perfumerJSON struct {
-	Name     string   `json:"name"`
-	Slug     string   `json:"slug"`
-	Count    int      `json:"count"`
-	Perfumes pageJSON `json:"perfumes"`
+	ix := s.cfg.Catalogue.Load()
+	return s.answer(w, ix, answerKey("perfumers"), func(_ *encoder, b []byte) ([]byte, error) {
+		ps := ix.Perfumers()
+		return appendCountsAnswer(b, ps, len(ps), 0), nil
+	})
 }
 
 // getPerfumer is GET /api/perfumers/{slug}?page=&limit=.
@@ -73,11 +61,16 @@ func (s *Server) getPerfumer(w http.ResponseWriter, r *http.Request) error {
 	if err := p.err(); err != nil {
 		return err
 	}
-	c, pg, err := s.cfg.Catalogue.Load().Perfumer(r.PathValue("slug"), page, limit)
-	if err != nil {
-		return err
-	}
-	return writeJSON(w, perfumerJSON{Name: c.Name, Slug: c.Slug, Count: c.Count, Perfumes: s.page(pg)})
+	ix := s.cfg.Catalogue.Load()
+	slug := r.PathValue("slug")
+	key := answerKey("perfumer", slug, strconv.Itoa(page), strconv.Itoa(limit))
+	return s.answer(w, ix, key, func(en *encoder, b []byte) ([]byte, error) {
+		c, pg, err := ix.Perfumer(slug, page, limit)
+		if err != nil {
+			return nil, err
+		}
+		return en.appendPerfumer(b, c, pg), nil
+	})
 }
 
 // listAccords is GET /api/accords?search=&limit=.
@@ -88,6 +81,9 @@ func (s *Server) listAccords(w http.ResponseWriter, r *http.Request) error {
 	if err := p.err(); err != nil {
 		return err
 	}
-	items, total := s.cfg.Catalogue.Load().Accords(search, limit)
-	return writeJSON(w, limitedCountsJSON{Data: counts(items), Total: total, Limit: &limit})
+	ix := s.cfg.Catalogue.Load()
+	return s.answer(w, ix, answerKey("accords", search, strconv.Itoa(limit)), func(_ *encoder, b []byte) ([]byte, error) {
+		items, total := ix.Accords(search, limit)
+		return appendCountsAnswer(b, items, total, limit), nil
+	})
 }

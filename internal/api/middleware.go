@@ -3,11 +3,14 @@ package api
 import (
 	"context"
 	"crypto/rand"
+	"encoding/binary"
 	"encoding/hex"
 	"net/http"
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -112,15 +115,20 @@ func (s *Server) middleware(h http.Handler) http.Handler {
 	if s.cfg.Registry != nil {
 		s.cfg.Registry.MustRegister(latency)
 	}
+	observers := newObservers(latency)
+	ids := newRequestIDs()
+	version := []string{s.cfg.Version}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		ctx, li := access.WithLogInfo(r.Context())
-		ri := &requestInfo{id: requestID(r), route: "unmatched", access: li}
+		ri := &requestInfo{id: ids.next(r), route: "unmatched", access: li}
 		r = r.WithContext(context.WithValue(ctx, infoKey{}, ri))
 		sw := &statusWriter{ResponseWriter: w, head: r.Method == http.MethodHead}
 		hd := sw.Header()
-		hd.Set("X-Request-Id", ri.id)
-		hd.Set("X-API-Version", s.cfg.Version)
+		// Canonical names set directly: Header.Set would canonicalize
+		// them again on every request.
+		hd["X-Request-Id"] = []string{ri.id}
+		hd["X-Api-Version"] = version
 		defer func() {
 			if p := recover(); p != nil {
 				if p == http.ErrAbortHandler {
@@ -133,9 +141,10 @@ func (s *Server) middleware(h http.Handler) http.Handler {
 				}
 			}
 			d := time.Since(start)
-			latency.WithLabelValues(ri.route, strconv.Itoa(sw.status)).Observe(d.Seconds())
-			s.log.LogAttrs(r.Context(), logLevel(sw.status), "request",
-				slogAttrs(r, ri, sw, d)...)
+			observers.get(ri.route, sw.status).Observe(d.Seconds())
+			if level := logLevel(sw.status); s.log.Enabled(r.Context(), level) {
+				s.log.LogAttrs(r.Context(), level, "request", slogAttrs(r, ri, sw, d)...)
+			}
 		}()
 		if s.cors(sw, r) {
 			return
@@ -143,6 +152,39 @@ func (s *Server) middleware(h http.Handler) http.Handler {
 		h.ServeHTTP(sw, r)
 	})
 }
+
+// observers remembers the latency histogram of each route and status code,
+// sparing every request the label lookup of the histogram vector.
+type observers struct {
+	vec *prometheus.HistogramVec
+	m   sync.Map // observerKey → prometheus.Observer
+}
+
+type observerKey struct {
+	route  string
+	status int
+}
+
+func newObservers(vec *prometheus.HistogramVec) *observers { return &observers{vec: vec} }
+
+func (o *observers) get(route string, status int) prometheus.Observer {
+	k := observerKey{route, status}
+	if v, ok := o.m.Load(k); ok {
+		return v.(prometheus.Observer)
+	}
+	obs := o.vec.WithLabelValues(route, strconv.Itoa(status))
+	if status >= 100 && status < 600 { // bounded: routes × real status codes
+		o.m.Store(k, obs)
+	}
+	return obs
+}
+
+// The CORS header values every /api answer carries, shared by all answers
+// (the header map holds them as is; they must never be modified).
+var (
+	corsAllowOrigin = []string{"*"}
+	corsExpose      = []string{"RateLimit, RateLimit-Policy, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, X-Request-Id, X-API-Version, X-Service-Nobg-Status"}
+)
 
 // cors sets the contract's CORS headers on /api and image answers and
 // answers preflight requests itself (no key needed). It reports whether the
@@ -152,8 +194,8 @@ func (s *Server) cors(w http.ResponseWriter, r *http.Request) bool {
 		return false
 	}
 	h := w.Header()
-	h.Set("Access-Control-Allow-Origin", "*")
-	h.Set("Access-Control-Expose-Headers", "RateLimit, RateLimit-Policy, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, X-Request-Id, X-API-Version, X-Service-Nobg-Status")
+	h["Access-Control-Allow-Origin"] = corsAllowOrigin
+	h["Access-Control-Expose-Headers"] = corsExpose
 	if r.Method != http.MethodOptions {
 		return false
 	}
@@ -165,15 +207,35 @@ func (s *Server) cors(w http.ResponseWriter, r *http.Request) bool {
 	return true
 }
 
-// requestID keeps a sane incoming X-Request-Id (so a proxy's id flows
-// through) and makes a new random one otherwise.
-func requestID(r *http.Request) string {
+// requestIDs makes request ids: a random prefix per server and a counter,
+// 24 hexadecimal digits like the random ids they replace, unique without
+// asking the operating system for randomness on every request.
+type requestIDs struct {
+	prefix [6]byte
+	n      atomic.Uint64
+}
+
+func newRequestIDs() *requestIDs {
+	g := &requestIDs{}
+	rand.Read(g.prefix[:])
+	var seed [8]byte
+	rand.Read(seed[:])
+	g.n.Store(binary.BigEndian.Uint64(seed[:]) >> 16)
+	return g
+}
+
+// next keeps a sane incoming X-Request-Id (so a proxy's id flows through)
+// and makes a new one otherwise.
+func (g *requestIDs) next(r *http.Request) string {
 	if id := r.Header.Get("X-Request-Id"); id != "" && len(id) <= 64 && safeID(id) {
 		return id
 	}
-	var b [12]byte
-	rand.Read(b[:])
-	return hex.EncodeToString(b[:])
+	var raw [12]byte
+	copy(raw[:6], g.prefix[:])
+	n := g.n.Add(1)
+	binary.BigEndian.PutUint16(raw[6:8], uint16(n>>32))
+	binary.BigEndian.PutUint32(raw[8:], uint32(n))
+	return hex.EncodeToString(raw[:])
 }
 
 func safeID(s string) bool {

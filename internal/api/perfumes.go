@@ -2,6 +2,7 @@ package api
 
 import (
 	"net/http"
+	"strconv"
 
 	"github.com/fragrance-data/fragrance/internal/catalog"
 	"github.com/fragrance-data/fragrance/internal/index"
@@ -21,18 +22,6 @@ const (
 	similarInDetail = 5
 )
 
-type pageJSON struct {
-	Data  []listItem `json:"data"`
-	Total int        `json:"total"`
-	Page  int        `json:"page"`
-	Pages int        `json:"pages"`
-	Limit int        `json:"limit"`
-}
-
-func (s *Server) page(pg index.Page) pageJSON {
-	return pageJSON{Data: s.render.list(pg.Entries), Total: pg.Total, Page: pg.Page, Pages: pg.Pages, Limit: pg.Limit}
-}
-
 // listPerfumes is GET /api/perfumes?q=&brand=&page=&limit=.
 func (s *Server) listPerfumes(w http.ResponseWriter, r *http.Request) error {
 	p := newParams(r.URL)
@@ -45,28 +34,43 @@ func (s *Server) listPerfumes(w http.ResponseWriter, r *http.Request) error {
 	if err := p.err(); err != nil {
 		return err
 	}
-	return writeJSON(w, s.page(s.cfg.Catalogue.Load().Perfumes(q)))
+	ix := s.cfg.Catalogue.Load()
+	key := answerKey("perfumes", q.Q, q.Brand, strconv.Itoa(q.Page), strconv.Itoa(q.Limit))
+	return s.answer(w, ix, key, func(en *encoder, b []byte) ([]byte, error) {
+		return en.appendPage(b, ix.Perfumes(q)), nil
+	})
+}
+
+// answerKey names an answer in the answer cache: the route and its
+// parameters, separated by a byte no parameter holds once parsed.
+func answerKey(route string, params ...string) string {
+	n := len(route)
+	for _, p := range params {
+		n += 1 + len(p)
+	}
+	b := make([]byte, 0, n)
+	b = append(b, route...)
+	for _, p := range params {
+		b = append(append(b, 0), p...)
+	}
+	return string(b)
 }
 
 // getPerfume is GET /api/perfumes/{slug}.
 func (s *Server) getPerfume(w http.ResponseWriter, r *http.Request) error {
 	ix := s.cfg.Catalogue.Load()
-	e, err := ix.Perfume(r.PathValue("slug"))
-	if err != nil {
-		return err
-	}
-	_, similar, err := ix.Similar(e.Slug, similarInDetail)
-	if err != nil {
-		return err
-	}
-	return writeJSON(w, s.render.detail(e, similar))
-}
-
-type similarJSON struct {
-	Source sourceRef     `json:"source"`
-	Data   []similarItem `json:"data"`
-	Total  int           `json:"total"`
-	Limit  int           `json:"limit"`
+	slug := r.PathValue("slug")
+	return s.answer(w, ix, answerKey("detail", slug), func(en *encoder, b []byte) ([]byte, error) {
+		e, err := ix.Perfume(slug)
+		if err != nil {
+			return nil, err
+		}
+		_, similar, err := ix.Similar(e.Slug, similarInDetail)
+		if err != nil {
+			return nil, err
+		}
+		return en.appendDetail(b, e, similar), nil
+	})
 }
 
 // similarPerfumes is GET /api/perfumes/{slug}/similar?limit=.
@@ -76,18 +80,15 @@ func (s *Server) similarPerfumes(w http.ResponseWriter, r *http.Request) error {
 	if err := p.err(); err != nil {
 		return err
 	}
-	e, items, err := s.cfg.Catalogue.Load().Similar(r.PathValue("slug"), limit)
-	if err != nil {
-		return err
-	}
-	return writeJSON(w, similarJSON{Source: ref(e), Data: s.render.similar(items), Total: len(items), Limit: limit})
-}
-
-type dupesJSON struct {
-	Source dupeSource `json:"source"`
-	Data   []dupeItem `json:"data"`
-	Total  int        `json:"total"`
-	Limit  int        `json:"limit"`
+	ix := s.cfg.Catalogue.Load()
+	slug := r.PathValue("slug")
+	return s.answer(w, ix, answerKey("similar", slug, strconv.Itoa(limit)), func(en *encoder, b []byte) ([]byte, error) {
+		e, items, err := ix.Similar(slug, limit)
+		if err != nil {
+			return nil, err
+		}
+		return en.appendSimilarAnswer(b, e, items, limit), nil
+	})
 }
 
 // dupePerfumes is GET /api/perfumes/{slug}/dupes?limit=.
@@ -97,36 +98,15 @@ func (s *Server) dupePerfumes(w http.ResponseWriter, r *http.Request) error {
 	if err := p.err(); err != nil {
 		return err
 	}
-	e, items, err := s.cfg.Catalogue.Load().Dupes(r.PathValue("slug"), limit)
-	if err != nil {
-		return err
-	}
-	src := dupeSource{
-		sourceRef:        ref(e),
-		Image:            s.render.urls.Image(e.ID),
-		ImageTransparent: s.render.urls.Transparent(e.ID),
-		Rating:           optFloat(e.Rating),
-		PriceTier:        optString(string(e.PriceTier)),
-	}
-	return writeJSON(w, dupesJSON{Source: src, Data: s.render.dupes(items), Total: len(items), Limit: limit})
-}
-
-type matchFilters struct {
-	Accords         []string           `json:"accords"`
-	AccordStrengths map[string]float64 `json:"accordStrengths"`
-	Notes           []string           `json:"notes"`
-	Gender          *string            `json:"gender"`
-	Season          *string            `json:"season"`
-	Time            *string            `json:"time"`
-}
-
-type matchJSON struct {
-	Data    []matchItem  `json:"data"`
-	Filters matchFilters `json:"filters"`
-	Total   int          `json:"total"`
-	Page    int          `json:"page"`
-	Pages   int          `json:"pages"`
-	Limit   int          `json:"limit"`
+	ix := s.cfg.Catalogue.Load()
+	slug := r.PathValue("slug")
+	return s.answer(w, ix, answerKey("dupes", slug, strconv.Itoa(limit)), func(en *encoder, b []byte) ([]byte, error) {
+		e, items, err := ix.Dupes(slug, limit)
+		if err != nil {
+			return nil, err
+		}
+		return en.appendDupesAnswer(b, e, items, limit), nil
+	})
 }
 
 // matchPerfumes is GET /api/perfumes/match.
@@ -147,25 +127,36 @@ func (s *Server) matchPerfumes(w http.ResponseWriter, r *http.Request) error {
 	if err := p.err(); err != nil {
 		return err
 	}
-	res, err := s.cfg.Catalogue.Load().Match(q)
-	if err != nil {
-		return err
+	ix := s.cfg.Catalogue.Load()
+	return s.answer(w, ix, matchKey(q), func(en *encoder, b []byte) ([]byte, error) {
+		res, err := ix.Match(q)
+		if err != nil {
+			return nil, err
+		}
+		return en.appendMatchAnswer(b, q, res), nil
+	})
+}
+
+// matchKey is the answer cache key of a match query: every field, in order.
+func matchKey(q index.MatchQuery) string {
+	b := make([]byte, 0, 128)
+	b = append(b, "match"...)
+	b = append(b, 0)
+	for _, a := range q.Accords {
+		b = append(append(b, a.Name...), ':')
+		b = strconv.AppendFloat(b, a.Strength, 'g', -1, 64)
+		b = append(b, 0)
 	}
-	f := matchFilters{
-		Accords:         make([]string, len(res.Accords)),
-		AccordStrengths: make(map[string]float64, len(res.Accords)),
-		Notes:           res.Notes,
-		Gender:          optString(string(q.Gender)),
-		Season:          optString(q.Season),
-		Time:            optString(q.Time),
+	b = append(b, '|')
+	for _, n := range q.Notes {
+		b = append(append(b, n...), 0)
 	}
-	if f.Notes == nil {
-		f.Notes = []string{}
-	}
-	for i, a := range res.Accords {
-		f.Accords[i] = a.Name
-		f.AccordStrengths[a.Name] = a.Strength
-	}
-	return writeJSON(w, matchJSON{Data: s.render.matches(res.Items), Filters: f,
-		Total: res.Total, Page: res.Page, Pages: res.Pages, Limit: res.Limit})
+	b = append(b, '|')
+	b = append(append(b, q.Gender...), 0)
+	b = append(append(b, q.Season...), 0)
+	b = append(append(b, q.Time...), 0)
+	b = strconv.AppendInt(b, int64(q.Page), 10)
+	b = append(b, 0)
+	b = strconv.AppendInt(b, int64(q.Limit), 10)
+	return string(b)
 }

@@ -5,36 +5,95 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"slices"
 	"strconv"
 	"sync"
 
 	"github.com/fragrance-data/fragrance/internal/catalog"
+	"github.com/fragrance-data/fragrance/internal/index"
 	"github.com/fragrance-data/fragrance/internal/problem"
 )
 
-var bufPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+// bufPool recycles answer buffers. Buffers that grew past maxPooledBuf
+// (a long brand or note list) are dropped rather than kept for ever.
+var bufPool = sync.Pool{New: func() any { b := make([]byte, 0, 16<<10); return &b }}
 
-// writeJSON encodes v as the 200 answer. The body is encoded before the
-// header is written, so an encoding failure can still become a 500.
+const maxPooledBuf = 1 << 20
+
+// writeJSON encodes v with encoding/json as the 200 answer; the hand-written
+// encoders (writeAnswer) serve the hot endpoints, this the rare ones. The
+// body is encoded before the header is written, so an encoding failure can
+// still become a 500.
 func writeJSON(w http.ResponseWriter, v any) error {
-	buf := bufPool.Get().(*bytes.Buffer)
-	buf.Reset()
-	defer bufPool.Put(buf)
+	buf := bytes.NewBuffer(make([]byte, 0, 512))
 	enc := json.NewEncoder(buf)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(v); err != nil {
 		return err
 	}
+	return writeOK(w, buf.Bytes())
+}
+
+// answer writes the 200 answer named key (the route and its parameters):
+// the kept one when the answer cache holds it, else the one encode makes,
+// which is then kept. When encode fails (an unknown slug) nothing is kept
+// and the error is returned.
+func (s *Server) answer(w http.ResponseWriter, ix *index.Index, key string, encode func(en *encoder, b []byte) ([]byte, error)) error {
+	g := s.answers.generation(ix)
+	if g != nil {
+		if fz := g.get(key); fz != nil {
+			return s.writeFrozen(w, fz)
+		}
+	}
+	bp := bufPool.Get().(*[]byte)
+	defer putBuf(bp)
+	en := encoder{render: s.render}
+	b, err := encode(&en, (*bp)[:0])
+	if err != nil {
+		return err
+	}
+	b = append(b, '\n')
+	*bp = b
+	if g != nil {
+		g.put(key, &frozen{body: bytes.Clone(b), holes: slices.Clip(en.holes)}, s.answers.perShard)
+	}
+	return s.writeFrozen(w, &frozen{body: b, holes: en.holes})
+}
+
+// writeFrozen writes an encoded answer with its holes filled.
+func (s *Server) writeFrozen(w http.ResponseWriter, fz *frozen) error {
+	if len(fz.holes) == 0 {
+		return writeOK(w, fz.body)
+	}
+	bp := bufPool.Get().(*[]byte)
+	defer putBuf(bp)
+	*bp = fz.appendTo((*bp)[:0], s.render.urls)
+	return writeOK(w, *bp)
+}
+
+// putBuf returns a buffer to the pool unless it grew too large to keep.
+func putBuf(bp *[]byte) {
+	if cap(*bp) <= maxPooledBuf {
+		bufPool.Put(bp)
+	}
+}
+
+// writeOK writes body as a 200 JSON answer with its length.
+func writeOK(w http.ResponseWriter, body []byte) error {
 	h := w.Header()
-	h.Set("Content-Type", "application/json; charset=utf-8")
-	h.Set("Content-Length", strconv.Itoa(buf.Len()))
+	h["Content-Type"] = contentTypeJSON
+	h["Content-Length"] = []string{strconv.Itoa(len(body))}
 	w.WriteHeader(http.StatusOK)
-	_, err := w.Write(buf.Bytes())
+	_, err := w.Write(body)
 	if errors.Is(err, http.ErrBodyNotAllowed) { // HEAD
 		err = nil
 	}
 	return err
 }
+
+// contentTypeJSON is shared by every answer; the header map holds it as
+// is, so it must never be modified.
+var contentTypeJSON = []string{"application/json; charset=utf-8"}
 
 // handle adapts a handler that returns an error: the error becomes a problem
 // answer, 5xx logged with detail and shown to the client without it.

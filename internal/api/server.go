@@ -13,6 +13,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/fragrance-data/fragrance/internal/index"
+	"github.com/fragrance-data/fragrance/internal/search"
 )
 
 // Guard is the access layer: it authenticates, rate-limits and meters the
@@ -65,13 +66,18 @@ type Config struct {
 	// Metrics serves /metrics, if set.
 	Metrics http.Handler
 	Version string
+	// AnswerCacheMB is how many megabytes of encoded answers are kept per
+	// catalogue: 0 means DefaultAnswerCacheMB, a negative number turns the
+	// cache off.
+	AnswerCacheMB int
 }
 
 // Server is the HTTP handler of the service.
 type Server struct {
 	cfg     Config
 	log     *slog.Logger
-	render  render
+	render  *render
+	answers *answerCache
 	handler http.Handler
 }
 
@@ -87,7 +93,11 @@ func New(cfg Config) *Server {
 		cfg.Version = "dev"
 	}
 	s := &Server{cfg: cfg, log: cfg.Logger}
-	s.render = render{urls: URLs{base: strings.TrimRight(cfg.BaseURL, "/"), images: cfg.Images, color: cfg.AccordColor}}
+	s.render = &render{urls: newURLs(strings.TrimRight(cfg.BaseURL, "/"), cfg.Images, cfg.AccordColor)}
+	if cfg.AnswerCacheMB == 0 {
+		cfg.AnswerCacheMB = DefaultAnswerCacheMB
+	}
+	s.answers = newAnswerCache(cfg.AnswerCacheMB)
 	s.handler = s.middleware(s.routes())
 	return s
 }
@@ -95,11 +105,19 @@ func New(cfg Config) *Server {
 // ServeHTTP implements http.Handler.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
 
-// URLs builds the public URLs of API answers.
+// URLs builds the public URLs of API answers and memoizes the small pure
+// functions every answer calls many times (accord colours, perfumer slugs).
 type URLs struct {
 	base   string
 	images Images
 	color  func(string) string
+	colors *memoStrings
+	slugs  *memoStrings
+}
+
+func newURLs(base string, images Images, color func(string) string) URLs {
+	return URLs{base: base, images: images, color: color,
+		colors: newMemoStrings(color), slugs: newMemoStrings(search.Slugify)}
 }
 
 // Image is the bottle photo URL of a perfume.
@@ -110,12 +128,30 @@ func (u URLs) Image(id int64) string {
 	return u.images.ImageURL(id)
 }
 
+func (u URLs) appendImage(b []byte, id int64) []byte {
+	if u.images == nil {
+		b = appendStringBody(append(b, '"'), u.base)
+		b = strconv.AppendInt(append(b, "/img/perfume/"...), id, 10)
+		return append(b, `.jpg"`...)
+	}
+	return appendString(b, u.images.ImageURL(id))
+}
+
 // Transparent is the transparent-background image URL of a perfume.
 func (u URLs) Transparent(id int64) string {
 	if u.images == nil {
 		return u.base + "/img/perfume-nobg/" + strconv.FormatInt(id, 10) + ".webp"
 	}
 	return u.images.TransparentURL(id)
+}
+
+func (u URLs) appendTransparent(b []byte, id int64) []byte {
+	if u.images == nil {
+		b = appendStringBody(append(b, '"'), u.base)
+		b = strconv.AppendInt(append(b, "/img/perfume-nobg/"...), id, 10)
+		return append(b, `.webp"`...)
+	}
+	return appendString(b, u.images.TransparentURL(id))
 }
 
 // TransparentAvailable reports whether the transparent image exists.
@@ -126,5 +162,14 @@ func (u URLs) TransparentAvailable(id int64) bool {
 // Buy is the buy-link of a perfume: {base}/goto/{slug}.
 func (u URLs) Buy(slug string) string { return u.base + "/goto/" + slug }
 
+func (u URLs) appendBuy(b []byte, slug string) []byte {
+	b = appendStringBody(append(b, '"'), u.base)
+	b = appendStringBody(append(b, "/goto/"...), slug)
+	return append(b, '"')
+}
+
 // AccordColor is the colour of an accord.
-func (u URLs) AccordColor(name string) string { return u.color(name) }
+func (u URLs) AccordColor(name string) string { return u.colors.get(name) }
+
+// slug is the slug of a perfumer's name.
+func (u URLs) slug(name string) string { return u.slugs.get(name) }

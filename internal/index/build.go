@@ -66,8 +66,8 @@ const (
 	layerUnplaced
 )
 
-// Build indexes ps, which the index owns afterwards (its slices are reused
-// and its strings interned). Duplicate slugs or ids keep the first perfume
+// Build indexes ps, which the index owns afterwards: entries point into
+// it, its slices are reused and its strings interned. Duplicate slugs or ids keep the first perfume
 // for lookups; every perfume is still listed and searched. Independent
 // parts are built side by side: the text index, the similarity postings
 // and the ordered lists.
@@ -102,8 +102,7 @@ func (b *builder) copyEntries(ps []catalog.Perfume) {
 	ix.entries = make([]Entry, n)
 	notes, accords := 0, 0
 	for i := range ps {
-		ix.entries[i].Perfume = ps[i]
-		ps[i] = catalog.Perfume{} // the entry holds it now; let the GC have the rest
+		ix.entries[i].Perfume = &ps[i]
 		p := &ix.entries[i].Notes
 		notes += len(p.Top) + len(p.Middle) + len(p.Base) + len(p.Unplaced)
 		accords += len(ix.entries[i].Accords)
@@ -210,14 +209,10 @@ func intern(m map[string]string, s string) string {
 	return s
 }
 
-// derive fills each entry's rankings, accord colours and popularity,
-// carving the small slices out of shared arrays to spare allocations.
+// derive fills each entry's popularity and each document's match profile.
 func (b *builder) derive() {
 	ix := b.ix
 	n := len(ix.entries)
-	ranks := make([]Ranked, 6*n)
-	colors := make([]string, 0, len(b.docAccs))
-	colorOf := map[string]string{}
 	ix.profiles = make([]profile, n)
 	counts := make([]int, n)
 	for i := range ix.entries {
@@ -226,19 +221,6 @@ func (b *builder) derive() {
 	slices.Sort(counts)
 	for i := range ix.entries {
 		e := &ix.entries[i]
-		s, d := e.Seasons, e.DayNight
-		e.SeasonRanking = rank(ranks[6*i:6*i+4:6*i+4], []string{"winter", "spring", "summer", "fall"}, s.Winter, s.Spring, s.Summer, s.Fall)
-		e.TimeRanking = rank(ranks[6*i+4:6*i+6:6*i+6], []string{"day", "night"}, d.Day, d.Night)
-		start := len(colors)
-		for _, a := range e.Accords {
-			c, ok := colorOf[a.Name]
-			if !ok {
-				c = b.color(a.Name)
-				colorOf[a.Name] = c
-			}
-			colors = append(colors, c)
-		}
-		e.AccordColors = colors[start:len(colors):len(colors)]
 		e.Popularity = popularity(counts, e.RatingCount)
 		ix.profiles[i] = makeProfile(e)
 	}
@@ -253,9 +235,10 @@ func (b *builder) color(accord string) string {
 	return DefaultAccordColor
 }
 
-// rank fills out with the named shares, highest first (ties keep the
-// given order), rounded to one decimal.
-func rank(out []Ranked, names []string, values ...float64) []Ranked {
+// rank returns the named shares, highest first (ties keep the given
+// order), rounded to one decimal.
+func rank(names []string, values ...float64) []Ranked {
+	out := make([]Ranked, len(values))
 	for i, v := range values {
 		out[i] = Ranked{Name: names[i], Score: search.Round1(v)}
 	}

@@ -53,14 +53,21 @@ func TestDerivedFields(t *testing.T) {
 		t.Errorf("unrated popularity = %+v", p)
 	}
 	want := []Ranked{{"winter", 45}, {"fall", 35}, {"spring", 15}, {"summer", 5}}
-	if !slices.Equal(tv.SeasonRanking, want) {
-		t.Errorf("season ranking = %v", tv.SeasonRanking)
+	if got := tv.SeasonRanking(); !slices.Equal(got, want) {
+		t.Errorf("season ranking = %v", got)
 	}
-	if !slices.Equal(tv.TimeRanking, []Ranked{{"night", 70}, {"day", 30}}) {
-		t.Errorf("time ranking = %v", tv.TimeRanking)
+	if got := tv.TimeRanking(); !slices.Equal(got, []Ranked{{"night", 70}, {"day", 30}}) {
+		t.Errorf("time ranking = %v", got)
 	}
-	if !slices.Equal(tv.AccordColors, []string{DefaultAccordColor, DefaultAccordColor, "#774414"}) {
-		t.Errorf("accord colours = %v", tv.AccordColors)
+	colors := map[string]string{}
+	accords, _ := ix.Accords("", 100)
+	for _, a := range accords {
+		colors[a.Name] = a.Color
+	}
+	for i, c := range []string{DefaultAccordColor, DefaultAccordColor, "#774414"} {
+		if got := colors[tv.Accords[i].Name]; got != c {
+			t.Errorf("colour of %s = %q, want %q", tv.Accords[i].Name, got, c)
+		}
 	}
 }
 

@@ -28,17 +28,24 @@ type resolved struct {
 // Gender, Season and Time are hard filters, combined with AND: Season keeps
 // perfumes whose highest-voted season it is (ties count for each), Time
 // those where it has at least half the votes. Accords and notes are soft:
-// a perfume must have at least one of them to appear, and scores
+// a perfume must have at least one of them to appear, and its matchScore
+// is 100 times
 //
 //	(Σ accords search.AccordFit(wanted, its strength) + Σ notes it has) / (accords + notes asked)
 //
-// so every accord or note asked weighs the same, and an accord asked at 40
-// prefers perfumes where it is about 40. With neither accords nor notes the
-// filters alone select, ordered by the perfume's share of the asked season
-// and time (their mean; 100 when neither is asked), which is also the score.
-// Ties go to the more rated. Unknown names give catalog.ParamErrors
-// (parameters "accords", "notes", "gender", "season", "time") with
-// suggestions.
+// AccordFit is 1 − |strength − wanted| / 200 for an accord the perfume has
+// (its strength 0–100, the perfume's strongest accord being 100) and 0 for
+// one it lacks; a note counts 1 when the perfume has it in any layer. So
+// accords and notes combine as one list of wishes, each weighing the same:
+// an accord at the wanted strength equals a note had, and a perfume
+// fulfilling every wish scores 100. An accord asked at 40 prefers perfumes
+// where it is about 40 (fit 1) over ones where it dominates at 100 (fit
+// 0.7), and any perfume having it over one lacking it. With neither
+// accords nor notes the filters alone select, ordered by the perfume's
+// share of the asked season and time (their mean; 100 when neither is
+// asked), which is also the score. Ties go to the more rated. Unknown
+// names give catalog.ParamErrors (parameters "accords", "notes", "gender",
+// "season", "time") with suggestions.
 func (ix *Index) Match(q MatchQuery) (MatchResult, error) {
 	r, err := ix.resolve(q)
 	if err != nil {

@@ -33,14 +33,18 @@ type simIndex struct {
 	accOff, accPost   []uint32 // per accord: doc<<8 | strength
 	noteOff, notePost []uint32 // per note: doc<<2 | layer
 	noteW             []float32
-	accInv, noteInv   []float32 // per document: 1/|vector|, 0 when empty
-	docAccs           []accRef
-	docAccOff         []uint32
-	docNotes          []noteRef
-	docNoteOff        []uint32
-	tier              []uint8 // per document: PriceTier.Rank()
-	curated           map[uint32][]uint32
-	pool              sync.Pool // *simScratch
+	// Per document: search.Confidence of its ratings over the norm of its
+	// accord and note vectors (0 when empty), so a candidate's score is
+	// two dot products times two stored numbers (rankSimilar divides the
+	// confidence out of the source's own).
+	accInv, noteInv []float32
+	docAccs         []accRef
+	docAccOff       []uint32
+	docNotes        []noteRef
+	docNoteOff      []uint32
+	tier            []uint8 // per document: PriceTier.Rank()
+	curated         map[uint32][]uint32
+	pool            sync.Pool // *simScratch
 }
 
 // simScratch is the working memory of one similarity or match query: a
@@ -78,12 +82,16 @@ func (b *builder) buildSimilarity() {
 			w := layerWeight(r.layer()) * float64(s.noteW[r.id()])
 			sn += w * w
 		}
-		s.accInv[doc], s.noteInv[doc] = inv(sa), inv(sn)
+		c := confidence(ix.entries[doc].RatingCount)
+		s.accInv[doc], s.noteInv[doc] = inv(sa)*c, inv(sn)*c
 		s.tier[doc] = uint8(ix.entries[doc].PriceTier.Rank())
 	}
 	s.curated = curatedPairs(b.opts.Curated, ix.bySlug)
 	ix.sim = s
 }
+
+// confidence is search.Confidence as stored in the inverse norms.
+func confidence(ratings int) float32 { return float32(search.Confidence(ratings)) }
 
 func inv(sumSq float64) float32 {
 	if sumSq <= 0 {
@@ -137,14 +145,20 @@ func curatedPairs(pairs [][2]string, bySlug map[string]uint32) map[uint32][]uint
 // Similar returns the perfume with the given slug and up to limit perfumes
 // most similar to it, best first; the error wraps catalog.ErrNotFound.
 //
-// Score: search.Similarity of the accord cosine and the note cosine (notes
-// weighted base 2 > middle and unplaced 1.5 > top 1, times rarity), curated
-// pairs pulled halfway to 100, as a matchScore 0–100; ties go to the more
-// rated. Candidates are the perfumes sharing an accord or a note (found by
-// postings, never by a scan), plus curated partners; the source never
-// appears. No product line (brand + first own name word, so Sauvage, Sauvage
-// Elixir and Sauvage Parfum are one line) takes more than a third of the
-// list, rounded up: flankers appear, but cannot crowd out other houses.
+// matchScore is 100·search.Similarity: 0.7 × the accord cosine + 0.3 × the
+// note cosine (notes weighted base 2 > middle and unplaced 1.5 > top 1,
+// times rarity), times the candidate's rating confidence
+// (search.Confidence), curated pairs then pulled halfway to 100; ties go
+// to the more rated. Candidates are the perfumes sharing an accord or a
+// note (found by postings, never by a scan), plus curated partners; the
+// source never appears.
+//
+// Flankers: no product line (brand + first own name word, so Sauvage,
+// Sauvage Elixir and Sauvage Parfum are one line) has more than
+// maxPerLine perfumes in the list, the source's own line included. The
+// best of a line keep their places and the rest are skipped, so the list
+// stays ordered by matchScore, a line's flankers still show, and a shorter
+// list is always the start of a longer one.
 func (ix *Index) Similar(slug string, limit int) (*Entry, []Scored, error) {
 	src, ok := ix.bySlug[slug]
 	if !ok {

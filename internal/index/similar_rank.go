@@ -7,6 +7,11 @@ import (
 	"github.com/fragrance-data/fragrance/internal/search"
 )
 
+// maxPerLine is the most perfumes of one product line a similar or dupes
+// list holds (see Similar). Three lets a source's best flankers, or a
+// clone house's versions of one scent, show without taking a page.
+const maxPerLine = 3
+
 // similar ranks the perfumes like src, only those of a known tier below
 // maxTier when maxTier > 0.
 func (ix *Index) similar(src uint32, limit int, maxTier uint8) []Scored {
@@ -18,12 +23,11 @@ func (ix *Index) similar(src uint32, limit int, maxTier uint8) []Scored {
 	sc := s.get(len(ix.entries))
 	defer s.put(sc)
 	s.accumulate(src, sc)
-	lineCap := (limit + 2) / 3
 	// Keep a few times limit by score, then apply the line cap; should the
 	// cap leave the list short while more candidates wait, keep more.
 	for k := limit*3 + 8; ; k *= 4 {
 		top := ix.rankSimilar(src, maxTier, sc, newTopK(k))
-		picked := capLines(top.sorted(), limit, lineCap, ix.line)
+		picked := capLines(top.sorted(), limit, maxPerLine, ix.line)
 		if len(picked) >= limit || len(top.h) < k {
 			accs, notes := s.accIDs(src), s.noteIDs(src)
 			for _, r := range picked {
@@ -39,7 +43,9 @@ func (ix *Index) similar(src uint32, limit int, maxTier uint8) []Scored {
 func (ix *Index) rankSimilar(src uint32, maxTier uint8, sc *simScratch, top *topK) *topK {
 	s := ix.sim
 	wa, wn := search.SimilarityWeights(s.accInv[src] > 0, s.noteInv[src] > 0)
-	fa, fn := float32(wa)*s.accInv[src], float32(wn)*s.noteInv[src]
+	// The source's inverse norms without its own confidence (never 0).
+	c := confidence(ix.entries[src].RatingCount)
+	fa, fn := float32(wa)*s.accInv[src]/c, float32(wn)*s.noteInv[src]/c
 	curated := s.curated[src]
 	for d, a := range sc.dotA {
 		n := sc.dotN[d]

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/fragrance-data/fragrance/internal/catalog"
+	"github.com/fragrance-data/fragrance/internal/search"
 )
 
 func scoredNames(ss []Scored) []string {
@@ -45,23 +46,49 @@ func TestSimilarSmall(t *testing.T) {
 		t.Fatalf("Similar = %v, %v", src, err)
 	}
 	checkScored(t, "similar sauvage", src, got, 10)
-	if len(got) < 4 || got[0].Name != "Sauvage Eau de Parfum" || got[0].Score != 100 {
+	// Same accords and notes: the score is the confidence in 14,000 ratings.
+	if len(got) < 4 || got[0].Name != "Sauvage Eau de Parfum" || got[0].Score != search.Score(search.Confidence(14000)) {
 		t.Fatalf("similar to Sauvage = %q %v", scoredNames(got), got)
 	}
 	want := []catalog.AccordStrength{{Name: "woody", Strength: 100}, {Name: "fresh spicy", Strength: 80}, {Name: "amber", Strength: 50}}
 	if !slices.Equal(got[0].SharedAccords, want) || len(got[0].SharedNotes) != 5 {
 		t.Errorf("shared = %v %v", got[0].SharedAccords, got[0].SharedNotes)
 	}
-	// A third of 3 is 1: one perfume of the Dior Sauvage line at most.
+	// A shorter list is the start of a longer one.
 	_, three, _ := ix.Similar("dior-sauvage", 3)
-	if names := scoredNames(three); len(names) != 3 || names[0] != "Sauvage Eau de Parfum" || names[1] != "Wild Man" {
-		t.Errorf("line cap: %q", names)
+	if names := scoredNames(three); !slices.Equal(names, scoredNames(got)[:3]) {
+		t.Errorf("limit 3: %q, limit 10 starts %q", names, scoredNames(got)[:3])
 	}
 	if _, _, err := ix.Similar("nope", 5); !errors.Is(err, catalog.ErrNotFound) {
 		t.Errorf("unknown slug: %v", err)
 	}
 	if _, none, err := ix.Similar("dior-sauvage", 0); err != nil || len(none) != 0 || none == nil {
 		t.Errorf("limit 0: %v %v", none, err)
+	}
+}
+
+// TestSimilarLineCap: five flankers as close to the source as can be take
+// maxPerLine places; the next places go to other houses, however far.
+func TestSimilarLineCap(t *testing.T) {
+	accords := []catalog.AccordStrength{{Name: "woody", Strength: 100}, {Name: "amber", Strength: 60}}
+	p := func(id int64, name, brand string, rc int, acc []catalog.AccordStrength) catalog.Perfume {
+		return catalog.Perfume{ID: id, Name: name, Brand: brand, Slug: slug(brand) + "-" + slug(name),
+			Gender: catalog.Masculine, RatingCount: rc, PriceTier: catalog.TierPremium, Accords: clone2(acc)}
+	}
+	ps := []catalog.Perfume{p(1, "Line", "House", 9000, accords)}
+	for i, ed := range []string{"Intense", "Elixir", "Parfum", "Extreme", "Night"} {
+		ps = append(ps, p(int64(10+i), "Line "+ed, "House", 8000-i, accords))
+	}
+	far := []catalog.AccordStrength{{Name: "woody", Strength: 100}, {Name: "citrus", Strength: 100}}
+	ps = append(ps, p(20, "Other", "Elsewhere", 5000, far), p(21, "Line Up", "Third House", 4000, far))
+	ix := Build(ps, Options{})
+	_, got, err := ix.Similar("house-line", 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"Line Intense", "Line Elixir", "Line Parfum", "Other", "Line Up"}
+	if names := scoredNames(got); !slices.Equal(names, want) {
+		t.Errorf("similar = %q, want %q", names, want)
 	}
 }
 

@@ -143,9 +143,12 @@ func (b *builder) buildLines() {
 
 // searchPerfumes runs a parsed query and returns one page. Results rank by,
 // in order (see rankKey): content words matched; asked edition and gender
-// met; weak words matched; match quality (exact > prefix > other spelling
+// met; match quality of the content words (exact > other spelling > prefix
 // > typo, summed over words); the name matched exactly, then its
-// distinctive words matched (search.Match); popularity.
+// distinctive words matched (search.Match); weak words matched;
+// popularity. Weak words come after the name so that a stray "perfume" or
+// "for her" lifts a result among equals but never above the perfume the
+// other words name.
 func (ix *Index) searchPerfumes(pq search.Query, keep func(uint32) bool, page, limit int) Page {
 	k, from, p, l := paging(page, limit)
 	top := newTopK(k)
@@ -168,8 +171,8 @@ func (ix *Index) searchPerfumes(pq search.Query, keep func(uint32) bool, page, l
 // rankKey packs a match's ranking into one integer, largest best:
 //
 //	bits 58–62 content words matched   bits 56–57 edition/gender met
-//	bits 51–55 weak words matched      bits 41–50 quality
-//	bit  40    exact name              bit  39    full name
+//	bits 46–55 content quality         bit  45    exact name
+//	bit  44    full name               bits 39–43 weak words matched
 //	bits 0–38  popularity (higher = more rated)
 func (ix *Index) rankKey(pq search.Query, m search.Match, content, weak uint32) uint64 {
 	e := &ix.entries[m.Doc]
@@ -188,8 +191,8 @@ func (ix *Index) rankKey(pq search.Query, m search.Match, content, weak uint32) 
 		full |= 2
 	}
 	return uint64(bits.OnesCount32(m.Mask&content))<<58 | attr<<56 |
-		uint64(bits.OnesCount32(m.Mask&weak))<<51 | uint64(min(m.Quality, 1023))<<41 |
-		full<<39 | ix.popKey(m.Doc)
+		uint64(min(m.Quality, 1023))<<46 | full<<44 |
+		uint64(bits.OnesCount32(m.Mask&weak))<<39 | ix.popKey(m.Doc)
 }
 
 // popKey is a document's popularity as a key part: larger for more rated.

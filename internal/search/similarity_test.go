@@ -7,24 +7,38 @@ import (
 
 func TestSimilarity(t *testing.T) {
 	tests := []struct {
-		a, n               float64
+		a, n, conf         float64
 		srcA, srcN, curate bool
 		want               float64
 	}{
-		{1, 1, true, true, false, 1},
-		{1, 0, true, true, false, AccordShare},
-		{0, 1, true, true, false, 1 - AccordShare},
-		{0.5, 0.9, true, false, false, 0.5},
-		{0.5, 0.9, false, true, false, 0.9},
-		{0.5, 0.5, false, false, false, 0},
-		{0.5, 0.5, true, true, true, 0.75},
-		{1.2, 1.2, true, true, false, 1},
-		{-1, 0, true, true, false, 0},
+		{1, 1, 1, true, true, false, 1},
+		{1, 0, 1, true, true, false, AccordShare},
+		{0, 1, 1, true, true, false, 1 - AccordShare},
+		{0.5, 0.9, 1, true, false, false, 0.5},
+		{0.5, 0.9, 1, false, true, false, 0.9},
+		{0.5, 0.5, 1, false, false, false, 0},
+		{0.5, 0.5, 1, true, true, true, 0.75},
+		{0.5, 0.5, 0.5, true, true, true, 0.625}, // confidence before the curated pull
+		{1, 1, 0.5, true, true, false, 0.5},
+		{1.2, 1.2, 1, true, true, false, 1},
+		{-1, 0, 1, true, true, false, 0},
 	}
 	for _, tt := range tests {
-		if got := Similarity(tt.a, tt.n, tt.srcA, tt.srcN, tt.curate); math.Abs(got-tt.want) > 1e-9 {
-			t.Errorf("Similarity(%v, %v, %v, %v, %v) = %v, want %v", tt.a, tt.n, tt.srcA, tt.srcN, tt.curate, got, tt.want)
+		if got := Similarity(tt.a, tt.n, tt.conf, tt.srcA, tt.srcN, tt.curate); math.Abs(got-tt.want) > 1e-9 {
+			t.Errorf("Similarity(%v, %v, %v, %v, %v, %v) = %v, want %v", tt.a, tt.n, tt.conf, tt.srcA, tt.srcN, tt.curate, got, tt.want)
 		}
+	}
+}
+
+func TestConfidence(t *testing.T) {
+	if c := Confidence(ConfidenceRatings - 1); c != 0.5 {
+		t.Errorf("Confidence at ConfidenceRatings-1 ratings = %v, want 0.5", c)
+	}
+	if !(Confidence(0) > 0) || !(Confidence(-5) == Confidence(0)) || !(Confidence(30000) < 1) {
+		t.Error("confidence must stay in (0, 1)")
+	}
+	if !(Confidence(27000) > Confidence(2000)) || !(Confidence(2000) > Confidence(50)) {
+		t.Error("confidence must grow with ratings")
 	}
 }
 

@@ -14,9 +14,17 @@ const maxTypoLen = 40
 // noJoin marks the last word of a name, which has no join with a next one.
 const noJoin = ^uint32(0)
 
-// looseWord flags, in nameWords, a name word a full-name match need not
-// cover: a weak word, an edition word or a word of the brand.
-const looseWord = uint32(1) << 31
+// Flags of a word in nameWords, above its term id (vocabularies are kept
+// below 2^30 terms). looseWord marks a word a full-name match need not
+// cover: weak, an edition word, a year ("(2018)" tells reissues apart) or a
+// word of the brand or its aliases. brandWord marks the brand's words: a
+// name made of them only ("Dolce" by Dolce&Gabbana) is never an exact match
+// for a query naming the brand, which then ranks the brand by popularity.
+const (
+	looseWord = uint32(1) << 31
+	brandWord = uint32(1) << 30
+	wordFlags = looseWord | brandWord
+)
 
 // TextIndex is an immutable inverted index over folded words, built for
 // the matching the contract asks of q: exact words, the last query word as
@@ -78,13 +86,13 @@ func NewTextIndexBuilder(lx *Lexicon, minPrefix, docsHint int) *TextIndexBuilder
 // aliases), resolved once so adding each document does not look its words
 // up again.
 type Shared struct {
-	words []string // the brand words: loose in names
+	words []string // the brand and extra words: loose brand words in names
 	ids   []uint32
 }
 
 // Shared resolves other and extra words for AddShared; see Add.
 func (b *TextIndexBuilder) Shared(other, extra []string) *Shared {
-	sh := &Shared{words: other}
+	sh := &Shared{words: append(slices.Clip(other), extra...)}
 	strong := make([]string, 0, len(other))
 	for i, w := range other {
 		sh.ids = append(sh.ids, b.term(w, true))
@@ -113,8 +121,10 @@ func (b *TextIndexBuilder) Shared(other, extra []string) *Shared {
 // folded words in order: name words make up the document's name; other
 // words (the brand) match the same way but are not part of the name; so do
 // adjacent words of either joined ("light blue" → "lightblue"). extra
-// words (aliases, edition abbreviations) match exactly only. See Match for
-// what counts as a full-name and an exact-name match.
+// words (aliases, edition abbreviations) match exactly only. A name word
+// that is also an other or extra word counts as the brand's ("Paco" by
+// Rabanne, whose alias is "paco rabanne"). See Match for what counts as a
+// full-name and an exact-name match.
 func (b *TextIndexBuilder) Add(name, other, extra []string) uint32 {
 	return b.AddShared(name, b.Shared(other, extra))
 }
@@ -126,7 +136,10 @@ func (b *TextIndexBuilder) AddShared(name []string, sh *Shared) uint32 {
 	for i, w := range name {
 		id := b.term(w, true)
 		b.add(id)
-		if b.lx.Weak[w] || b.lx.Editions[w] != "" || slices.Contains(sh.words, w) {
+		switch {
+		case slices.Contains(sh.words, w):
+			id |= looseWord | brandWord
+		case b.lx.Weak[w] || b.lx.Editions[w] != "" || isYear(w):
 			id |= looseWord
 		}
 		b.nameWords = append(b.nameWords, id)
@@ -155,6 +168,9 @@ func (b *TextIndexBuilder) AddShared(name []string, sh *Shared) uint32 {
 func (b *TextIndexBuilder) term(w string, typoable bool) uint32 {
 	id, ok := b.ids[w]
 	if !ok {
+		if len(b.terms) >= int(brandWord) {
+			panic("search: more than 2^30 distinct words") // the flags of nameWords need the top bits
+		}
 		id = uint32(len(b.terms))
 		b.ids[w] = id
 		b.terms = append(b.terms, w)
@@ -195,7 +211,7 @@ func (b *TextIndexBuilder) Build() *TextIndex {
 		}
 	}
 	for i, id := range t.nameWords {
-		t.nameWords[i] = remap[id&^looseWord] | id&looseWord
+		t.nameWords[i] = remap[id&^wordFlags] | id&wordFlags
 	}
 	for i, id := range t.nameJoins {
 		if id != noJoin {
@@ -244,3 +260,13 @@ func (t *TextIndex) Docs() int { return len(t.nameOff) - 1 }
 
 // Terms is the size of the vocabulary.
 func (t *TextIndex) Terms() int { return len(t.terms) }
+
+// isYear reports whether a name word is a year of the last two centuries,
+// which names add to tell a reissue from the original ("Acqua di Gio
+// (1995)"), not to name the perfume.
+func isYear(w string) bool {
+	if len(w) != 4 || (w[:2] != "19" && w[:2] != "20") {
+		return false
+	}
+	return w[2] >= '0' && w[2] <= '9' && w[3] >= '0' && w[3] <= '9'
+}

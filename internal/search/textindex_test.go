@@ -134,3 +134,70 @@ func TestTextIndexConcurrent(t *testing.T) {
 		<-done
 	}
 }
+
+// TestTextIndexNameCover covers what makes a name matched fully or
+// exactly, and which words count towards quality.
+func TestTextIndexNameCover(t *testing.T) {
+	b := NewTextIndexBuilder(DefaultLexicon(), 2, 6)
+	add := func(name, brand string, extra ...string) uint32 {
+		return b.Add(strings.Fields(Fold(name)), strings.Fields(Fold(brand)), extra)
+	}
+	gio := add("Acqua di Gio", "Giorgio Armani")
+	gio95 := add("Acqua di Gio (1995)", "Giorgio Armani")
+	dolce := add("Dolce", "Dolce&Gabbana")
+	paco := add("Paco", "Rabanne", "pacorabanne", "paco")
+	million := add("1 Million", "Rabanne", "pacorabanne", "paco")
+	giordani := add("Mister Giordani Aqua", "Oriflame")
+	ix := b.Build()
+	tests := []struct {
+		q           string
+		doc         uint32
+		quality     int
+		full, exact bool
+		why         string
+	}{
+		{"acqua di gio", gio, 2 * QualityExact, true, true, "di is weak: quality counts content words"},
+		{"acqua di gio", gio95, 2 * QualityExact, true, false, "a year need not be typed"},
+		{"aqua di gio", gio, QualityVariant + QualityExact, true, true, "an other spelling"},
+		{"aqua di gio", giordani, QualityExact + QualityPrefix, false, false, "gio only begins giordani"},
+		{"dolce gabbana", dolce, 2 * QualityExact, false, false, "a name of brand words only"},
+		{"paco rabanne", paco, 2 * QualityExact, false, false, "an alias word is the brand's"},
+		{"paco rabanne 1 million", million, 4 * QualityExact, true, true, "brand words need not be typed"},
+		{"acqua di gio perfume", gio, 2 * QualityExact, true, true, "a stray weak word adds nothing"},
+	}
+	for _, tt := range tests {
+		m, ok := search(ix, tt.q)[tt.doc]
+		if !ok {
+			t.Errorf("%q: document %d not found (%s)", tt.q, tt.doc, tt.why)
+			continue
+		}
+		if m.Quality != tt.quality || m.FullName != tt.full || m.ExactName != tt.exact {
+			t.Errorf("%q doc %d: quality %d full %v exact %v, want %d %v %v (%s)",
+				tt.q, tt.doc, m.Quality, m.FullName, m.ExactName, tt.quality, tt.full, tt.exact, tt.why)
+		}
+	}
+}
+
+func TestIsYear(t *testing.T) {
+	for w, want := range map[string]bool{"1995": true, "2018": true, "212": false, "4711": false, "1861": false, "20ab": false, "20189": false} {
+		if isYear(w) != want {
+			t.Errorf("isYear(%q) = %v", w, !want)
+		}
+	}
+}
+
+// TestTextIndexLastWordIsANewWord: the last word, being typed, does not
+// match again a word another query word names ("go" of "good girl go").
+func TestTextIndexLastWordIsANewWord(t *testing.T) {
+	ix := smallText(t, "Good Girl | Carolina Herrera", "Good Girl Gone Bad | By Kilian", "Goodgirl Gold | Other")
+	got := search(ix, "good girl go")
+	if got[0].Mask != 0b011 || got[1].Mask != 0b111 {
+		t.Errorf("masks: Good Girl %03b, Good Girl Gone Bad %03b", got[0].Mask, got[1].Mask)
+	}
+	if got[2].Mask != 0b111 { // "goodgirl" joins the first two words, "gold" is new
+		t.Errorf("Goodgirl Gold: %03b", got[2].Mask)
+	}
+	if m := search(ix, "go")[0]; m.Mask != 1 { // alone, "go" begins "good" as usual
+		t.Errorf("go: %+v", m)
+	}
+}

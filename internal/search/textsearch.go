@@ -10,11 +10,14 @@ import (
 )
 
 // Qualities of a word match, best first. A result's quality is the sum over
-// the query words it matched, so exact > prefix > other spelling > typo.
+// the query words it matched, so exact > other spelling > prefix > typo. An
+// other spelling ("aqua" for "acqua") is a whole word the user meant, so it
+// counts more than the last word merely beginning another ("gio" of
+// "giordani").
 const (
 	QualityExact   = 8
+	QualityVariant = 6
 	QualityPrefix  = 5
-	QualityVariant = 4
 	QualityTypo1   = 3
 	QualityTypo2   = 2
 )
@@ -24,15 +27,17 @@ type Match struct {
 	Doc uint32
 	// Mask has bit i set when query token i is matched.
 	Mask uint32
-	// Quality sums the best match quality of each matched token.
+	// Quality sums the best match quality of each matched content token
+	// (weak words lift a result by their count, not their quality).
 	Quality int
 	// FullName is set when every distinctive word of the document's name
 	// (not weak, not of the brand, not an edition word) was matched by some
 	// query word: "sauvage" names Sauvage and Sauvage Eau de Parfum fully,
 	// not Sauvage Eau Forte.
 	FullName bool
-	// ExactName is set when every word of the name was matched: "sauvage"
-	// is Sauvage exactly, not Eau Sauvage.
+	// ExactName is set when every word of the name was matched and the name
+	// has a word besides the brand's: "sauvage" is Sauvage exactly, not Eau
+	// Sauvage; "dolce gabbana" is not Dolce by Dolce&Gabbana exactly.
 	ExactName bool
 }
 
@@ -71,6 +76,7 @@ func (t *TextIndex) Search(q Query, keep func(doc uint32) bool, visit func(Match
 	sc := t.getScratch()
 	defer t.putScratch(sc)
 	sc.hits = t.lookup(q, sc.hits[:0])
+	content := q.Mask(Content)
 	for _, h := range sc.hits {
 		if h.whole {
 			sc.setMatched(h.term)
@@ -85,7 +91,7 @@ func (t *TextIndex) Search(q Query, keep func(doc uint32) bool, visit func(Match
 			}
 			if fresh := h.mask &^ sc.mask[doc]; fresh != 0 {
 				sc.mask[doc] |= fresh
-				sc.quality[doc] += uint16(h.quality) * uint16(bits.OnesCount32(fresh))
+				sc.quality[doc] += uint16(h.quality) * uint16(bits.OnesCount32(fresh&content))
 			}
 		}
 	}
@@ -105,7 +111,15 @@ func (t *TextIndex) lookup(q Query, hits []hit) []hit {
 		hits = append(hits, hit{term: term, mask: mask, quality: quality, content: mask&content != 0, whole: quality != QualityPrefix})
 	}
 	for i, tok := range q.Tokens {
-		t.lookupToken(tok, func(term uint32, quality uint8) { add(term, 1<<i, quality) })
+		t.lookupToken(tok, func(term uint32, quality uint8) {
+			// A word another query word names already is not what the
+			// last word is the beginning of: in "good girl go", "go" is
+			// a third word being typed, not "good" (or "goodgirl") again.
+			if quality == QualityPrefix && typedElsewhere(q, i, t.terms[term]) {
+				return
+			}
+			add(term, 1<<i, quality)
+		})
 	}
 	for i := range q.Tokens {
 		joined := q.Tokens[i].Text
@@ -130,6 +144,19 @@ func (t *TextIndex) lookup(q Query, hits []hit) []hit {
 		return cmp.Compare(b.quality, a.quality)
 	})
 	return hits
+}
+
+// typedElsewhere reports whether w, a word the i-th query word begins,
+// begins with another query word that the i-th begins too: w is then that
+// other word again, alone or joined with the next.
+func typedElsewhere(q Query, i int, w string) bool {
+	p := q.Tokens[i].Text
+	for j, tok := range q.Tokens {
+		if j != i && strings.HasPrefix(tok.Text, p) && strings.HasPrefix(w, tok.Text) {
+			return true
+		}
+	}
+	return false
 }
 
 // lookupToken reports the terms one token matches with their quality.
@@ -211,17 +238,20 @@ func (t *TextIndex) typos(w string, k int, fn func(id uint32, d int)) {
 func (t *TextIndex) nameCover(doc uint32, sc *searchScratch) (full, exact bool) {
 	words := t.nameWords[t.nameOff[doc]:t.nameOff[doc+1]]
 	joins := t.nameJoins[t.nameOff[doc]:t.nameOff[doc+1]]
-	counted := 0
-	full, exact = true, len(words) > 0
+	counted, own := 0, 0
+	full, exact = true, true
 	for i, w := range words {
-		covered := sc.isMatched(w&^looseWord) || sc.isMatched(joins[i]) || (i > 0 && sc.isMatched(joins[i-1]))
+		covered := sc.isMatched(w&^wordFlags) || sc.isMatched(joins[i]) || (i > 0 && sc.isMatched(joins[i-1]))
 		exact = exact && covered
+		if w&brandWord == 0 {
+			own++
+		}
 		if w&looseWord == 0 {
 			counted++
 			full = full && covered
 		}
 	}
-	return full && counted > 0, exact
+	return full && counted > 0, exact && own > 0
 }
 
 func (sc *searchScratch) isMatched(id uint32) bool {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/fragrance-data/fragrance/internal/catalog"
@@ -12,35 +13,105 @@ import (
 
 var _ catalog.Store = (*DB)(nil)
 
-// Perfumes returns every stored perfume ordered by id.
+// Perfumes returns every stored perfume ordered by id. The perfumes share
+// memory laid out for a long-lived catalogue (see decoder): they are meant
+// to be kept, as the index keeps them, not modified. Reading the rows and
+// decoding them run side by side, a batch of rows apart.
 func (d *DB) Perfumes(ctx context.Context) ([]catalog.Perfume, error) {
-	var n int
+	var n int // a capacity hint: an import may commit between the two queries
 	if err := d.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM perfumes`).Scan(&n); err != nil {
 		return nil, fmt.Errorf("count perfumes: %w", err)
 	}
-	rows, err := d.db.QueryContext(ctx, `SELECT slug, data FROM perfumes ORDER BY id`)
-	if err != nil {
-		return nil, fmt.Errorf("load perfumes: %w", err)
-	}
-	defer rows.Close()
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	batches := make(chan *rowBatch, 4)
+	errc := make(chan error, 1)
+	go func() { errc <- d.readRows(ctx, batches) }()
 	out := make([]catalog.Perfume, 0, n)
-	for rows.Next() {
-		var slug string
-		var data []byte
-		if err := rows.Scan(&slug, &data); err != nil {
-			return nil, fmt.Errorf("load perfumes: %w", err)
+	dec := newDecoder()
+	var decErr error
+	for b := range batches {
+		for i := 0; i+1 < len(b.off) && decErr == nil; i++ {
+			out = append(out, catalog.Perfume{})
+			p := &out[len(out)-1]
+			slug, data := b.record(i)
+			if err := dec.decode(data, p); err != nil {
+				decErr = fmt.Errorf("decode perfume %q: %w", slug, err)
+				cancel() // stop the reader; drain what it sent
+			} else if p.Slug == "" { // a JSON record keeps its slug in the column only
+				p.Slug = string(slug)
+			}
 		}
-		var p catalog.Perfume
-		if err := json.Unmarshal(data, &p); err != nil {
-			return nil, fmt.Errorf("decode perfume %q: %w", slug, err)
-		}
-		p.Slug = slug
-		out = append(out, p)
 	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("load perfumes: %w", err)
+	if err := <-errc; decErr == nil && err != nil {
+		return nil, err
+	}
+	if decErr != nil {
+		return nil, decErr
 	}
 	return out, nil
+}
+
+// rowBatch is a run of stored rows, copied out of the driver's buffers:
+// each row's slug, then its record.
+type rowBatch struct {
+	data []byte
+	off  []int // row i is data[off[i]:off[i+1]], its slug ending at slug[i]
+	slug []int
+}
+
+func (b *rowBatch) add(slug, data []byte) {
+	b.data = append(b.data, slug...)
+	b.slug = append(b.slug, len(b.data))
+	b.data = append(b.data, data...)
+	b.off = append(b.off, len(b.data))
+}
+
+// record returns row i's slug and record.
+func (b *rowBatch) record(i int) (slug, data []byte) {
+	return b.data[b.off[i]:b.slug[i]], b.data[b.slug[i]:b.off[i+1]]
+}
+
+// rowBatchBytes is about how much row data a batch carries.
+const rowBatchBytes = 256 << 10
+
+// readRows sends every stored record, in id order, in batches, and closes
+// batches when done.
+func (d *DB) readRows(ctx context.Context, batches chan<- *rowBatch) error {
+	defer close(batches)
+	rows, err := d.db.QueryContext(ctx, `SELECT slug, data FROM perfumes ORDER BY id`)
+	if err != nil {
+		return fmt.Errorf("load perfumes: %w", err)
+	}
+	defer rows.Close()
+	newBatch := func() *rowBatch { return &rowBatch{data: make([]byte, 0, rowBatchBytes+4096), off: []int{0}} }
+	b := newBatch()
+	send := func() bool {
+		select {
+		case batches <- b:
+			b = newBatch()
+			return true
+		case <-ctx.Done():
+			return false
+		}
+	}
+	for rows.Next() {
+		var slug, data sql.RawBytes // valid until Next: copied into the batch
+		if err := rows.Scan(&slug, &data); err != nil {
+			return fmt.Errorf("load perfumes: %w", err)
+		}
+		b.add(slug, data)
+		if len(b.data) >= rowBatchBytes && !send() {
+			return ctx.Err()
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("load perfumes: %w", err)
+	}
+	if len(b.off) > 1 && !send() {
+		return ctx.Err()
+	}
+	return nil
 }
 
 // CatalogueVersion returns the number of imports that changed the catalogue.
@@ -60,8 +131,14 @@ type stored struct {
 }
 
 // ImportPerfumes upserts ps by id in one transaction (see catalog.Store).
-func (d *DB) ImportPerfumes(ctx context.Context, ps []catalog.Perfume, progress func(int)) (catalog.ImportResult, error) {
-	var res catalog.ImportResult
+func (d *DB) ImportPerfumes(ctx context.Context, ps []catalog.Perfume, progress func(int)) (res catalog.ImportResult, err error) {
+	defer func() {
+		// A cancelled import fails in whichever statement notices first,
+		// sometimes as "statement is closed"; report the cause.
+		if err != nil && ctx.Err() != nil && !errors.Is(err, ctx.Err()) {
+			err = fmt.Errorf("%w (%v)", ctx.Err(), err)
+		}
+	}()
 	tx, err := d.db.BeginTx(ctx, nil)
 	if err != nil {
 		return res, fmt.Errorf("import: begin: %w", err)
@@ -88,12 +165,16 @@ func (d *DB) ImportPerfumes(ctx context.Context, ps []catalog.Perfume, progress 
 		p := ps[i]
 		if old, ok := existing[p.ID]; ok {
 			p.Slug = old.slug
-			data, err := encode(p)
-			if err != nil {
+			data := pack(&p)
+			if same, err := samePerfume(data, old); err != nil {
 				return res, err
-			}
-			if bytes.Equal(data, old.data) {
+			} else if same {
 				res.Unchanged++
+				if !bytes.Equal(data, old.data) { // an older format: rewrite it, same perfume
+					if _, err := upd.ExecContext(ctx, data, now, p.ID); err != nil {
+						return res, fmt.Errorf("import: rewrite perfume %d: %w", p.ID, err)
+					}
+				}
 			} else {
 				if _, err := upd.ExecContext(ctx, data, now, p.ID); err != nil {
 					return res, fmt.Errorf("import: update perfume %d: %w", p.ID, err)
@@ -102,10 +183,7 @@ func (d *DB) ImportPerfumes(ctx context.Context, ps []catalog.Perfume, progress 
 			}
 		} else {
 			p.Slug = pickSlug(p, taken)
-			data, err := encode(p)
-			if err != nil {
-				return res, err
-			}
+			data := pack(&p)
 			if _, err := ins.ExecContext(ctx, p.ID, p.Slug, data, now); err != nil {
 				return res, fmt.Errorf("import: insert perfume %d: %w", p.ID, err)
 			}
@@ -175,13 +253,16 @@ func pickSlug(p catalog.Perfume, taken map[string]bool) string {
 	}
 }
 
-// encode is the stored form of a perfume: its JSON without the slug, which
-// lives in its own column.
-func encode(p catalog.Perfume) ([]byte, error) {
-	p.Slug = ""
-	data, err := json.Marshal(p)
-	if err != nil {
-		return nil, fmt.Errorf("encode perfume %d: %w", p.ID, err)
+// samePerfume reports whether the packed record data holds the same
+// perfume as the stored one, which may be in the older JSON form.
+func samePerfume(data []byte, old stored) (bool, error) {
+	if len(old.data) == 0 || old.data[0] != '{' {
+		return bytes.Equal(data, old.data), nil
 	}
-	return data, nil
+	var p catalog.Perfume
+	if err := json.Unmarshal(old.data, &p); err != nil {
+		return false, fmt.Errorf("import: decode stored perfume %q: %w", old.slug, err)
+	}
+	p.Slug = old.slug
+	return bytes.Equal(data, pack(&p)), nil
 }

@@ -95,12 +95,17 @@ func migrations() ([]migration, error) {
 // migrate applies every migration newer than the recorded version, each in
 // its own transaction, so a failure leaves the schema at a known version.
 func (d *DB) migrate(ctx context.Context) error {
-	if _, err := d.db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
-		version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)`); err != nil {
-		return err
-	}
 	ms, err := migrations()
 	if err != nil {
+		return err
+	}
+	// An up-to-date database is only read: opening it must not wait for
+	// the write lock another process (a running serve) may hold.
+	if v, err := d.SchemaVersion(ctx); err == nil && v >= ms[len(ms)-1].version {
+		return nil
+	}
+	if _, err := d.db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
+		version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)`); err != nil {
 		return err
 	}
 	for _, m := range ms {

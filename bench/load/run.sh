@@ -1,0 +1,212 @@
+#!/usr/bin/env bash
+# Load benchmark of the fragrance service, side by side with a ceiling.
+#
+# Starts `fragrance serve` on a temporary database (the bundled catalogue,
+# or ~200,000 perfumes with --catalogue 200k), creates an enterprise key
+# whose limits never interfere, and measures each endpoint class with wrk:
+# first the service, then a minimal Go net/http server (bench/load/ceiling)
+# answering a real answer of that class as a pre-encoded body of the same
+# size, with the same wrk settings. It prints requests per second, p50/p99
+# latency and the ratio of the service to the ceiling.
+#
+# Both listen on loopback only. wrk, the service and the ceiling share this
+# machine's cores, so the figures are for this machine; the ratio compares
+# like with like (same cores, same client, same bytes).
+#
+# Usage: bench/load/run.sh [--catalogue bundled|200k] [--duration 10s]
+#        [--threads 2] [--connections 32] [--answer-cache N] [--classes "detail list ..."]
+#        [--db FILE] [--out FILE]
+#   --answer-cache N   the service's --answer-cache-mb (default: the service's default;
+#                      0 turns the answer cache off, to measure every answer computed)
+#   --db FILE          use an existing database (already filled) instead of a new one
+#   --out FILE         also write the table (Markdown) to FILE
+set -euo pipefail
+
+catalogue=bundled
+duration=10s
+threads=2
+connections=32
+answer_cache=""
+classes="detail list search similar dupes match brands notes"
+db=""
+out=""
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--catalogue) catalogue=$2; shift 2 ;;
+	--duration) duration=$2; shift 2 ;;
+	--threads) threads=$2; shift 2 ;;
+	--connections) connections=$2; shift 2 ;;
+	--answer-cache) answer_cache=$2; shift 2 ;;
+	--classes) classes=$2; shift 2 ;;
+	--db) db=$2; shift 2 ;;
+	--out) out=$2; shift 2 ;;
+	-h | --help) sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	*) echo "unknown argument: $1 (try --help)" >&2; exit 2 ;;
+	esac
+done
+case "$catalogue" in bundled | 200k) ;; *) echo "--catalogue must be bundled or 200k" >&2; exit 2 ;; esac
+
+root=$(cd "$(dirname "$0")/../.." && pwd)
+here="$root/bench/load"
+work=$(mktemp -d "${TMPDIR:-/tmp}/fragrance-load.XXXXXX")
+pids=()
+cleanup() {
+	for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+	for p in "${pids[@]}"; do wait "$p" 2>/dev/null || true; done
+	rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+log() { echo "== $*" >&2; }
+
+# wrk comes from Debian; install it when missing.
+if ! command -v wrk >/dev/null; then
+	log "installing wrk"
+	sudo=""
+	[ "$(id -u)" -ne 0 ] && sudo=sudo
+	$sudo apt-get install -y wrk >/dev/null 2>&1 || { $sudo apt-get update >/dev/null && $sudo apt-get install -y wrk >/dev/null; }
+fi
+
+log "building"
+(cd "$root" && go build -o "$work/fragrance" ./cmd/fragrance && go build -o "$work/ceiling" ./bench/load/ceiling)
+bin="$work/fragrance"
+
+if [ -z "$db" ]; then
+	db="$work/bench.db"
+	if [ "$catalogue" = 200k ]; then
+		log "generating and importing 162,510 perfumes beside the bundled 37,490"
+		"$bin" generate --count 162510 --out "$work/gen.jsonl" 2>/dev/null
+		"$bin" import --db "$db" "$root/internal/bundled/catalogue.jsonl.gz" >/dev/null
+		"$bin" import --db "$db" "$work/gen.jsonl" >/dev/null
+		rm -f "$work/gen.jsonl"
+	fi
+fi
+
+# start_serve starts the service on a free loopback port and waits until
+# /healthz answers 200; it sets $base and $serve_pid.
+start_serve() {
+	local flags=(--db "$db" --addr 127.0.0.1:0 --image-workers 0)
+	[ -n "$answer_cache" ] && flags+=(--answer-cache-mb "$answer_cache")
+	"$bin" serve "${flags[@]}" 2>"$work/serve.log" &
+	serve_pid=$!
+	pids+=("$serve_pid")
+	local addr=""
+	for _ in $(seq 1 600); do
+		addr=$(sed -n 's/.*msg=listening addr=\([^ ]*\).*/\1/p' "$work/serve.log" | head -1)
+		[ -n "$addr" ] && curl -sf "http://$addr/healthz" >/dev/null && break
+		kill -0 "$serve_pid" 2>/dev/null || { cat "$work/serve.log" >&2; exit 1; }
+		sleep 0.2
+	done
+	base="http://$addr"
+	curl -sf "$base/healthz" >/dev/null || { echo "the service did not become ready" >&2; exit 1; }
+}
+
+log "starting the service ($catalogue catalogue)"
+start_serve
+key=$("$bin" keys create --db "$db" --tier enterprise --per-minute 100000000 --per-day 1000000000 \
+	--email bench@example.com --name load-benchmark | tail -1)
+perfumes=$(curl -s "$base/healthz" | sed -n 's/.*"perfumes":\([0-9]*\).*/\1/p')
+
+get() { curl -sf -H "X-API-Key: $key" "$base$1"; }
+
+# Realistic requests: the most rated perfumes (they get most of the
+# traffic), queries people type, profiles people ask for.
+slugs=$( (get "/api/perfumes?limit=100&page=1"; echo; get "/api/perfumes?limit=100&page=2") |
+	grep -o '"id":"[^"]*"' | sed 's/"id":"\(.*\)"/\1/')
+paths_for() {
+	case "$1" in
+	detail) for s in $slugs; do echo "/api/perfumes/$s"; done ;;
+	list) for p in $(seq 1 50); do echo "/api/perfumes?page=$p"; done ;;
+	search) cat "$here/queries.txt" | while read -r q; do
+		[ -n "$q" ] && echo "/api/perfumes?q=$(printf %s "$q" | sed 's/ /+/g; s/&/%26/g; s/'"'"'/%27/g')"
+	done ;;
+	similar) for s in $slugs; do echo "/api/perfumes/$s/similar"; done ;;
+	dupes) for s in $slugs; do echo "/api/perfumes/$s/dupes"; done ;;
+	match) cat "$here/profiles.txt" | while read -r p; do [ -n "$p" ] && echo "/api/perfumes/match?$p"; done ;;
+	brands) echo "/api/brands" ;;
+	notes) echo "/api/notes" ;;
+	esac
+}
+
+# write_lua writes a wrk script that rotates through the paths of a class.
+write_lua() {
+	local file=$1
+	shift
+	{
+		echo "local paths = {"
+		for p in "$@"; do echo "  \"$p\","; done
+		echo "}"
+		cat <<'LUA'
+local i = 0
+request = function()
+  i = i + 1
+  return wrk.format("GET", paths[(i % #paths) + 1])
+end
+LUA
+	} >"$file"
+}
+
+# to_ms converts a wrk latency (e.g. 635.00us, 1.20ms, 1.02s) to milliseconds.
+to_ms() {
+	awk -v v="$1" 'BEGIN {
+		n = v + 0; u = v; sub(/^[0-9.]+/, "", u)
+		if (u == "us") n /= 1000; else if (u == "s") n *= 1000; else if (u == "m") n *= 60000
+		printf "%.2f", n }'
+}
+
+# run_wrk runs wrk against url with script and prints "rps p50 p99 errors".
+run_wrk() {
+	local res
+	res=$(wrk -t"$threads" -c"$connections" -d"$duration" --latency -H "X-API-Key: $key" -s "$2" "$1" 2>&1)
+	local rps p50 p99 errs
+	rps=$(echo "$res" | awk '/^Requests\/sec:/ {printf "%d", $2}')
+	p50=$(to_ms "$(echo "$res" | awk '$1 == "50%" {print $2}')")
+	p99=$(to_ms "$(echo "$res" | awk '$1 == "99%" {print $2}')")
+	errs=$(echo "$res" | awk '/Non-2xx or 3xx responses:/ {n += $NF} /Socket errors:/ {for (i = 4; i <= NF; i += 2) n += $i} END {print n + 0}')
+	echo "$rps $p50 $p99 $errs"
+}
+
+rows=()
+for class in $classes; do
+	mapfile -t paths < <(paths_for "$class")
+	[ ${#paths[@]} -gt 0 ] || { echo "no paths for class $class" >&2; exit 1; }
+	write_lua "$work/$class.lua" "${paths[@]}"
+	# The ceiling's body: a real answer of the class, the median-sized of
+	# the first few paths.
+	for i in 0 1 2 3 4; do
+		[ "$i" -lt ${#paths[@]} ] || break
+		get "${paths[$i]}" >"$work/body.$i" || { echo "GET ${paths[$i]} failed" >&2; exit 1; }
+	done
+	body=$(ls -S "$work"/body.* | awk '{a[NR] = $0} END {print a[int((NR + 1) / 2)]}')
+	cp "$body" "$work/$class.body"
+	rm -f "$work"/body.*
+	size=$(stat -c %s "$work/$class.body")
+
+	log "$class: ${#paths[@]} paths, $size-byte ceiling body; service"
+	read -r s_rps s_p50 s_p99 s_err < <(run_wrk "$base/" "$work/$class.lua")
+	"$work/ceiling" --addr 127.0.0.1:0 --body "$work/$class.body" --port-file "$work/ceiling.addr" &
+	cpid=$!
+	pids+=("$cpid")
+	for _ in $(seq 1 100); do [ -s "$work/ceiling.addr" ] && break; sleep 0.05; done
+	log "$class: ceiling"
+	read -r c_rps c_p50 c_p99 c_err < <(run_wrk "http://$(cat "$work/ceiling.addr")/" "$work/$class.lua")
+	kill "$cpid" 2>/dev/null || true
+	wait "$cpid" 2>/dev/null || true
+	rm -f "$work/ceiling.addr"
+	ratio=$(awk -v s="$s_rps" -v c="$c_rps" 'BEGIN {printf "%.2f", (c > 0 ? s / c : 0)}')
+	rows+=("$class|$ratio|$s_rps|$c_rps|$s_p50|$s_p99|$c_p50|$c_p99|$size|$s_err")
+done
+
+rss=$(awk '/VmRSS/ {printf "%d", $2 / 1024}' "/proc/$serve_pid/status" 2>/dev/null || echo "?")
+{
+	echo
+	echo "Load benchmark: $catalogue catalogue ($perfumes perfumes), wrk -t$threads -c$connections -d$duration, access layer on"
+	echo "Machine: $(nproc) cores, $(awk -F': ' '/model name/ {print $2; exit}' /proc/cpuinfo), $(awk '/MemTotal/ {printf "%.0f GB", $2 / 1048576}' /proc/meminfo) RAM; $(go version | awk '{print $3}'); answer cache ${answer_cache:-default}"
+	echo
+	echo "| class | ratio | service req/s | ceiling req/s | p50 ms | p99 ms | ceiling p50 ms | ceiling p99 ms | body bytes | errors |"
+	echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+	for r in "${rows[@]}"; do echo "| ${r//|/ | } |"; done
+	echo
+	echo "Service resident memory after the run: $rss MB"
+} | tee -a "${out:-/dev/null}"

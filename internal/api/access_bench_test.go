@@ -1,0 +1,122 @@
+package api_test
+
+import (
+	"context"
+	"net/http"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/fragrance-data/fragrance/internal/access"
+	"github.com/fragrance-data/fragrance/internal/access/redislimit"
+	"github.com/fragrance-data/fragrance/internal/api"
+	"github.com/fragrance-data/fragrance/internal/sqlite"
+)
+
+// BenchmarkAccessLayer measures what the access layer adds to real
+// requests through the real handler: each request with the layer off (no
+// Guard), behind a Guard over a real SQLite key store with the in-process
+// limiter, and with the Redis limiter when FRAGRANCE_TEST_REDIS is set.
+// The key's limits are never reached, so every answer is a 200.
+//
+//	go test -run '^$' -bench AccessLayer -count 5 ./internal/api/
+func BenchmarkAccessLayer(b *testing.B) {
+	for _, req := range []struct{ name, target string }{
+		{"detail", "/api/perfumes/dior-sauvage"},
+		{"search", "/api/perfumes?q=dior"},
+	} {
+		b.Run(req.name+"/off", func(b *testing.B) {
+			benchAccess(b, newServer(b, nil), req.target, "")
+		})
+		b.Run(req.name+"/memory", func(b *testing.B) {
+			g, secret := benchAccessGuard(b, nil)
+			benchAccess(b, newServer(b, func(c *api.Config) { c.Guard = g }), req.target, secret)
+		})
+		b.Run(req.name+"/redis", func(b *testing.B) {
+			rl := benchRedisLimiter(b)
+			g, secret := benchAccessGuard(b, rl)
+			benchAccess(b, newServer(b, func(c *api.Config) { c.Guard = g }), req.target, secret)
+			if rl.Status().Degraded {
+				b.Fatal("Redis degraded during the benchmark: the figures are the fallback's")
+			}
+		})
+	}
+}
+
+// benchAccess sends target to h until the benchmark has its figure.
+func benchAccess(b *testing.B, h http.Handler, target, secret string) {
+	var header []string
+	if secret != "" {
+		header = []string{"X-API-Key", secret}
+	}
+	if rec := do(b, h, "GET", target, header...); rec.Code != http.StatusOK {
+		b.Fatalf("GET %s: %d %s", target, rec.Code, rec.Body)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		if rec := do(b, h, "GET", target, header...); rec.Code != http.StatusOK {
+			b.Fatalf("GET %s: %d", target, rec.Code)
+		}
+	}
+}
+
+// benchAccessGuard returns a Guard over a new SQLite key store and limiter
+// lim (nil: in-process), and an enterprise key whose limits are never
+// reached.
+func benchAccessGuard(b *testing.B, lim access.Limiter) (*access.Guard, string) {
+	ctx := context.Background()
+	db, err := sqlite.Open(ctx, filepath.Join(b.TempDir(), "keys.db"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	g, err := access.NewGuard(db, db, lim, access.Config{})
+	if err != nil {
+		db.Close()
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { g.Close(ctx); db.Close() })
+	_, secret, err := access.Issue(ctx, db, access.NewKey{Tier: access.Enterprise, PerMinute: 1 << 40, PerDay: 1 << 40, Email: "bench@example.com"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return g, secret
+}
+
+// benchRedisLimiter is the Redis limiter on FRAGRANCE_TEST_REDIS, under a
+// key prefix of its own that is deleted afterwards; it skips when unset.
+func benchRedisLimiter(b *testing.B) *redislimit.Limiter {
+	u := os.Getenv("FRAGRANCE_TEST_REDIS")
+	if u == "" {
+		b.Skip("FRAGRANCE_TEST_REDIS not set")
+	}
+	o, err := redis.ParseURL(u)
+	if err != nil {
+		b.Fatal(err)
+	}
+	client := redis.NewClient(o)
+	if err := client.Ping(context.Background()).Err(); err != nil {
+		client.Close()
+		b.Fatalf("FRAGRANCE_TEST_REDIS is set but unusable: %v", err)
+	}
+	prefix := "fragrance-api-bench:" + time.Now().Format("150405.000000") + ":"
+	rl, err := redislimit.New(context.Background(), redislimit.Options{
+		Client: client, Local: access.NewMemLimiter(access.MemOptions{}), KeyPrefix: prefix,
+	})
+	if err != nil {
+		client.Close()
+		b.Fatal(err)
+	}
+	b.Cleanup(func() {
+		rl.Close()
+		keys, _ := client.Keys(context.Background(), prefix+"*").Result()
+		if len(keys) > 0 {
+			client.Del(context.Background(), keys...)
+		}
+		client.Close()
+	})
+	return rl
+}

@@ -1,0 +1,143 @@
+package api
+
+import (
+	"math"
+	"strconv"
+	"unicode/utf8"
+)
+
+// The JSON primitives of the hand-written encoders (encode.go). Every answer
+// of the hot endpoints is appended to one byte slice without reflection,
+// and the output is byte for byte what encoding/json.Encoder gives with
+// SetEscapeHTML(false); jsonenc_test.go and encode_test.go hold them to it.
+
+const hexDigits = "0123456789abcdef"
+
+// appendString appends s as a JSON string, escaping as encoding/json does
+// with HTML escaping off: quote, backslash and control characters; invalid
+// UTF-8 becomes U+FFFD; U+2028 and U+2029 are escaped for JSONP's sake.
+func appendString(b []byte, s string) []byte {
+	b = append(b, '"')
+	return append(appendStringBody(b, s), '"')
+}
+
+// appendStringBody appends the escaped characters of s without quotes, so
+// that several valid UTF-8 strings can make one JSON string without being
+// joined first.
+func appendStringBody(b []byte, s string) []byte {
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' {
+				i++
+				continue
+			}
+			b = append(b, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				b = append(b, '\\', c)
+			case '\b':
+				b = append(b, '\\', 'b')
+			case '\f':
+				b = append(b, '\\', 'f')
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			default:
+				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b = append(b, s[start:i]...)
+			b = append(b, `\ufffd`...)
+			i += size
+			start = i
+			continue
+		}
+		if r == '\u2028' || r == '\u2029' {
+			b = append(b, s[start:i]...)
+			b = append(b, '\\', 'u', '2', '0', '2', hexDigits[r&0xF])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	return append(b, s[start:]...)
+}
+
+// appendFloat appends f as encoding/json writes a float64: the shortest
+// representation, in exponent form only below 1e-6 or from 1e21 on. The
+// API's numbers are finite; a NaN or infinity (which encoding/json refuses)
+// is written as null rather than as invalid JSON.
+func appendFloat(b []byte, f float64) []byte {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return append(b, "null"...)
+	}
+	abs := math.Abs(f)
+	format := byte('f')
+	if abs != 0 && (abs < 1e-6 || abs >= 1e21) {
+		format = 'e'
+	}
+	b = strconv.AppendFloat(b, f, format, -1, 64)
+	if format == 'e' {
+		// clean up e-09 to e-9
+		n := len(b)
+		if n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
+			b[n-2] = b[n-1]
+			b = b[:n-1]
+		}
+	}
+	return b
+}
+
+// appendInt appends an integer.
+func appendInt(b []byte, n int) []byte { return strconv.AppendInt(b, int64(n), 10) }
+
+// appendOptFloat appends f, or null when it is 0 (unknown).
+func appendOptFloat(b []byte, f float64) []byte {
+	if f == 0 {
+		return append(b, "null"...)
+	}
+	return appendFloat(b, f)
+}
+
+// appendOptInt appends n, or null when it is 0 (unknown).
+func appendOptInt(b []byte, n int) []byte {
+	if n == 0 {
+		return append(b, "null"...)
+	}
+	return appendInt(b, n)
+}
+
+// appendOptString appends s, or null when it is empty (unknown).
+func appendOptString(b []byte, s string) []byte {
+	if s == "" {
+		return append(b, "null"...)
+	}
+	return appendString(b, s)
+}
+
+// appendBool appends true or false.
+func appendBool(b []byte, v bool) []byte { return strconv.AppendBool(b, v) }
+
+// appendStrings appends a JSON array of strings; nil is written as [],
+// as every string list of the API is.
+func appendStrings(b []byte, ss []string) []byte {
+	b = append(b, '[')
+	for i, s := range ss {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendString(b, s)
+	}
+	return append(b, ']')
+}

@@ -1,0 +1,71 @@
+package api
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"testing"
+)
+
+// stdJSON is encoding/json's encoding of v without HTML escaping and
+// without the Encoder's newline.
+func stdJSON(t testing.TB, v any) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		t.Fatal(err)
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+}
+
+func TestAppendString(t *testing.T) {
+	for _, s := range []string{
+		"", "plain", `quote " and \ backslash`, "tab\tnew\nline\rcr\bbs\fff", "\x00\x01\x1f\x7f",
+		"Hermès <&> Ü ß 香水", "\u2028\u2029", "bad \xff utf8 \xe2\x82", "emoji 🌹",
+	} {
+		if got, want := appendString(nil, s), stdJSON(t, s); !bytes.Equal(got, want) {
+			t.Errorf("appendString(%q) = %s, want %s", s, got, want)
+		}
+	}
+}
+
+func TestAppendFloat(t *testing.T) {
+	for _, f := range []float64{0, 1, -1, 0.5, 3.86, 100, 99.9, 1e-7, 1.5e-6, 1e20, 1e21, 123456789.125, -2.5e-9, math.MaxFloat64, math.SmallestNonzeroFloat64} {
+		if got, want := appendFloat(nil, f), stdJSON(t, f); !bytes.Equal(got, want) {
+			t.Errorf("appendFloat(%v) = %s, want %s", f, got, want)
+		}
+	}
+	if got := string(appendFloat(nil, math.NaN())); got != "null" {
+		t.Errorf("NaN = %s, want null", got)
+	}
+}
+
+// FuzzAppendString holds the string encoder to encoding/json's output for
+// any input, catalogue names and descriptions being outside input.
+func FuzzAppendString(f *testing.F) {
+	for _, s := range []string{"", "a\"b", "\xff", "\u2028", "Hermès", "\x00"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := appendString(nil, s), stdJSON(t, s); !bytes.Equal(got, want) {
+			t.Fatalf("appendString(%q) = %s, want %s", s, got, want)
+		}
+	})
+}
+
+// FuzzAppendFloat holds the number encoder to encoding/json's output.
+func FuzzAppendFloat(f *testing.F) {
+	for _, v := range []float64{0, 3.86, 1e-7, 1e21, -0.25} {
+		f.Add(v)
+	}
+	f.Fuzz(func(t *testing.T, v float64) {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return
+		}
+		if got, want := appendFloat(nil, v), stdJSON(t, v); !bytes.Equal(got, want) {
+			t.Fatalf("appendFloat(%v) = %s, want %s", v, got, want)
+		}
+	})
+}

@@ -1,0 +1,60 @@
+package evaluation
+
+import (
+	"fmt"
+
+	"github.com/fragrance-data/fragrance/internal/bundled"
+	"github.com/fragrance-data/fragrance/internal/catalog"
+	"github.com/fragrance-data/fragrance/internal/importer"
+	"github.com/fragrance-data/fragrance/internal/index"
+)
+
+// BundledPerfumes reads the catalogue shipped in the binary as a fresh
+// install stores it: each perfume's slug made unique in file order with
+// catalog.SlugCandidates, as the stores do on a first import. The
+// evaluation sets name perfumes by these slugs.
+func BundledPerfumes() ([]catalog.Perfume, *bundled.Reference, error) {
+	ref, err := bundled.LoadReference()
+	if err != nil {
+		return nil, nil, fmt.Errorf("evaluation: %w", err)
+	}
+	res, err := importer.New(ref).ReadJSONL(bundled.Catalogue(), bundled.CatalogueName)
+	if err != nil {
+		return nil, nil, fmt.Errorf("evaluation: %w", err)
+	}
+	taken := make(map[string]bool, len(res.Perfumes))
+	for i := range res.Perfumes {
+		p := &res.Perfumes[i]
+		p.Slug = uniqueSlug(p, taken)
+	}
+	return res.Perfumes, ref, nil
+}
+
+// uniqueSlug is the first free slug candidate of p, marked taken.
+func uniqueSlug(p *catalog.Perfume, taken map[string]bool) string {
+	cands := catalog.SlugCandidates(p.Slug, p.Year, p.ID)
+	for _, c := range cands {
+		if !taken[c] {
+			taken[c] = true
+			return c
+		}
+	}
+	last := cands[len(cands)-1]
+	for n := 2; ; n++ {
+		if c := fmt.Sprintf("%s-%d", last, n); !taken[c] {
+			taken[c] = true
+			return c
+		}
+	}
+}
+
+// BundledIndex builds the index of the bundled catalogue with the
+// reference's accord colours and no curated pairs: the index the
+// evaluation scores by default.
+func BundledIndex() (*index.Index, error) {
+	ps, ref, err := BundledPerfumes()
+	if err != nil {
+		return nil, err
+	}
+	return index.Build(ps, index.Options{AccordColor: ref.Color}), nil
+}

@@ -1,0 +1,92 @@
+package index
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/fragrance-data/fragrance/internal/catalog"
+)
+
+// matchCatalogue is perfumes alike in all but what a test varies: the
+// strength of woody, and whether vanilla is a note.
+func matchCatalogue() []catalog.Perfume {
+	p := func(id int64, name string, ratings int, woody float64, vanilla bool) catalog.Perfume {
+		e := catalog.Perfume{ID: id, Name: name, Brand: "House", Slug: "house-" + slug(name), Gender: catalog.Unisex,
+			RatingCount: ratings, PriceTier: catalog.TierPremium,
+			Seasons: catalog.Seasons{Winter: 40, Spring: 20, Summer: 10, Fall: 30}, DayNight: catalog.DayNight{Day: 40, Night: 60}}
+		e.Accords = []catalog.AccordStrength{{Name: "amber", Strength: 100}}
+		if woody > 0 {
+			e.Accords = append(e.Accords, catalog.AccordStrength{Name: "woody", Strength: woody})
+		}
+		e.Notes.Base = []string{"Cedar"}
+		if vanilla {
+			e.Notes.Base = append(e.Notes.Base, "Vanilla")
+		}
+		return e
+	}
+	return []catalog.Perfume{
+		p(1, "Dominant", 50000, 100, false), // the most rated: ties would go to it
+		p(2, "Around Forty", 100, 42, false),
+		p(3, "Seventy", 5000, 70, false),
+		p(4, "Vanilla Only", 3000, 0, true),
+		p(5, "Both", 10, 100, true),
+		p(6, "Neither", 90000, 0, false),
+	}
+}
+
+// TestMatchStrength: an accord asked at 40 ranks the perfume where it is
+// about 40 above the one where it dominates, though the latter is far more
+// rated; asked at 100 (the default), the order turns round.
+func TestMatchStrength(t *testing.T) {
+	ix := Build(matchCatalogue(), Options{})
+	tests := []struct {
+		strength float64
+		want     []string
+	}{
+		{40, []string{"Around Forty", "Seventy", "Dominant", "Both"}},
+		{100, []string{"Dominant", "Both", "Seventy", "Around Forty"}},
+	}
+	for _, tt := range tests {
+		res, err := ix.Match(MatchQuery{Accords: []AccordWant{{"woody", tt.strength}}, Page: 1, Limit: 10})
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkScored(t, "match woody", nil, res.Items, 10)
+		if got := scoredNames(res.Items); !slices.Equal(got, tt.want) {
+			t.Errorf("woody:%v = %q, want %q", tt.strength, got, tt.want)
+		}
+	}
+}
+
+// TestMatchCombinesAccordsAndNotes: every accord and note asked weighs the
+// same; a perfume needs one of them to appear, and scores the mean of its
+// accord fits and notes had.
+func TestMatchCombinesAccordsAndNotes(t *testing.T) {
+	ix := Build(matchCatalogue(), Options{})
+	res, err := ix.Match(MatchQuery{Accords: []AccordWant{{"woody", 100}}, Notes: []string{"vanilla"}, Page: 1, Limit: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]float64{}
+	for _, s := range res.Items {
+		got[s.Name] = s.Score
+	}
+	want := map[string]float64{
+		"Both":         100,  // woody at 100 and the note
+		"Dominant":     50,   // woody at 100, no vanilla
+		"Vanilla Only": 50,   // the note, no woody
+		"Seventy":      42.5, // (1 − 30/200) / 2
+		"Around Forty": 35.5, // (1 − 58/200) / 2
+	}
+	if len(got) != len(want) || res.Total != len(want) {
+		t.Fatalf("match = %v (total %d), want %v", got, res.Total, want)
+	}
+	for name, score := range want {
+		if got[name] != score {
+			t.Errorf("%s scores %v, want %v", name, got[name], score)
+		}
+	}
+	if res.Items[0].Name != "Both" || res.Items[1].Name != "Dominant" || res.Items[2].Name != "Vanilla Only" {
+		t.Errorf("order %q: equal scores must go to the more rated", scoredNames(res.Items))
+	}
+}
