@@ -15,11 +15,12 @@
 #
 # Usage: bench/load/run.sh [--catalogue bundled|200k] [--duration 10s]
 #        [--threads 2] [--connections 32] [--answer-cache N] [--classes "detail list ..."]
-#        [--db FILE] [--out FILE]
+#        [--db FILE] [--serve-flags "..."] [--out FILE]
 #   --answer-cache N   the service's --answer-cache-mb (default: the service's default;
 #                      0 turns the answer cache off, to measure every answer computed)
 #   --db FILE          use an existing database (already filled) instead of a new one
-#   --out FILE         also write the table (Markdown) to FILE
+#   --serve-flags S    more flags for fragrance serve, e.g. "--log-level warn"
+#   --out FILE         also append the table (Markdown) to FILE
 set -euo pipefail
 
 catalogue=bundled
@@ -29,6 +30,7 @@ connections=32
 answer_cache=""
 classes="detail list search similar dupes match brands notes"
 db=""
+serve_flags=""
 out=""
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -39,8 +41,9 @@ while [ $# -gt 0 ]; do
 	--answer-cache) answer_cache=$2; shift 2 ;;
 	--classes) classes=$2; shift 2 ;;
 	--db) db=$2; shift 2 ;;
+	--serve-flags) serve_flags=$2; shift 2 ;;
 	--out) out=$2; shift 2 ;;
-	-h | --help) sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "unknown argument: $1 (try --help)" >&2; exit 2 ;;
 	esac
 done
@@ -83,17 +86,29 @@ if [ -z "$db" ]; then
 	fi
 fi
 
+# listen_addr prints the loopback address of process $1 that answers
+# /healthz, found with ss: the log may not say it (--log-level warn), and
+# --serve-flags may open more listeners (--pprof-addr).
+listen_addr() {
+	local a
+	for a in $(ss -ltnpH 2>/dev/null | awk -v p="pid=$1," 'index($0, p) && $4 ~ /^127\.0\.0\.1:/ {print $4}'); do
+		if curl -s -o /dev/null -m 1 "http://$a/healthz"; then echo "$a"; return; fi
+	done
+}
+
 # start_serve starts the service on a free loopback port and waits until
 # /healthz answers 200; it sets $base and $serve_pid.
 start_serve() {
 	local flags=(--db "$db" --addr 127.0.0.1:0 --image-workers 0)
 	[ -n "$answer_cache" ] && flags+=(--answer-cache-mb "$answer_cache")
+	# shellcheck disable=SC2206 # split on purpose: several flags
+	[ -n "$serve_flags" ] && flags+=($serve_flags)
 	"$bin" serve "${flags[@]}" 2>"$work/serve.log" &
 	serve_pid=$!
 	pids+=("$serve_pid")
 	local addr=""
 	for _ in $(seq 1 600); do
-		addr=$(sed -n 's/.*msg=listening addr=\([^ ]*\).*/\1/p' "$work/serve.log" | head -1)
+		addr=$(listen_addr "$serve_pid")
 		[ -n "$addr" ] && curl -sf "http://$addr/healthz" >/dev/null && break
 		kill -0 "$serve_pid" 2>/dev/null || { cat "$work/serve.log" >&2; exit 1; }
 		sleep 0.2
@@ -202,7 +217,7 @@ rss=$(awk '/VmRSS/ {printf "%d", $2 / 1024}' "/proc/$serve_pid/status" 2>/dev/nu
 {
 	echo
 	echo "Load benchmark: $catalogue catalogue ($perfumes perfumes), wrk -t$threads -c$connections -d$duration, access layer on"
-	echo "Machine: $(nproc) cores, $(awk -F': ' '/model name/ {print $2; exit}' /proc/cpuinfo), $(awk '/MemTotal/ {printf "%.0f GB", $2 / 1048576}' /proc/meminfo) RAM; $(go version | awk '{print $3}'); answer cache ${answer_cache:-default}"
+	echo "Machine: $(nproc) cores, $(awk -F': ' '/model name/ {print $2; exit}' /proc/cpuinfo), $(awk '/MemTotal/ {printf "%.0f GB", $2 / 1048576}' /proc/meminfo) RAM; $(go version | awk '{print $3}'); answer cache ${answer_cache:-default} MB${serve_flags:+; serve $serve_flags}"
 	echo
 	echo "| class | ratio | service req/s | ceiling req/s | p50 ms | p99 ms | ceiling p50 ms | ceiling p99 ms | body bytes | errors |"
 	echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"io"
 	"log/slog"
@@ -12,17 +11,24 @@ import (
 // logBuffer batches serve's log lines: every answer writes an access-log
 // line, and one write system call per line was a tenth of a small answer's
 // cost under load. Lines wait at most flushEvery; warnings and errors are
-// written at once (see flushingHandler), and Close writes the rest.
+// written at once (see flushingHandler), and Close writes the rest. A flush
+// swaps buffers and writes outside the lock, so requests logging meanwhile
+// never wait for the write.
 type logBuffer struct {
-	mu   sync.Mutex
-	w    *bufio.Writer
-	stop chan struct{}
-	done chan struct{}
+	mu    sync.Mutex // guards buf
+	buf   []byte
+	size  int
+	wmu   sync.Mutex // orders the writes to w
+	w     io.Writer
+	spare []byte // guarded by wmu
+	stop  chan struct{}
+	done  chan struct{}
 }
 
-// newLogBuffer buffers up to size bytes for w and flushes every flushEvery.
+// newLogBuffer buffers about size bytes for w and flushes every flushEvery.
 func newLogBuffer(w io.Writer, size int, flushEvery time.Duration) *logBuffer {
-	lb := &logBuffer{w: bufio.NewWriterSize(w, size), stop: make(chan struct{}), done: make(chan struct{})}
+	lb := &logBuffer{w: w, size: size, buf: make([]byte, 0, size), spare: make([]byte, 0, size),
+		stop: make(chan struct{}), done: make(chan struct{})}
 	go func() {
 		defer close(lb.done)
 		t := time.NewTicker(flushEvery)
@@ -39,18 +45,39 @@ func newLogBuffer(w io.Writer, size int, flushEvery time.Duration) *logBuffer {
 	return lb
 }
 
-// Write buffers p (one log record: the handler writes whole lines).
+// Write buffers p (one log record: the handlers write whole lines), and
+// flushes when the buffer is full.
 func (lb *logBuffer) Write(p []byte) (int, error) {
 	lb.mu.Lock()
-	defer lb.mu.Unlock()
-	return lb.w.Write(p)
+	lb.buf = append(lb.buf, p...)
+	full := len(lb.buf) >= lb.size
+	lb.mu.Unlock()
+	if full {
+		if err := lb.Flush(); err != nil {
+			return 0, err
+		}
+	}
+	return len(p), nil
 }
 
 // Flush writes what is buffered.
 func (lb *logBuffer) Flush() error {
+	lb.wmu.Lock()
+	defer lb.wmu.Unlock()
 	lb.mu.Lock()
-	defer lb.mu.Unlock()
-	return lb.w.Flush()
+	out := lb.buf
+	lb.buf = lb.spare[:0]
+	lb.mu.Unlock()
+	var err error
+	if len(out) > 0 {
+		_, err = lb.w.Write(out)
+	}
+	if cap(out) <= 4*lb.size { // a burst's oversized buffer is dropped
+		lb.spare = out[:0]
+	} else {
+		lb.spare = make([]byte, 0, lb.size)
+	}
+	return err
 }
 
 // Close stops the periodic flush and writes what is left.

@@ -93,11 +93,13 @@ func startImages(ctx context.Context, c *serveConfig, store backend, ref *bundle
 		go h.server.Serve(ln)
 		log.Info("images listening", "addr", ln.Addr().String())
 	}
-	workers := *c.imageWorkers
+	workers, queueAll := *c.imageWorkers, *c.imageQueueAll
 	if workers <= 0 {
-		workers = -1 // no processing; availability is still refreshed
+		// No processing here (another replica or the command line does it);
+		// availability is still refreshed, and nothing is queued.
+		workers, queueAll = -1, false
 	}
-	h.worker = svc.NewWorker(images.WorkerConfig{Workers: workers, QueueAll: *c.imageQueueAll})
+	h.worker = svc.NewWorker(images.WorkerConfig{Workers: workers, QueueAll: queueAll})
 	go func() {
 		defer close(h.done)
 		if err := h.worker.Run(ctx); err != nil && !errors.Is(err, context.Canceled) {

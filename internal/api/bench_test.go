@@ -2,6 +2,8 @@ package api_test
 
 import (
 	"context"
+	"io"
+	"log/slog"
 	"net/http"
 	"path/filepath"
 	"testing"
@@ -24,22 +26,25 @@ var benchTargets = []struct{ name, target string }{
 }
 
 // BenchmarkEndpoints times each endpoint class through the whole handler
-// (middleware, routing, encoding), bare and behind the access layer with a
-// key whose limits are never reached. Profile with
+// (middleware, routing, encoding), bare, behind the access layer with a key
+// whose limits are never reached, and with the access log on as well
+// (text, to io.Discard). Profile with
 //
 //	go test ./internal/api -run '^$' -bench Endpoints -cpuprofile cpu.out
 func BenchmarkEndpoints(b *testing.B) {
 	bare := newServer(b, nil)
-	guarded, secret := guardedServer(b)
+	guarded, secret := guardedServer(b, nil)
+	logged, logSecret := guardedServer(b, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	for _, tt := range benchTargets {
 		b.Run(tt.name+"/bare", func(b *testing.B) { benchGet(b, bare, tt.target, "") })
 		b.Run(tt.name+"/guarded", func(b *testing.B) { benchGet(b, guarded, tt.target, secret) })
+		b.Run(tt.name+"/guarded-logged", func(b *testing.B) { benchGet(b, logged, tt.target, logSecret) })
 	}
 }
 
 // guardedServer is the API behind the real access layer over a SQLite key
-// store, with an enterprise key of huge limits.
-func guardedServer(b *testing.B) (http.Handler, string) {
+// store, with an enterprise key of huge limits, logging to log (none when nil).
+func guardedServer(b *testing.B, log *slog.Logger) (http.Handler, string) {
 	ctx := context.Background()
 	db, err := sqlite.Open(ctx, filepath.Join(b.TempDir(), "keys.db"))
 	if err != nil {
@@ -56,7 +61,7 @@ func guardedServer(b *testing.B) (http.Handler, string) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	return newServer(b, func(c *newConfig) { c.Guard = g }), secret
+	return newServer(b, func(c *newConfig) { c.Guard, c.Logger = g, log }), secret
 }
 
 func benchGet(b *testing.B, h http.Handler, target, secret string) {

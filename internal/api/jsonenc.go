@@ -13,6 +13,15 @@ import (
 
 const hexDigits = "0123456789abcdef"
 
+// plainASCII marks the bytes a JSON string holds as they are: printable
+// ASCII but the quote and the backslash.
+var plainASCII = func() (t [256]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
 // appendString appends s as a JSON string, escaping as encoding/json does
 // with HTML escaping off: quote, backslash and control characters; invalid
 // UTF-8 becomes U+FFFD; U+2028 and U+2029 are escaped for JSONP's sake.
@@ -28,11 +37,11 @@ func appendStringBody(b []byte, s string) []byte {
 	start := 0
 	for i := 0; i < len(s); {
 		c := s[i]
+		if plainASCII[c] { // the common case, one load per byte
+			i++
+			continue
+		}
 		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
-				i++
-				continue
-			}
 			b = append(b, s[start:i]...)
 			switch c {
 			case '"', '\\':

@@ -21,7 +21,7 @@ func (s *Server) listBrands(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	ix := s.cfg.Catalogue.Load()
-	return s.answer(w, ix, answerKey("brands", q), func(_ *encoder, b []byte) ([]byte, error) {
+	return s.answer(w, r, ix, answerKey("brands", q), func(_ *encoder, b []byte) ([]byte, error) {
 		bs := ix.Brands(q)
 		return appendCountsAnswer(b, bs, len(bs), 0), nil
 	})
@@ -35,7 +35,7 @@ func (s *Server) listNotes(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	ix := s.cfg.Catalogue.Load()
-	return s.answer(w, ix, answerKey("notes", strconv.Itoa(limit)), func(_ *encoder, b []byte) ([]byte, error) {
+	return s.answer(w, r, ix, answerKey("notes", strconv.Itoa(limit)), func(_ *encoder, b []byte) ([]byte, error) {
 		items, total := ix.Notes(limit)
 		return appendCountsAnswer(b, items, total, limit), nil
 	})
@@ -47,7 +47,7 @@ func (s *Server) listPerfumers(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	ix := s.cfg.Catalogue.Load()
-	return s.answer(w, ix, answerKey("perfumers"), func(_ *encoder, b []byte) ([]byte, error) {
+	return s.answer(w, r, ix, answerKey("perfumers"), func(_ *encoder, b []byte) ([]byte, error) {
 		ps := ix.Perfumers()
 		return appendCountsAnswer(b, ps, len(ps), 0), nil
 	})
@@ -64,7 +64,7 @@ func (s *Server) getPerfumer(w http.ResponseWriter, r *http.Request) error {
 	ix := s.cfg.Catalogue.Load()
 	slug := r.PathValue("slug")
 	key := answerKey("perfumer", slug, strconv.Itoa(page), strconv.Itoa(limit))
-	return s.answer(w, ix, key, func(en *encoder, b []byte) ([]byte, error) {
+	return s.answer(w, r, ix, key, func(en *encoder, b []byte) ([]byte, error) {
 		c, pg, err := ix.Perfumer(slug, page, limit)
 		if err != nil {
 			return nil, err
@@ -82,7 +82,7 @@ func (s *Server) listAccords(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	ix := s.cfg.Catalogue.Load()
-	return s.answer(w, ix, answerKey("accords", search, strconv.Itoa(limit)), func(_ *encoder, b []byte) ([]byte, error) {
+	return s.answer(w, r, ix, answerKey("accords", search, strconv.Itoa(limit)), func(_ *encoder, b []byte) ([]byte, error) {
 		items, total := ix.Accords(search, limit)
 		return appendCountsAnswer(b, items, total, limit), nil
 	})

@@ -1,8 +1,10 @@
 package api
 
 import (
+	"strconv"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/fragrance-data/fragrance/internal/index"
 )
@@ -66,9 +68,20 @@ type answerGen struct {
 }
 
 type answerShard struct {
-	mu    sync.RWMutex
-	m     map[string]*frozen
-	bytes int
+	mu      sync.RWMutex
+	m       map[string]*frozen
+	bytes   int
+	pending map[string]*pendingAnswer
+}
+
+// pendingAnswer is an answer one request is computing; requests for the
+// same answer meanwhile wait for it rather than compute it again (a burst
+// for a perfume nobody asked for yet costs one similarity scan, not one
+// per request).
+type pendingAnswer struct {
+	done chan struct{}
+	fz   *frozen
+	err  error
 }
 
 // newAnswerCache returns a cache of about mb megabytes; mb ≤ 0 turns it off.
@@ -93,6 +106,7 @@ func (c *answerCache) generation(ix *index.Index) *answerGen {
 	ng := &answerGen{ix: ix}
 	for i := range ng.shards {
 		ng.shards[i].m = make(map[string]*frozen)
+		ng.shards[i].pending = make(map[string]*pendingAnswer)
 	}
 	if c.cur.CompareAndSwap(g, ng) {
 		return ng
@@ -105,25 +119,51 @@ func (c *answerCache) generation(ix *index.Index) *answerGen {
 
 func (g *answerGen) shard(key string) *answerShard { return &g.shards[fnv32(key)%answerShards] }
 
-// get returns the kept answer to key, or nil.
-func (g *answerGen) get(key string) *frozen {
+// lookup returns the kept answer to key; else the pending one, with lead
+// set when the caller is to compute it and then call finish.
+func (g *answerGen) lookup(key string) (fz *frozen, p *pendingAnswer, lead bool) {
 	sh := g.shard(key)
 	sh.mu.RLock()
-	fz := sh.m[key]
+	fz = sh.m[key]
 	sh.mu.RUnlock()
-	return fz
+	if fz != nil {
+		return fz, nil, false
+	}
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	if fz = sh.m[key]; fz != nil {
+		return fz, nil, false
+	}
+	if p = sh.pending[key]; p != nil {
+		return nil, p, false
+	}
+	p = &pendingAnswer{done: make(chan struct{})}
+	sh.pending[key] = p
+	return nil, p, true
+}
+
+// finish ends the computation of key: a good answer is kept (within
+// limit bytes per shard), and the requests waiting for it are woken.
+func (g *answerGen) finish(key string, p *pendingAnswer, fz *frozen, err error, limit int) {
+	sh := g.shard(key)
+	sh.mu.Lock()
+	delete(sh.pending, key)
+	if err == nil {
+		sh.put(key, fz, limit)
+	}
+	sh.mu.Unlock()
+	p.fz, p.err = fz, err
+	close(p.done)
 }
 
 // put keeps fz as the answer to key, dropping random answers of the shard
-// until it fits (map order is random). An answer larger than a shard is not kept.
-func (g *answerGen) put(key string, fz *frozen, limit int) {
+// until it fits (map order is random); the caller holds mu. An answer
+// larger than a shard is not kept.
+func (sh *answerShard) put(key string, fz *frozen, limit int) {
 	size := fz.size() + len(key)
 	if size > limit {
 		return
 	}
-	sh := g.shard(key)
-	sh.mu.Lock()
-	defer sh.mu.Unlock()
 	if old, ok := sh.m[key]; ok {
 		sh.bytes -= old.size() + len(key)
 	}
@@ -151,8 +191,25 @@ func fnv32(s string) uint32 {
 // frozen is an encoded answer, final newline included, with holes where
 // the live imageTransparentAvailable flags go.
 type frozen struct {
-	body  []byte
-	holes []hole
+	body   []byte
+	holes  []hole
+	length []string // Content-Length of body, when there are no holes
+	// filled is the answer with its holes filled, kept for refillEvery:
+	// repeated requests then write it as it is. Availability changes
+	// slowly (the image host itself reloads it every minute), so an
+	// answer may lag it by that second at most.
+	filled atomic.Pointer[filledAnswer]
+}
+
+// refillEvery is how long a filled answer is written before its holes are
+// filled again.
+const refillEvery = time.Second
+
+// filledAnswer is a frozen answer with its holes filled at a time.
+type filledAnswer struct {
+	body   []byte
+	length []string
+	at     time.Time
 }
 
 // hole is where the flag of perfume id goes in a frozen body.
@@ -161,8 +218,38 @@ type hole struct {
 	id  int64
 }
 
-// size is about what fz holds in memory.
-func (fz *frozen) size() int { return len(fz.body) + 16*len(fz.holes) + 64 }
+// newFrozen keeps an encoded answer; body and holes become its own.
+func newFrozen(body []byte, holes []hole) *frozen {
+	fz := &frozen{body: body, holes: holes}
+	if len(holes) == 0 {
+		fz.length = []string{strconv.Itoa(len(body))}
+	}
+	return fz
+}
+
+// size is about what fz holds in memory, its filled copy included.
+func (fz *frozen) size() int {
+	n := len(fz.body) + 16*len(fz.holes) + 128
+	if len(fz.holes) > 0 {
+		n += len(fz.body) + 5*len(fz.holes)
+	}
+	return n
+}
+
+// answer returns the body to write and its Content-Length, filling the
+// holes anew when the last filling is older than refillEvery.
+func (fz *frozen) answer(urls URLs, now time.Time) ([]byte, []string) {
+	if len(fz.holes) == 0 {
+		return fz.body, fz.length
+	}
+	if f := fz.filled.Load(); f != nil && now.Sub(f.at) < refillEvery {
+		return f.body, f.length
+	}
+	b := fz.appendTo(make([]byte, 0, len(fz.body)+len(fz.holes)), urls)
+	f := &filledAnswer{body: b, length: []string{strconv.Itoa(len(b))}, at: now}
+	fz.filled.Store(f)
+	return f.body, f.length
+}
 
 // appendTo appends the answer with its holes filled.
 func (fz *frozen) appendTo(b []byte, urls URLs) []byte {

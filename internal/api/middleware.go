@@ -29,6 +29,13 @@ type requestInfo struct {
 
 type infoKey struct{}
 
+// requestState is what the middleware keeps of one request.
+type requestState struct {
+	info     requestInfo
+	writer   statusWriter
+	idHeader [1]string
+}
+
 func infoFrom(ctx context.Context) *requestInfo {
 	if ri, ok := ctx.Value(infoKey{}).(*requestInfo); ok {
 		return ri
@@ -121,13 +128,17 @@ func (s *Server) middleware(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		ctx, li := access.WithLogInfo(r.Context())
-		ri := &requestInfo{id: ids.next(r), route: "unmatched", access: li}
+		st := &requestState{ // one allocation for what every request needs
+			info:   requestInfo{id: ids.next(r), route: "unmatched", access: li},
+			writer: statusWriter{ResponseWriter: w, head: r.Method == http.MethodHead},
+		}
+		ri, sw := &st.info, &st.writer
+		st.idHeader[0] = ri.id
 		r = r.WithContext(context.WithValue(ctx, infoKey{}, ri))
-		sw := &statusWriter{ResponseWriter: w, head: r.Method == http.MethodHead}
 		hd := sw.Header()
 		// Canonical names set directly: Header.Set would canonicalize
 		// them again on every request.
-		hd["X-Request-Id"] = []string{ri.id}
+		hd["X-Request-Id"] = st.idHeader[:]
 		hd["X-Api-Version"] = version
 		defer func() {
 			if p := recover(); p != nil {
@@ -143,7 +154,7 @@ func (s *Server) middleware(h http.Handler) http.Handler {
 			d := time.Since(start)
 			observers.get(ri.route, sw.status).Observe(d.Seconds())
 			if level := logLevel(sw.status); s.log.Enabled(r.Context(), level) {
-				s.log.LogAttrs(r.Context(), level, "request", slogAttrs(r, ri, sw, d)...)
+				s.log.Handler().Handle(r.Context(), accessRecord(r, ri, sw, start.Add(d), level, d))
 			}
 		}()
 		if s.cors(sw, r) {

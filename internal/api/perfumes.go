@@ -36,7 +36,7 @@ func (s *Server) listPerfumes(w http.ResponseWriter, r *http.Request) error {
 	}
 	ix := s.cfg.Catalogue.Load()
 	key := answerKey("perfumes", q.Q, q.Brand, strconv.Itoa(q.Page), strconv.Itoa(q.Limit))
-	return s.answer(w, ix, key, func(en *encoder, b []byte) ([]byte, error) {
+	return s.answer(w, r, ix, key, func(en *encoder, b []byte) ([]byte, error) {
 		return en.appendPage(b, ix.Perfumes(q)), nil
 	})
 }
@@ -60,7 +60,7 @@ func answerKey(route string, params ...string) string {
 func (s *Server) getPerfume(w http.ResponseWriter, r *http.Request) error {
 	ix := s.cfg.Catalogue.Load()
 	slug := r.PathValue("slug")
-	return s.answer(w, ix, answerKey("detail", slug), func(en *encoder, b []byte) ([]byte, error) {
+	return s.answer(w, r, ix, answerKey("detail", slug), func(en *encoder, b []byte) ([]byte, error) {
 		e, err := ix.Perfume(slug)
 		if err != nil {
 			return nil, err
@@ -82,7 +82,7 @@ func (s *Server) similarPerfumes(w http.ResponseWriter, r *http.Request) error {
 	}
 	ix := s.cfg.Catalogue.Load()
 	slug := r.PathValue("slug")
-	return s.answer(w, ix, answerKey("similar", slug, strconv.Itoa(limit)), func(en *encoder, b []byte) ([]byte, error) {
+	return s.answer(w, r, ix, answerKey("similar", slug, strconv.Itoa(limit)), func(en *encoder, b []byte) ([]byte, error) {
 		e, items, err := ix.Similar(slug, limit)
 		if err != nil {
 			return nil, err
@@ -100,7 +100,7 @@ func (s *Server) dupePerfumes(w http.ResponseWriter, r *http.Request) error {
 	}
 	ix := s.cfg.Catalogue.Load()
 	slug := r.PathValue("slug")
-	return s.answer(w, ix, answerKey("dupes", slug, strconv.Itoa(limit)), func(en *encoder, b []byte) ([]byte, error) {
+	return s.answer(w, r, ix, answerKey("dupes", slug, strconv.Itoa(limit)), func(en *encoder, b []byte) ([]byte, error) {
 		e, items, err := ix.Dupes(slug, limit)
 		if err != nil {
 			return nil, err
@@ -128,7 +128,7 @@ func (s *Server) matchPerfumes(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	ix := s.cfg.Catalogue.Load()
-	return s.answer(w, ix, matchKey(q), func(en *encoder, b []byte) ([]byte, error) {
+	return s.answer(w, r, ix, matchKey(q), func(en *encoder, b []byte) ([]byte, error) {
 		res, err := ix.Match(q)
 		if err != nil {
 			return nil, err

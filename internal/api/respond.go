@@ -31,20 +31,64 @@ func writeJSON(w http.ResponseWriter, v any) error {
 	if err := enc.Encode(v); err != nil {
 		return err
 	}
-	return writeOK(w, buf.Bytes())
+	return writeOK(w, buf.Bytes(), nil)
 }
 
 // answer writes the 200 answer named key (the route and its parameters):
 // the kept one when the answer cache holds it, else the one encode makes,
-// which is then kept. When encode fails (an unknown slug) nothing is kept
-// and the error is returned.
-func (s *Server) answer(w http.ResponseWriter, ix *index.Index, key string, encode func(en *encoder, b []byte) ([]byte, error)) error {
+// which is then kept. Requests for an answer being made wait for it. When
+// encode fails (an unknown slug) nothing is kept and the error is returned.
+func (s *Server) answer(w http.ResponseWriter, r *http.Request, ix *index.Index, key string, encode func(en *encoder, b []byte) ([]byte, error)) error {
 	g := s.answers.generation(ix)
-	if g != nil {
-		if fz := g.get(key); fz != nil {
-			return s.writeFrozen(w, fz)
+	if g == nil {
+		return s.answerUncached(w, encode)
+	}
+	fz, p, lead := g.lookup(key)
+	switch {
+	case fz != nil:
+	case !lead:
+		select {
+		case <-p.done:
+		case <-r.Context().Done():
+			return r.Context().Err()
+		}
+		if p.err != nil {
+			return p.err
+		}
+		fz = p.fz
+	default:
+		var err error
+		fz, err = s.freeze(g, key, p, encode)
+		if err != nil {
+			return err
 		}
 	}
+	body, length := fz.answer(s.render.urls, s.now())
+	return writeOK(w, body, length)
+}
+
+// freeze makes the answer to key, keeps it and hands it to the requests
+// waiting for it (also when encode panics: they get an error).
+func (s *Server) freeze(g *answerGen, key string, p *pendingAnswer, encode func(en *encoder, b []byte) ([]byte, error)) (fz *frozen, err error) {
+	err = errAnswerFailed
+	defer func() { g.finish(key, p, fz, err, s.answers.perShard) }()
+	bp := bufPool.Get().(*[]byte)
+	defer putBuf(bp)
+	en := encoder{render: s.render}
+	b, err := encode(&en, (*bp)[:0])
+	if err != nil {
+		return nil, err
+	}
+	*bp = b
+	return newFrozen(append(bytes.Clone(b), '\n'), slices.Clip(en.holes)), nil
+}
+
+// errAnswerFailed is what waiting requests get when the request making
+// their answer failed without an error (a panic, answered 500).
+var errAnswerFailed = errors.New("the answer could not be made")
+
+// answerUncached encodes and writes an answer without the cache.
+func (s *Server) answerUncached(w http.ResponseWriter, encode func(en *encoder, b []byte) ([]byte, error)) error {
 	bp := bufPool.Get().(*[]byte)
 	defer putBuf(bp)
 	en := encoder{render: s.render}
@@ -52,23 +96,12 @@ func (s *Server) answer(w http.ResponseWriter, ix *index.Index, key string, enco
 	if err != nil {
 		return err
 	}
-	b = append(b, '\n')
-	*bp = b
-	if g != nil {
-		g.put(key, &frozen{body: bytes.Clone(b), holes: slices.Clip(en.holes)}, s.answers.perShard)
-	}
-	return s.writeFrozen(w, &frozen{body: b, holes: en.holes})
-}
-
-// writeFrozen writes an encoded answer with its holes filled.
-func (s *Server) writeFrozen(w http.ResponseWriter, fz *frozen) error {
-	if len(fz.holes) == 0 {
-		return writeOK(w, fz.body)
-	}
-	bp := bufPool.Get().(*[]byte)
-	defer putBuf(bp)
-	*bp = fz.appendTo((*bp)[:0], s.render.urls)
-	return writeOK(w, *bp)
+	*bp = append(b, '\n')
+	fz := &frozen{body: *bp, holes: en.holes}
+	out := bufPool.Get().(*[]byte)
+	defer putBuf(out)
+	*out = fz.appendTo((*out)[:0], s.render.urls)
+	return writeOK(w, *out, nil)
 }
 
 // putBuf returns a buffer to the pool unless it grew too large to keep.
@@ -78,11 +111,15 @@ func putBuf(bp *[]byte) {
 	}
 }
 
-// writeOK writes body as a 200 JSON answer with its length.
-func writeOK(w http.ResponseWriter, body []byte) error {
+// writeOK writes body as a 200 JSON answer with its Content-Length,
+// given as the header value when it is at hand (nil: computed).
+func writeOK(w http.ResponseWriter, body []byte, length []string) error {
+	if length == nil {
+		length = []string{strconv.Itoa(len(body))}
+	}
 	h := w.Header()
 	h["Content-Type"] = contentTypeJSON
-	h["Content-Length"] = []string{strconv.Itoa(len(body))}
+	h["Content-Length"] = length
 	w.WriteHeader(http.StatusOK)
 	_, err := w.Write(body)
 	if errors.Is(err, http.ErrBodyNotAllowed) { // HEAD

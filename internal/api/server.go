@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 
@@ -79,6 +80,7 @@ type Server struct {
 	render  *render
 	answers *answerCache
 	handler http.Handler
+	now     func() time.Time
 }
 
 // New builds the server and its route table.
@@ -92,7 +94,7 @@ func New(cfg Config) *Server {
 	if cfg.Version == "" {
 		cfg.Version = "dev"
 	}
-	s := &Server{cfg: cfg, log: cfg.Logger}
+	s := &Server{cfg: cfg, log: cfg.Logger, now: time.Now}
 	s.render = &render{urls: newURLs(strings.TrimRight(cfg.BaseURL, "/"), cfg.Images, cfg.AccordColor)}
 	if cfg.AnswerCacheMB == 0 {
 		cfg.AnswerCacheMB = DefaultAnswerCacheMB

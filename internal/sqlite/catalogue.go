@@ -13,10 +13,11 @@ import (
 
 var _ catalog.Store = (*DB)(nil)
 
-// Perfumes returns every stored perfume ordered by id. The perfumes share
-// memory laid out for a long-lived catalogue (see decoder): they are meant
-// to be kept, as the index keeps them, not modified. Reading the rows and
-// decoding them run side by side, a batch of rows apart.
+// Perfumes returns every stored perfume ordered by id, laid out in memory
+// for a catalogue that is kept, as the index keeps it (see decoder): each
+// list has its own elements, and capacity equal to its length, so writes
+// and appends touch no other perfume. Reading the rows and decoding them run
+// side by side, a batch of rows apart.
 func (d *DB) Perfumes(ctx context.Context) ([]catalog.Perfume, error) {
 	var n int // a capacity hint: an import may commit between the two queries
 	if err := d.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM perfumes`).Scan(&n); err != nil {

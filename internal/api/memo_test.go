@@ -1,0 +1,89 @@
+package api
+
+import (
+	"errors"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/fragrance-data/fragrance/internal/index"
+)
+
+// TestAnswerCacheSingleFlight: while one request makes an answer, others
+// for the same key wait for it; a failure is not kept.
+func TestAnswerCacheSingleFlight(t *testing.T) {
+	c := newAnswerCache(1)
+	ix := &index.Index{}
+	g := c.generation(ix)
+	if g == nil || c.generation(ix) != g {
+		t.Fatal("one generation per catalogue")
+	}
+	_, p, lead := g.lookup("k")
+	if !lead {
+		t.Fatal("the first request must make the answer")
+	}
+	fz, p2, lead2 := g.lookup("k")
+	if fz != nil || lead2 || p2 != p {
+		t.Fatal("a second request must wait for the first")
+	}
+	want := newFrozen([]byte("{}\n"), nil)
+	g.finish("k", p, want, nil, c.perShard)
+	<-p2.done
+	if p2.fz != want || p2.err != nil {
+		t.Fatal("the waiting request did not get the answer")
+	}
+	if got, _, _ := g.lookup("k"); got != want {
+		t.Fatal("the answer was not kept")
+	}
+	_, p, _ = g.lookup("bad")
+	g.finish("bad", p, nil, errors.New("boom"), c.perShard)
+	if _, _, lead := g.lookup("bad"); !lead {
+		t.Fatal("a failed answer must not be kept")
+	}
+	if c.generation(&index.Index{}) == g {
+		t.Fatal("a new catalogue must start a new generation")
+	}
+}
+
+// TestAnswerCacheBound: a shard never holds more than its share.
+func TestAnswerCacheBound(t *testing.T) {
+	c := newAnswerCache(1) // 64 KiB per shard
+	g := c.generation(&index.Index{})
+	body := make([]byte, 10<<10)
+	for i := range 1000 {
+		k := strconv.Itoa(i)
+		_, p, _ := g.lookup(k)
+		g.finish(k, p, newFrozen(body, nil), nil, c.perShard)
+	}
+	for i := range g.shards {
+		if sh := &g.shards[i]; sh.bytes > c.perShard || len(sh.m) == 0 {
+			t.Fatalf("shard %d: %d bytes in %d answers, limit %d", i, sh.bytes, len(sh.m), c.perShard)
+		}
+	}
+}
+
+// TestFrozenRefill: holes are filled live, and a filled answer is reused
+// only for refillEvery.
+func TestFrozenRefill(t *testing.T) {
+	avail := map[int64]bool{}
+	u := newURLs("https://x", imagesFunc(func(id int64) bool { return avail[id] }), nil)
+	fz := newFrozen([]byte(`{"a":,"b":}`+"\n"), []hole{{pos: 5, id: 1}, {pos: 10, id: 2}})
+	t0 := time.Unix(1000, 0)
+	if body, length := fz.answer(u, t0); string(body) != `{"a":false,"b":false}`+"\n" || length[0] != "22" {
+		t.Fatalf("got %s (%v)", body, length)
+	}
+	avail[2] = true
+	if body, _ := fz.answer(u, t0.Add(refillEvery/2)); string(body) != `{"a":false,"b":false}`+"\n" {
+		t.Fatalf("refilled too early: %s", body)
+	}
+	if body, _ := fz.answer(u, t0.Add(refillEvery)); string(body) != `{"a":false,"b":true}`+"\n" {
+		t.Fatalf("not refilled: %s", body)
+	}
+}
+
+// imagesFunc is an Images whose availability is a function.
+type imagesFunc func(id int64) bool
+
+func (f imagesFunc) ImageURL(id int64) string           { return "i" }
+func (f imagesFunc) TransparentURL(id int64) string     { return "t" }
+func (f imagesFunc) TransparentAvailable(id int64) bool { return f(id) }
