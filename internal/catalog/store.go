@@ -28,6 +28,28 @@ type Store interface {
 	CatalogueVersion(ctx context.Context) (int64, error)
 }
 
+// PickSlug returns the slug of a new perfume whose preferred slug is
+// p.Slug: the first of SlugCandidates not in taken, else base-<id>-2,
+// -3, ... (base-<id> can only be taken by another perfume whose own name
+// ends in that number). The slug chosen is marked taken. Every backend and
+// every in-memory load assign slugs with it, so they agree.
+func PickSlug(p Perfume, taken map[string]bool) string {
+	cands := SlugCandidates(p.Slug, p.Year, p.ID)
+	for _, c := range cands {
+		if !taken[c] {
+			taken[c] = true
+			return c
+		}
+	}
+	last := cands[len(cands)-1]
+	for n := 2; ; n++ {
+		if c := fmt.Sprintf("%s-%d", last, n); !taken[c] {
+			taken[c] = true
+			return c
+		}
+	}
+}
+
 // SlugCandidates lists the slugs to try, in order, for a new perfume whose
 // preferred slug is base: base, then base-<year> (when the year is known),
 // then base-<id>, which is unique because ids are.

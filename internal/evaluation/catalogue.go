@@ -25,27 +25,9 @@ func BundledPerfumes() ([]catalog.Perfume, *bundled.Reference, error) {
 	taken := make(map[string]bool, len(res.Perfumes))
 	for i := range res.Perfumes {
 		p := &res.Perfumes[i]
-		p.Slug = uniqueSlug(p, taken)
+		p.Slug = catalog.PickSlug(*p, taken)
 	}
 	return res.Perfumes, ref, nil
-}
-
-// uniqueSlug is the first free slug candidate of p, marked taken.
-func uniqueSlug(p *catalog.Perfume, taken map[string]bool) string {
-	cands := catalog.SlugCandidates(p.Slug, p.Year, p.ID)
-	for _, c := range cands {
-		if !taken[c] {
-			taken[c] = true
-			return c
-		}
-	}
-	last := cands[len(cands)-1]
-	for n := 2; ; n++ {
-		if c := fmt.Sprintf("%s-%d", last, n); !taken[c] {
-			taken[c] = true
-			return c
-		}
-	}
 }
 
 // BundledIndex builds the index of the bundled catalogue with the

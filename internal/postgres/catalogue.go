@@ -203,7 +203,7 @@ func (s *importSource) prepare(in *catalog.Perfume) bool {
 	if ok {
 		p.Slug = old.slug
 	} else {
-		p.Slug = pickSlug(p, s.taken)
+		p.Slug = catalog.PickSlug(p, s.taken)
 	}
 	in.Slug = p.Slug
 	data, err := encode(p)
@@ -231,27 +231,6 @@ func (s *importSource) Values() ([]any, error) { return s.row, s.err }
 
 // Err returns what stopped the stream early, if anything.
 func (s *importSource) Err() error { return s.err }
-
-// pickSlug returns the first free candidate slug for a new perfume and marks
-// it taken; the same rule as the SQLite backend.
-func pickSlug(p catalog.Perfume, taken map[string]bool) string {
-	cands := catalog.SlugCandidates(p.Slug, p.Year, p.ID)
-	for _, c := range cands {
-		if !taken[c] {
-			taken[c] = true
-			return c
-		}
-	}
-	// base-<id> can only be taken by another perfume whose own name ends in
-	// that number; count up until free.
-	last := cands[len(cands)-1]
-	for n := 2; ; n++ {
-		if c := fmt.Sprintf("%s-%d", last, n); !taken[c] {
-			taken[c] = true
-			return c
-		}
-	}
-}
 
 // encode is the stored form of a perfume: its JSON without the slug, which
 // lives in its own column.

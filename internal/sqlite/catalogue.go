@@ -183,7 +183,7 @@ func (d *DB) ImportPerfumes(ctx context.Context, ps []catalog.Perfume, progress 
 				res.Updated++
 			}
 		} else {
-			p.Slug = pickSlug(p, taken)
+			p.Slug = catalog.PickSlug(p, taken)
 			data := pack(&p)
 			if _, err := ins.ExecContext(ctx, p.ID, p.Slug, data, now); err != nil {
 				return res, fmt.Errorf("import: insert perfume %d: %w", p.ID, err)
@@ -232,26 +232,6 @@ func loadStored(ctx context.Context, q querier) (map[int64]stored, map[string]bo
 		taken[s.slug] = true
 	}
 	return existing, taken, rows.Err()
-}
-
-// pickSlug returns the first free candidate slug for a new perfume and marks it taken.
-func pickSlug(p catalog.Perfume, taken map[string]bool) string {
-	cands := catalog.SlugCandidates(p.Slug, p.Year, p.ID)
-	for _, c := range cands {
-		if !taken[c] {
-			taken[c] = true
-			return c
-		}
-	}
-	// base-<id> can only be taken by another perfume whose own name ends in
-	// that number; count up until free.
-	last := cands[len(cands)-1]
-	for n := 2; ; n++ {
-		if c := fmt.Sprintf("%s-%d", last, n); !taken[c] {
-			taken[c] = true
-			return c
-		}
-	}
 }
 
 // samePerfume reports whether the packed record data holds the same
