@@ -172,3 +172,32 @@ func (f *flags) parseOrHelp(args []string) (done bool, err error) {
 	}
 	return err != nil, err
 }
+
+// subcommand is one command of a group such as "fragrance keys".
+type subcommand struct {
+	name, summary string
+	run           func(ctx context.Context, args []string, cio cmdIO) error
+}
+
+// dispatch runs the subcommand of group named by args[0], or prints the
+// group's usage for no argument (a usage error) or --help.
+func dispatch(ctx context.Context, group string, cmds []subcommand, args []string, cio cmdIO) error {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		fmt.Fprintf(cio.stderr, "Usage: fragrance %s <command> [flags]\n\nCommands:\n", group)
+		for _, c := range cmds {
+			fmt.Fprintf(cio.stderr, "  %-8s %s\n", c.name, c.summary)
+		}
+		fmt.Fprintf(cio.stderr, "\nRun 'fragrance %s <command> --help' for its flags.\n", group)
+		if len(args) == 0 {
+			return errUsage
+		}
+		return nil
+	}
+	for _, c := range cmds {
+		if c.name == args[0] {
+			return c.run(ctx, args[1:], cio)
+		}
+	}
+	fmt.Fprintf(cio.stderr, "fragrance %s: unknown command %q (try 'fragrance %s --help')\n", group, args[0], group)
+	return errUsage
+}

@@ -16,32 +16,11 @@ import (
 
 // runImages dispatches "fragrance images <command>".
 func runImages(ctx context.Context, args []string, cio cmdIO) error {
-	cmds := []struct {
-		name, summary string
-		run           func(ctx context.Context, args []string, cio cmdIO) error
-	}{
+	return dispatch(ctx, "images", []subcommand{
 		{"import", "import bottle photos from a directory (files named by numeric id or slug)", runImagesImport},
 		{"process", "make transparent-background images (queued jobs, --id N, or --all)", runImagesProcess},
 		{"status", "count background-removal jobs by state", runImagesStatus},
-	}
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
-		fmt.Fprintln(cio.stderr, "Usage: fragrance images <command> [flags]\n\nCommands:")
-		for _, c := range cmds {
-			fmt.Fprintf(cio.stderr, "  %-8s %s\n", c.name, c.summary)
-		}
-		fmt.Fprintln(cio.stderr, "\nRun 'fragrance images <command> --help' for its flags.")
-		if len(args) == 0 {
-			return errUsage
-		}
-		return nil
-	}
-	for _, c := range cmds {
-		if c.name == args[0] {
-			return c.run(ctx, args[1:], cio)
-		}
-	}
-	fmt.Fprintf(cio.stderr, "fragrance images: unknown command %q (try 'fragrance images --help')\n", args[0])
-	return errUsage
+	}, args, cio)
 }
 
 // imageFlags are the flags every images command shares.

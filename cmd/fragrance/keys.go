@@ -13,14 +13,8 @@ import (
 	"github.com/fragrance-data/fragrance/internal/catalog"
 )
 
-// keysCommand is one subcommand of "fragrance keys".
-type keysCommand struct {
-	name, summary string
-	run           func(ctx context.Context, args []string, cio cmdIO) error
-}
-
-func keysCommands() []keysCommand {
-	return []keysCommand{
+func keysCommands() []subcommand {
+	return []subcommand{
 		{"create", "create a key and print it (shown once)", runKeysCreate},
 		{"list", "list the keys", runKeysList},
 		{"revoke", "revoke a key for good", stateCommand("revoke", access.Revoked)},
@@ -34,24 +28,7 @@ func keysCommands() []keysCommand {
 
 // runKeys dispatches "fragrance keys <command>".
 func runKeys(ctx context.Context, args []string, cio cmdIO) error {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
-		fmt.Fprintln(cio.stderr, "Usage: fragrance keys <command> [flags]\n\nCommands:")
-		for _, c := range keysCommands() {
-			fmt.Fprintf(cio.stderr, "  %-8s %s\n", c.name, c.summary)
-		}
-		fmt.Fprintln(cio.stderr, "\nRun 'fragrance keys <command> --help' for its flags.")
-		if len(args) == 0 {
-			return errUsage
-		}
-		return nil
-	}
-	for _, c := range keysCommands() {
-		if c.name == args[0] {
-			return c.run(ctx, args[1:], cio)
-		}
-	}
-	fmt.Fprintf(cio.stderr, "fragrance keys: unknown command %q (try 'fragrance keys --help')\n", args[0])
-	return errUsage
+	return dispatch(ctx, "keys", keysCommands(), args, cio)
 }
 
 // keyFlags are the flags every keys command shares.
