@@ -31,6 +31,20 @@ var ErrKeyExists = errors.New("key already exists")
 // matches catalog.ErrInvalid.
 var ErrRevoked = fmt.Errorf("key is revoked, which is final: %w", catalog.ErrInvalid)
 
+// ForCreate is k ready to be stored as a new key: an empty state becomes
+// active, and a key without prefix, hash or tier, or with an unknown
+// state, is refused with an error wrapping catalog.ErrInvalid. Every
+// KeyStore's CreateKey applies it, so the backends agree on the rule.
+func (k Key) ForCreate() (Key, error) {
+	if k.State == "" {
+		k.State = Active
+	}
+	if !k.State.Valid() || k.Prefix == "" || k.Hash == "" || k.Tier == "" {
+		return Key{}, fmt.Errorf("create key: prefix, hash, tier and a valid state are required: %w", catalog.ErrInvalid)
+	}
+	return k, nil
+}
+
 // Key is one API key as stored: never the secret, only its hash.
 type Key struct {
 	ID int64

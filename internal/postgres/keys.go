@@ -19,15 +19,13 @@ const keyColumns = `id, prefix, hash, name, email, tier, state, per_minute, per_
 // CreateKey stores a new key (see access.KeyStore). The table's trigger
 // announces it on KeysChannel when the insert commits.
 func (d *DB) CreateKey(ctx context.Context, k access.Key) (access.Key, error) {
-	if k.State == "" {
-		k.State = access.Active
-	}
-	if !k.State.Valid() || k.Prefix == "" || k.Hash == "" || k.Tier == "" {
-		return access.Key{}, fmt.Errorf("postgres: create key: prefix, hash, tier and a valid state are required: %w", catalog.ErrInvalid)
+	k, err := k.ForCreate()
+	if err != nil {
+		return access.Key{}, err
 	}
 	now := d.stamp()
 	k.CreatedAt, k.UpdatedAt = now, now
-	err := d.pool.QueryRow(ctx, `INSERT INTO api_keys (prefix, hash, name, email, tier, state, per_minute, per_day, origins, created_at, updated_at)
+	err = d.pool.QueryRow(ctx, `INSERT INTO api_keys (prefix, hash, name, email, tier, state, per_minute, per_day, origins, created_at, updated_at)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10) RETURNING id`,
 		k.Prefix, k.Hash, k.Name, k.Email, string(k.Tier), string(k.State), k.PerMinute, k.PerDay, nonNil(k.Origins), now).Scan(&k.ID)
 	if isUniqueViolation(err) {

@@ -19,11 +19,9 @@ const keyColumns = `id, prefix, hash, name, email, tier, state, per_minute, per_
 
 // CreateKey stores a new key (see access.KeyStore).
 func (d *DB) CreateKey(ctx context.Context, k access.Key) (access.Key, error) {
-	if k.State == "" {
-		k.State = access.Active
-	}
-	if !k.State.Valid() || k.Prefix == "" || k.Hash == "" || k.Tier == "" {
-		return access.Key{}, fmt.Errorf("create key: prefix, hash, tier and a valid state are required: %w", catalog.ErrInvalid)
+	k, err := k.ForCreate()
+	if err != nil {
+		return access.Key{}, err
 	}
 	origins, err := json.Marshal(nonNil(k.Origins))
 	if err != nil {
