@@ -46,11 +46,6 @@ func newKeyFlags(name, usage string, cio cmdIO) *keyFlags {
 	}
 }
 
-// tiers returns the tier limits in force for display.
-func (f *keyFlags) tiers() (access.Tiers, error) {
-	return access.ParseTiers(*f.tierLimits, access.DefaultTiers())
-}
-
 // parseWithPrefix parses flags that may stand before or after the one
 // KEYPREFIX argument, and returns the prefix in stored form.
 func (f *keyFlags) parseWithPrefix(args []string) (prefix string, done bool, err error) {
@@ -77,7 +72,16 @@ func (f *keyFlags) parseWithPrefix(args []string) (prefix string, done bool, err
 }
 
 // open opens the store named by --db.
-func (f *keyFlags) open(ctx context.Context) (backend, error) { return openStore(ctx, *f.db) }
+// open reads --tier-limits and opens the store, for the commands that
+// print keys with their limits.
+func (f *keyFlags) open(ctx context.Context) (backend, access.Tiers, error) {
+	tiers, err := access.ParseTiers(*f.tierLimits, access.DefaultTiers())
+	if err != nil {
+		return nil, nil, err
+	}
+	store, err := openStore(ctx, *f.db)
+	return store, tiers, err
+}
 
 func runKeysCreate(ctx context.Context, args []string, cio cmdIO) error {
 	f := newKeyFlags("create", "create --db PATH --tier TIER --email EMAIL [--name NAME] [--per-minute N] [--per-day N] [--origins URL,...]\n\n"+
@@ -104,11 +108,7 @@ func runKeysCreate(ctx context.Context, args []string, cio cmdIO) error {
 	if err != nil {
 		return err
 	}
-	tiers, err := f.tiers()
-	if err != nil {
-		return err
-	}
-	store, err := f.open(ctx)
+	store, tiers, err := f.open(ctx)
 	if err != nil {
 		return err
 	}
@@ -160,11 +160,7 @@ func runKeysList(ctx context.Context, args []string, cio cmdIO) error {
 	if done, err := f.parseOrHelp(args); done {
 		return err
 	}
-	tiers, err := f.tiers()
-	if err != nil {
-		return err
-	}
-	store, err := f.open(ctx)
+	store, tiers, err := f.open(ctx)
 	if err != nil {
 		return err
 	}
@@ -191,7 +187,7 @@ func stateCommand(verb string, to access.State) func(context.Context, []string, 
 		if done {
 			return err
 		}
-		store, err := f.open(ctx)
+		store, _, err := f.open(ctx)
 		if err != nil {
 			return err
 		}
@@ -225,11 +221,7 @@ func runKeysLimits(ctx context.Context, args []string, cio cmdIO) error {
 	if done {
 		return err
 	}
-	tiers, err := f.tiers()
-	if err != nil {
-		return err
-	}
-	store, err := f.open(ctx)
+	store, tiers, err := f.open(ctx)
 	if err != nil {
 		return err
 	}
@@ -251,11 +243,7 @@ func runKeysUsage(ctx context.Context, args []string, cio cmdIO) error {
 	if done {
 		return err
 	}
-	tiers, err := f.tiers()
-	if err != nil {
-		return err
-	}
-	store, err := f.open(ctx)
+	store, tiers, err := f.open(ctx)
 	if err != nil {
 		return err
 	}
@@ -323,7 +311,7 @@ func runKeysSignals(ctx context.Context, args []string, cio cmdIO) error {
 	if done, err := f.parseOrHelp(args); done {
 		return err
 	}
-	store, err := f.open(ctx)
+	store, _, err := f.open(ctx)
 	if err != nil {
 		return err
 	}
