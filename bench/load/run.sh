@@ -5,9 +5,10 @@
 # or ~200,000 perfumes with --catalogue 200k), creates an enterprise key
 # whose limits never interfere, and measures each endpoint class with wrk:
 # first the service, then a minimal Go net/http server (bench/load/ceiling)
-# answering a real answer of that class as a pre-encoded body of the same
-# size, with the same wrk settings. It prints requests per second, p50/p99
-# latency and the ratio of the service to the ceiling.
+# replaying the service's own answers to the same requests (status, headers
+# and body recorded once, looked up by request URI), with the same wrk
+# settings. It prints requests per second, p50/p99 latency and the ratio of
+# the service to the ceiling.
 #
 # Both listen on loopback only. wrk, the service and the ceiling share this
 # machine's cores, so the figures are for this machine; the ratio compares
@@ -15,12 +16,14 @@
 #
 # Usage: bench/load/run.sh [--catalogue bundled|200k] [--duration 10s]
 #        [--threads 2] [--connections 32] [--answer-cache N] [--classes "detail list ..."]
-#        [--db FILE] [--serve-flags "..."] [--out FILE]
+#        [--db FILE] [--serve-flags "..."] [--out FILE] [--bare]
 #   --answer-cache N   the service's --answer-cache-mb (default: the service's default;
 #                      0 turns the answer cache off, to measure every answer computed)
 #   --db FILE          use an existing database (already filled) instead of a new one
 #   --serve-flags S    more flags for fragrance serve, e.g. "--log-level warn"
 #   --out FILE         also append the table (Markdown) to FILE
+#   --bare             also run the bare ceiling (one body, only Content-Type and
+#                      Content-Length) and show its req/s for reference
 set -euo pipefail
 
 catalogue=bundled
@@ -32,6 +35,7 @@ classes="detail list search similar dupes match brands notes"
 db=""
 serve_flags=""
 out=""
+bare=0
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--catalogue) catalogue=$2; shift 2 ;;
@@ -43,7 +47,8 @@ while [ $# -gt 0 ]; do
 	--db) db=$2; shift 2 ;;
 	--serve-flags) serve_flags=$2; shift 2 ;;
 	--out) out=$2; shift 2 ;;
-	-h | --help) sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	--bare) bare=1; shift ;;
+	-h | --help) sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "unknown argument: $1 (try --help)" >&2; exit 2 ;;
 	esac
 done
@@ -182,35 +187,58 @@ run_wrk() {
 	echo "$rps $p50 $p99 $errs"
 }
 
+# start_ceiling starts the ceiling with the given flags and sets $ceiling
+# to its address.
+start_ceiling() {
+	rm -f "$work/ceiling.addr"
+	"$work/ceiling" --addr 127.0.0.1:0 --port-file "$work/ceiling.addr" "$@" &
+	cpid=$!
+	pids+=("$cpid")
+	for _ in $(seq 1 100); do [ -s "$work/ceiling.addr" ] && break; sleep 0.05; done
+	[ -s "$work/ceiling.addr" ] || { echo "the ceiling did not start" >&2; exit 1; }
+	ceiling="http://$(cat "$work/ceiling.addr")/"
+}
+stop_ceiling() {
+	kill "$cpid" 2>/dev/null || true
+	wait "$cpid" 2>/dev/null || true
+}
+
 rows=()
 for class in $classes; do
 	mapfile -t paths < <(paths_for "$class")
 	[ ${#paths[@]} -gt 0 ] || { echo "no paths for class $class" >&2; exit 1; }
 	write_lua "$work/$class.lua" "${paths[@]}"
-	# The ceiling's body: a real answer of the class, the median-sized of
-	# the first few paths.
-	for i in 0 1 2 3 4; do
-		[ "$i" -lt ${#paths[@]} ] || break
-		get "${paths[$i]}" >"$work/body.$i" || { echo "GET ${paths[$i]} failed" >&2; exit 1; }
+	# Record the service's answer to every path (status, headers, body): the
+	# ceiling replays them, so both sides move the same bytes.
+	rec="$work/$class.answers"
+	mkdir -p "$rec"
+	: >"$rec/index.tsv"
+	for i in "${!paths[@]}"; do
+		curl -s -D "$rec/$i.head" -o "$rec/$i.body" -H "X-API-Key: $key" "$base${paths[$i]}"
+		head -1 "$rec/$i.head" | grep -q ' 200' || { echo "GET ${paths[$i]}: $(head -1 "$rec/$i.head")" >&2; exit 1; }
+		printf '%s\t%s\n' "${paths[$i]}" "$i" >>"$rec/index.tsv"
 	done
-	body=$(ls -S "$work"/body.* | awk '{a[NR] = $0} END {print a[int((NR + 1) / 2)]}')
-	cp "$body" "$work/$class.body"
-	rm -f "$work"/body.*
-	size=$(stat -c %s "$work/$class.body")
+	size=$(cat "$rec"/*.body | wc -c)
+	size=$((size / ${#paths[@]}))
 
-	log "$class: ${#paths[@]} paths, $size-byte ceiling body; service"
+	log "$class: ${#paths[@]} paths, answers of $size bytes on average; service"
 	read -r s_rps s_p50 s_p99 s_err < <(run_wrk "$base/" "$work/$class.lua")
-	"$work/ceiling" --addr 127.0.0.1:0 --body "$work/$class.body" --port-file "$work/ceiling.addr" &
-	cpid=$!
-	pids+=("$cpid")
-	for _ in $(seq 1 100); do [ -s "$work/ceiling.addr" ] && break; sleep 0.05; done
-	log "$class: ceiling"
-	read -r c_rps c_p50 c_p99 c_err < <(run_wrk "http://$(cat "$work/ceiling.addr")/" "$work/$class.lua")
-	kill "$cpid" 2>/dev/null || true
-	wait "$cpid" 2>/dev/null || true
-	rm -f "$work/ceiling.addr"
+	log "$class: ceiling (the same answers replayed)"
+	start_ceiling --answers "$rec"
+	read -r c_rps c_p50 c_p99 c_err < <(run_wrk "$ceiling" "$work/$class.lua")
+	stop_ceiling
+	b_rps="-"
+	if [ "$bare" = 1 ]; then
+		# The median-sized answer as the only body, without the service's headers.
+		body=$(ls -S "$rec"/*.body | awk '{a[NR] = $0} END {print a[int((NR + 1) / 2)]}')
+		log "$class: bare ceiling (one body, two headers)"
+		start_ceiling --body "$body"
+		read -r b_rps _ _ _ < <(run_wrk "$ceiling" "$work/$class.lua")
+		stop_ceiling
+	fi
+	rm -rf "$rec"
 	ratio=$(awk -v s="$s_rps" -v c="$c_rps" 'BEGIN {printf "%.2f", (c > 0 ? s / c : 0)}')
-	rows+=("$class|$ratio|$s_rps|$c_rps|$s_p50|$s_p99|$c_p50|$c_p99|$size|$s_err")
+	rows+=("$class|$ratio|$s_rps|$c_rps|$s_p50|$s_p99|$c_p50|$c_p99|$size|$((s_err + c_err))|$b_rps")
 done
 
 rss=$(awk '/VmRSS/ {printf "%d", $2 / 1024}' "/proc/$serve_pid/status" 2>/dev/null || echo "?")
@@ -219,8 +247,8 @@ rss=$(awk '/VmRSS/ {printf "%d", $2 / 1024}' "/proc/$serve_pid/status" 2>/dev/nu
 	echo "Load benchmark: $catalogue catalogue ($perfumes perfumes), wrk -t$threads -c$connections -d$duration, access layer on"
 	echo "Machine: $(nproc) cores, $(awk -F': ' '/model name/ {print $2; exit}' /proc/cpuinfo), $(awk '/MemTotal/ {printf "%.0f GB", $2 / 1048576}' /proc/meminfo) RAM; $(go version | awk '{print $3}'); answer cache ${answer_cache:-default} MB${serve_flags:+; serve $serve_flags}"
 	echo
-	echo "| class | ratio | service req/s | ceiling req/s | p50 ms | p99 ms | ceiling p50 ms | ceiling p99 ms | body bytes | errors |"
-	echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+	echo "| class | ratio | service req/s | ceiling req/s | p50 ms | p99 ms | ceiling p50 ms | ceiling p99 ms | body bytes | errors | bare ceiling req/s |"
+	echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 	for r in "${rows[@]}"; do echo "| ${r//|/ | } |"; done
 	echo
 	echo "Service resident memory after the run: $rss MB"

@@ -20,6 +20,9 @@ func withInfo(ctx context.Context, ri *requestInfo) context.Context {
 }
 
 func infoFrom(ctx context.Context) *requestInfo {
+	if li := logInfoFrom(ctx); li != nil && li.passed {
+		return &li.info
+	}
 	ri, _ := ctx.Value(ctxKey{}).(*requestInfo)
 	return ri
 }
@@ -51,18 +54,23 @@ type LogInfo struct {
 	KeyPrefix string
 	// ClientIP is the client address the Guard used.
 	ClientIP string
+
+	// What KeyFrom and DecisionFrom return, once the Guard admitted the
+	// request (passed).
+	info   requestInfo
+	passed bool
 }
 
 type logInfoKey struct{}
 
-// WithLogInfo returns ctx carrying an empty LogInfo for the Guard to fill:
+// WithLogInfo returns ctx carrying li, an empty LogInfo for the Guard to
+// fill (the caller may keep it in a struct of its own per request):
 //
-//	ctx, li := access.WithLogInfo(r.Context())
-//	next.ServeHTTP(w, r.WithContext(ctx))
+//	var li access.LogInfo
+//	next.ServeHTTP(w, r.WithContext(access.WithLogInfo(r.Context(), &li)))
 //	log.Info("request", "key", li.KeyPrefix, "ip", li.ClientIP, "query", access.RedactQuery(r.URL.RawQuery))
-func WithLogInfo(ctx context.Context) (context.Context, *LogInfo) {
-	li := &LogInfo{}
-	return context.WithValue(ctx, logInfoKey{}, li), li
+func WithLogInfo(ctx context.Context, li *LogInfo) context.Context {
+	return context.WithValue(ctx, logInfoKey{}, li)
 }
 
 func logInfoFrom(ctx context.Context) *LogInfo {

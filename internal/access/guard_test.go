@@ -407,7 +407,8 @@ func TestGuardFillsLogInfo(t *testing.T) {
 	for i, want := range []int{200, 429} {
 		r := httptest.NewRequest("GET", "/api/perfumes?api_key="+secret, nil)
 		r.RemoteAddr = "192.0.2.30:1234"
-		ctx, li := access.WithLogInfo(r.Context())
+		li := &access.LogInfo{}
+		ctx := access.WithLogInfo(r.Context(), li)
 		w := httptest.NewRecorder()
 		e.handler.ServeHTTP(w, r.WithContext(ctx))
 		if w.Code != want || li.KeyPrefix != k.Prefix || li.ClientIP != "192.0.2.30" {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/fragrance-data/fragrance/internal/problem"
@@ -39,33 +41,84 @@ func ceilMillis(d time.Duration) int64 {
 // t is the seconds until the oldest request counted in the window leaves it
 // (for a refused window: until it has room). The X- headers describe the
 // window nearest to refusing, with Reset in Unix seconds.
+//
+// This runs on every request, so it is built by hand: the policy, which
+// changes only with the limits, is kept per set of limits; the four other
+// values are written into one string and one array of values, and stored
+// under their canonical names (Header.Set would canonicalise them again).
 func SetRateLimitHeaders(h http.Header, d Decision) {
-	ws := d.Windows()
-	if len(ws) == 0 {
+	ws, n := d.windows()
+	if n == 0 {
 		return
 	}
-	// Built by hand and stored under canonical names: this runs on every
-	// request, and fmt and Header.Set were most of the Guard's cost.
-	policy := make([]byte, 0, 64)
-	state := make([]byte, 0, 64)
+	var buf [192]byte
+	b := buf[:0]
+	var end [4]int
+	for i, w := range ws[:n] {
+		if i > 0 {
+			b = append(b, ", "...)
+		}
+		b = append(append(append(b, '"'), w.Policy...), `";r=`...)
+		b = append(strconv.AppendInt(b, w.Remaining, 10), ";t="...)
+		b = strconv.AppendInt(b, ceilSeconds(w.Reset), 10)
+	}
+	end[0] = len(b)
+	near := nearest(ws[:n])
+	b = strconv.AppendInt(b, near.Limit, 10)
+	end[1] = len(b)
+	b = strconv.AppendInt(b, near.Remaining, 10)
+	end[2] = len(b)
+	b = strconv.AppendInt(b, ceilSeconds(time.Duration(d.At.UnixNano())+near.Reset), 10)
+	end[3] = len(b)
+	all := string(b)
+	v := new([4]string)
+	v[0], v[1], v[2], v[3] = all[:end[0]], all[end[0]:end[1]], all[end[1]:end[2]], all[end[2]:end[3]]
+	h["Ratelimit-Policy"] = policyValue(ws[:n])
+	h["Ratelimit"] = v[0:1:1]
+	h["X-Ratelimit-Limit"] = v[1:2:2]
+	h["X-Ratelimit-Remaining"] = v[2:3:3]
+	h["X-Ratelimit-Reset"] = v[3:4:4]
+}
+
+// policies keeps the RateLimit-Policy value of each set of limits (there is
+// one per tier and per key with limits of its own), up to maxPolicies
+// sets; the values are shared by every answer and never modified.
+var (
+	policies    sync.Map // [2]policyLimit → []string
+	policyCount atomic.Int64
+)
+
+const maxPolicies = 4096
+
+type policyLimit struct {
+	limit int64
+	span  time.Duration
+}
+
+func policyValue(ws []WindowState) []string {
+	var k [2]policyLimit
+	for i, w := range ws {
+		k[i] = policyLimit{w.Limit, w.Span}
+	}
+	if v, ok := policies.Load(k); ok {
+		return v.([]string)
+	}
+	var b []byte
 	for i, w := range ws {
 		if i > 0 {
-			policy = append(policy, ", "...)
-			state = append(state, ", "...)
+			b = append(b, ", "...)
 		}
-		policy = append(append(append(policy, '"'), w.Policy...), `";q=`...)
-		policy = append(strconv.AppendInt(policy, w.Limit, 10), ";w="...)
-		policy = strconv.AppendInt(policy, ceilSeconds(w.Span), 10)
-		state = append(append(append(state, '"'), w.Policy...), `";r=`...)
-		state = append(strconv.AppendInt(state, w.Remaining, 10), ";t="...)
-		state = strconv.AppendInt(state, ceilSeconds(w.Reset), 10)
+		b = append(append(append(b, '"'), w.Policy...), `";q=`...)
+		b = append(strconv.AppendInt(b, w.Limit, 10), ";w="...)
+		b = strconv.AppendInt(b, ceilSeconds(w.Span), 10)
 	}
-	n := nearest(ws)
-	h["Ratelimit-Policy"] = []string{string(policy)}
-	h["Ratelimit"] = []string{string(state)}
-	h["X-Ratelimit-Limit"] = []string{strconv.FormatInt(n.Limit, 10)}
-	h["X-Ratelimit-Remaining"] = []string{strconv.FormatInt(n.Remaining, 10)}
-	h["X-Ratelimit-Reset"] = []string{strconv.FormatInt(ceilSeconds(time.Duration(d.At.UnixNano())+n.Reset), 10)}
+	v := []string{string(b)}
+	if policyCount.Load() < maxPolicies {
+		if _, loaded := policies.LoadOrStore(k, v); !loaded {
+			policyCount.Add(1)
+		}
+	}
+	return v
 }
 
 // nearest is the window nearest to refusing: of the refused windows, the

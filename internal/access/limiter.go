@@ -85,13 +85,19 @@ type Decision struct {
 
 // Windows returns the windows that apply, minute first.
 func (d Decision) Windows() []WindowState {
-	out := make([]WindowState, 0, 2)
+	ws, n := d.windows()
+	return ws[:n:n]
+}
+
+// windows is Windows without an allocation: the first n of ws apply.
+func (d Decision) windows() (ws [2]WindowState, n int) {
 	for _, w := range [...]WindowState{d.Minute, d.Day} {
 		if w.Limit > 0 {
-			out = append(out, w)
+			ws[n] = w
+			n++
 		}
 	}
-	return out
+	return ws, n
 }
 
 // RetryAfter is the time until a refused request would be admitted: the

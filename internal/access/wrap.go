@@ -48,7 +48,7 @@ func (g *Guard) Wrap(endpoint string, h http.Handler) http.Handler {
 			writeAuthProblem(w, r, code)
 			return
 		}
-		g.serve(w, r, endpoint, key, ip, h)
+		g.serve(w, r, li, endpoint, key, ip, h)
 	})
 }
 
@@ -141,8 +141,9 @@ func bearer(h string) (string, bool) {
 	return tok, tok != ""
 }
 
-// serve limits an authenticated request and runs h when admitted.
-func (g *Guard) serve(w http.ResponseWriter, r *http.Request, endpoint string, key Key, ip string, h http.Handler) {
+// serve limits an authenticated request and runs h when admitted; li is
+// the request's LogInfo, nil when the outer middleware gave none.
+func (g *Guard) serve(w http.ResponseWriter, r *http.Request, li *LogInfo, endpoint string, key Key, ip string, h http.Handler) {
 	d, err := g.limiter.Allow(r.Context(), key.Prefix, g.cfg.Tiers.For(key))
 	if err != nil {
 		g.log.Error("access: rate limiter failed", "err", err, "key", key.Prefix)
@@ -161,23 +162,50 @@ func (g *Guard) serve(w http.ResponseWriter, r *http.Request, endpoint string, k
 		g.abuse.refused(key.Prefix, ip, now)
 		return
 	}
-	g.abuse.seen(key.Prefix, ip, g.now())
-	r2 := r.WithContext(withInfo(r.Context(), &requestInfo{key: key, decision: d, clientIP: ip}))
+	now := g.now()
+	g.abuse.seen(key.Prefix, ip, now)
+	// The handler learns the key and decision through the LogInfo the
+	// outer middleware put in the context, when there is one: no second
+	// copy of the request.
+	r2 := r
+	if li != nil {
+		li.info, li.passed = requestInfo{key: key, decision: d, clientIP: ip}, true
+	} else {
+		r2 = r.WithContext(withInfo(r.Context(), &requestInfo{key: key, decision: d, clientIP: ip}))
+	}
 	if mayHaveKeyParam(r.URL.RawQuery) {
+		if r2 == r {
+			r2 = r.WithContext(r.Context()) // a shallow copy whose URL can change
+		}
 		u := *r.URL
 		u.RawQuery = stripKeyParam(u.RawQuery)
 		r2.URL = &u
 		r2.RequestURI = u.RequestURI()
 	}
-	sw := &statusWriter{ResponseWriter: w}
+	rec, ok := w.(StatusRecorder)
+	if !ok {
+		rec = &statusWriter{ResponseWriter: w}
+	}
 	defer func() {
 		if p := recover(); p != nil {
 			g.meter.request(key.Prefix, endpoint, http.StatusInternalServerError, g.now())
 			panic(p)
 		}
-		g.meter.request(key.Prefix, endpoint, sw.code(), g.now())
+		status := rec.Status()
+		if status == 0 { // nothing written: net/http answers 200
+			status = http.StatusOK
+		}
+		g.meter.request(key.Prefix, endpoint, status, now)
 	}()
-	h.ServeHTTP(sw, r2)
+	h.ServeHTTP(rec, r2)
+}
+
+// StatusRecorder is a ResponseWriter that knows the status it answered
+// with (0 before it answered). The Guard meters a request by the status of
+// its writer when the writer is one, and wraps it in its own otherwise.
+type StatusRecorder interface {
+	http.ResponseWriter
+	Status() int
 }
 
 // statusWriter remembers the status a handler answered with.
@@ -210,9 +238,4 @@ func (s *statusWriter) Flush() {
 	}
 }
 
-func (s *statusWriter) code() int {
-	if s.status == 0 {
-		return http.StatusOK
-	}
-	return s.status
-}
+func (s *statusWriter) Status() int { return s.status }

@@ -29,10 +29,12 @@ type requestInfo struct {
 
 type infoKey struct{}
 
-// requestState is what the middleware keeps of one request.
+// requestState is what the middleware keeps of one request, in one
+// allocation.
 type requestState struct {
 	info     requestInfo
 	writer   statusWriter
+	log      access.LogInfo
 	idHeader [1]string
 }
 
@@ -108,6 +110,10 @@ func (sw *statusWriter) Write(b []byte) (int, error) {
 	return n, err
 }
 
+// Status is the status answered so far, 0 before any: the Guard meters by
+// it (access.StatusRecorder) instead of wrapping the writer again.
+func (sw *statusWriter) Status() int { return sw.status }
+
 // Unwrap lets http.ResponseController reach the underlying writer.
 func (sw *statusWriter) Unwrap() http.ResponseWriter { return sw.ResponseWriter }
 
@@ -127,14 +133,14 @@ func (s *Server) middleware(h http.Handler) http.Handler {
 	version := []string{s.cfg.Version}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
-		ctx, li := access.WithLogInfo(r.Context())
 		st := &requestState{ // one allocation for what every request needs
-			info:   requestInfo{id: ids.next(r), route: "unmatched", access: li},
+			info:   requestInfo{id: ids.next(r), route: "unmatched"},
 			writer: statusWriter{ResponseWriter: w, head: r.Method == http.MethodHead},
 		}
 		ri, sw := &st.info, &st.writer
+		ri.access = &st.log
 		st.idHeader[0] = ri.id
-		r = r.WithContext(context.WithValue(ctx, infoKey{}, ri))
+		r = r.WithContext(context.WithValue(access.WithLogInfo(r.Context(), ri.access), infoKey{}, ri))
 		hd := sw.Header()
 		// Canonical names set directly: Header.Set would canonicalize
 		// them again on every request.
