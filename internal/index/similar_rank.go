@@ -30,6 +30,7 @@ func (ix *Index) similar(src uint32, limit int, maxTier uint8) []Scored {
 		picked := capLines(top.sorted(), limit, maxPerLine, ix.line)
 		if len(picked) >= limit || len(top.h) < k {
 			accs, notes := s.accIDs(src), s.noteIDs(src)
+			out = make([]Scored, 0, len(picked))
 			for _, r := range picked {
 				out = append(out, ix.scored(r, accs, notes))
 			}
@@ -40,36 +41,97 @@ func (ix *Index) similar(src uint32, limit int, maxTier uint8) []Scored {
 
 // rankSimilar scores every perfume with a non-zero dot product (and the
 // curated partners) as search.Similarity does, pushing them into top.
+//
+// It runs once per cold query over every document, so the common case is
+// kept to a few float32 operations: the source and its curated partners
+// (the only documents scored differently) split the catalogue into
+// stretches that simScan walks without asking, per document, which kind
+// it is, and a document is compared with the heap's floor before any key
+// is built. The pushes, and so the kept set, are exactly those of scoring
+// every document in turn.
 func (ix *Index) rankSimilar(src uint32, maxTier uint8, sc *simScratch, top *topK) *topK {
 	s := ix.sim
 	wa, wn := search.SimilarityWeights(s.accInv[src] > 0, s.noteInv[src] > 0)
 	// The source's inverse norms without its own confidence (never 0).
 	c := confidence(ix.entries[src].RatingCount)
-	fa, fn := float32(wa)*s.accInv[src]/c, float32(wn)*s.noteInv[src]/c
-	curated := s.curated[src]
-	for d, a := range sc.dotA {
-		n := sc.dotN[d]
-		doc := uint32(d)
-		if (a == 0 && n == 0 && !slices.Contains(curated, doc)) || doc == src {
-			continue
+	r := simScan{ix: ix, sc: sc, top: top, maxTier: maxTier,
+		fa: float32(wa) * s.accInv[src] / c, fn: float32(wn) * s.noteInv[src] / c}
+	r.setFloor()
+	var buf [8]uint32
+	skip := append(append(buf[:0], src), s.curated[src]...)
+	slices.Sort(skip)
+	from := uint32(0)
+	for _, doc := range skip {
+		r.scan(from, doc)
+		if doc != src {
+			r.curated(doc)
 		}
-		if maxTier > 0 && (s.tier[doc] == 0 || s.tier[doc] >= maxTier) {
-			continue
-		}
-		sim := float64(min(max(fa*a*s.accInv[doc]+fn*n*s.noteInv[doc], 0), 1))
-		if len(curated) > 0 && slices.Contains(curated, doc) {
-			sim = search.Curated(sim)
-		}
-		if sim > 0 {
-			top.push(scoreKey(sim)|ix.popKey(doc), doc)
-		}
+		from = doc + 1
 	}
+	r.scan(from, uint32(len(sc.dotA)))
 	return top
+}
+
+// simScan is one ranking pass of rankSimilar.
+type simScan struct {
+	ix      *Index
+	sc      *simScratch
+	top     *topK
+	maxTier uint8
+	fa, fn  float32 // the source's weight over its norms, accords and notes
+	// floor: a similarity at most this can't enter top. It is never below
+	// 0, since only a positive similarity counts.
+	floor float32
+}
+
+func (r *simScan) setFloor() { r.floor = max(below32(r.top.floor()), 0) }
+
+// scan pushes the documents from up to to (neither the source nor a
+// curated partner among them) whose similarity is positive and can enter
+// top. The similarity is computed as the same float32 expression as in
+// curated, so rounding is the same.
+func (r *simScan) scan(from, to uint32) {
+	s := r.ix.sim
+	// Re-sliced to one length, so the loop needs no bounds checks.
+	dotA := r.sc.dotA[from:to]
+	dotN := r.sc.dotN[from:to][:len(dotA)]
+	accInv := s.accInv[from:to][:len(dotA)]
+	noteInv := s.noteInv[from:to][:len(dotA)]
+	tier := s.tier[from:to][:len(dotA)]
+	fa, fn, floor, maxTier := r.fa, r.fn, r.floor, r.maxTier
+	for i, a := range dotA {
+		sim := fa*a*accInv[i] + fn*dotN[i]*noteInv[i]
+		if !(sim > floor) { // the usual case, once top is full
+			continue
+		}
+		if maxTier > 0 && (tier[i] == 0 || tier[i] >= maxTier) {
+			continue
+		}
+		doc := from + uint32(i)
+		r.top.push(scoreKey(float64(min(sim, 1)))|r.ix.popKey(doc), doc)
+		r.setFloor()
+		floor = r.floor
+	}
+}
+
+// curated pushes a curated partner of the source, whose similarity is
+// pulled towards 1 and which counts even when it shares nothing.
+func (r *simScan) curated(doc uint32) {
+	s := r.ix.sim
+	if r.maxTier > 0 && (s.tier[doc] == 0 || s.tier[doc] >= r.maxTier) {
+		return
+	}
+	a, n := r.sc.dotA[doc], r.sc.dotN[doc]
+	sim := search.Curated(float64(min(max(r.fa*a*s.accInv[doc]+r.fn*n*s.noteInv[doc], 0), 1)))
+	if sim > 0 {
+		r.top.push(scoreKey(sim)|r.ix.popKey(doc), doc)
+		r.setFloor()
+	}
 }
 
 // capLines takes the best documents, at most lineCap of any product line.
 func capLines(ranked []keyed, limit, lineCap int, line []uint64) []keyed {
-	var out []keyed
+	out := make([]keyed, 0, min(limit, len(ranked)))
 	seen := make(map[uint64]int, limit)
 	for _, r := range ranked {
 		if len(out) == limit {
@@ -103,9 +165,13 @@ func keyScore(key uint64) float64 { return float64(key>>32) / (1 << 30) }
 // sharedAccords lists doc's accords (with doc's strengths) whose ids are
 // in want, strongest first.
 func (ix *Index) sharedAccords(doc uint32, want []uint32) []catalog.AccordStrength {
-	out := []catalog.AccordStrength{}
+	refs := ix.sim.docAccs[ix.sim.docAccOff[doc]:ix.sim.docAccOff[doc+1]]
+	// Sized for the most it can hold (bar repeated ids): every result
+	// item has two such lists, and growing them cost more allocations
+	// than the rest of a query. Empty, never nil.
+	out := make([]catalog.AccordStrength, 0, min(len(refs), len(want)))
 	e := &ix.entries[doc]
-	for _, r := range ix.sim.docAccs[ix.sim.docAccOff[doc]:ix.sim.docAccOff[doc+1]] {
+	for _, r := range refs {
 		if slices.Contains(want, r.id()) {
 			out = append(out, e.Accords[r.pos()])
 		}
@@ -116,8 +182,9 @@ func (ix *Index) sharedAccords(doc uint32, want []uint32) []catalog.AccordStreng
 // sharedNotes lists doc's notes whose ids are in want, in pyramid order,
 // by their canonical names.
 func (ix *Index) sharedNotes(doc uint32, want []uint32) []string {
-	out := []string{}
-	for _, r := range ix.sim.docNotes[ix.sim.docNoteOff[doc]:ix.sim.docNoteOff[doc+1]] {
+	refs := ix.sim.docNotes[ix.sim.docNoteOff[doc]:ix.sim.docNoteOff[doc+1]]
+	out := make([]string, 0, min(len(refs), len(want))) // as in sharedAccords
+	for _, r := range refs {
 		if slices.Contains(want, r.id()) {
 			out = append(out, ix.noteName[r.id()])
 		}

@@ -1,6 +1,9 @@
 package index
 
-import "slices"
+import (
+	"math"
+	"slices"
+)
 
 // keyed is a document with its ranking key: larger keys rank first. Keys
 // end with the document's popularity, so no two are equal and every order
@@ -12,13 +15,14 @@ type keyed struct {
 
 // topK keeps the k largest keys pushed into it, in a min-heap so a key
 // below the k-th best is rejected with one comparison. It grows as keys
-// come, so a huge k (a deep page) costs only what is pushed.
+// come, so a huge k (a deep page) costs only what is pushed; room for a
+// usual k (a page, a similar list) is made at once.
 type topK struct {
 	k int
 	h []keyed // min-heap on key
 }
 
-func newTopK(k int) *topK { return &topK{k: k} }
+func newTopK(k int) *topK { return &topK{k: k, h: make([]keyed, 0, min(max(k, 0), 128))} }
 
 func (t *topK) push(key uint64, doc uint32) {
 	switch {
@@ -57,6 +61,32 @@ func (t *topK) down(i int) {
 		t.h[i], t.h[c] = t.h[c], t.h[i]
 		i = c
 	}
+}
+
+// floor is the score (0–1, as keyScore reads it) of the least key kept
+// once the heap is full, -1 before, +Inf when k is 0. A document scoring
+// below it can't enter: its key is smaller whatever its popularity. So a
+// scan can skip building keys for most documents; one scoring at least
+// the floor still goes to push, where a tie is the popularity's to decide.
+func (t *topK) floor() float64 {
+	switch {
+	case t.k <= 0:
+		return math.Inf(1)
+	case len(t.h) < t.k:
+		return -1
+	}
+	return keyScore(t.h[0].key)
+}
+
+// below32 is the largest float32 under f, so that for any float32 x,
+// x < f exactly when x <= below32(f): a hot loop on float32 scores
+// compares with floor in one instruction, with no rounding doubt.
+func below32(f float64) float32 {
+	x := float32(f)
+	if float64(x) >= f {
+		x = math.Nextafter32(x, float32(math.Inf(-1)))
+	}
+	return x
 }
 
 // sorted returns the kept documents, largest key first.
