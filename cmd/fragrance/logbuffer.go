@@ -6,6 +6,8 @@ import (
 	"log/slog"
 	"sync"
 	"time"
+
+	"github.com/fragrance-data/fragrance/internal/api"
 )
 
 // logBuffer batches serve's log lines: every answer writes an access-log
@@ -85,6 +87,33 @@ func (lb *logBuffer) Close() error {
 	close(lb.stop)
 	<-lb.done
 	return lb.Flush()
+}
+
+// accessLog writes access-log lines into the log buffer as the text or
+// JSON handler would (api.AccessEntry.AppendText, AppendJSON), formatted
+// outside any lock and copied in under one: a line per request is the
+// log's whole volume, and slog's handlers cost twice as much and hold a
+// second lock. Lines of level Warn or above are flushed at once.
+type accessLog struct {
+	lb    *logBuffer
+	level slog.Level
+	json  bool
+}
+
+func (a accessLog) Enabled(level slog.Level) bool { return level >= a.level }
+
+func (a accessLog) Log(e *api.AccessEntry) {
+	var buf [512]byte
+	b := buf[:0]
+	if a.json {
+		b = e.AppendJSON(b)
+	} else {
+		b = e.AppendText(b)
+	}
+	a.lb.Write(b)
+	if e.Level >= slog.LevelWarn {
+		a.lb.Flush()
+	}
 }
 
 // flushingHandler flushes the log buffer after every record of level Warn

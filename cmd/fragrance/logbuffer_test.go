@@ -2,12 +2,15 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"log/slog"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/fragrance-data/fragrance/internal/api"
 )
 
 // lockedBuffer is a bytes.Buffer safe for the flusher and the test.
@@ -66,5 +69,44 @@ func TestLogBuffer(t *testing.T) {
 			t.Fatalf("%s: %s, want %s", g, i, want)
 		}
 		next[g]++
+	}
+}
+
+// TestAccessLog: serve's access log writes, in each format, the line its
+// slog logger would write for the same entry, holds info lines for the
+// periodic flush and writes warnings at once.
+func TestAccessLog(t *testing.T) {
+	e := api.AccessEntry{Time: time.Date(2026, 11, 22, 3, 4, 5, 6e6, time.UTC), Level: slog.LevelInfo, RequestID: "abc",
+		Method: "GET", Path: "/api/perfumes", Route: "perfumes.list", Status: 200, Bytes: 10, Duration: time.Millisecond,
+		Remote: "127.0.0.1:1", Query: "q=a b", KeyPrefix: "fds_abcdefgh", ClientIP: "127.0.0.1"}
+	for _, format := range []string{"text", "json"} {
+		var out lockedBuffer
+		lb := newLogBuffer(&out, 1<<20, time.Hour)
+		_, al, err := newLogger(lb, format, "info")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if al.Enabled(slog.LevelDebug) || !al.Enabled(slog.LevelInfo) {
+			t.Errorf("%s: Enabled does not follow --log-level info", format)
+		}
+		al.Log(&e)
+		if out.String() != "" {
+			t.Errorf("%s: an info line was written before the flush", format)
+		}
+		w := e
+		w.Level, w.Status = slog.LevelWarn, 503
+		al.Log(&w)
+		got := out.String()
+		lb.Close()
+		var want lockedBuffer
+		wlb := newLogBuffer(&want, 1<<20, time.Hour)
+		wlogger, _, _ := newLogger(wlb, format, "info")
+		wlogger.Handler().Handle(context.Background(), e.Record())
+		wlogger.Handler().Handle(context.Background(), w.Record())
+		wlb.Close()
+		// No control characters in e: the JSON is byte for byte slog's too.
+		if got != want.String() || strings.Count(got, "\n") != 2 {
+			t.Errorf("%s:\n got %q\nwant %q", format, got, want.String())
+		}
 	}
 }

@@ -85,37 +85,39 @@ func runServe(ctx context.Context, args []string, cio cmdIO) error {
 	}
 	lb := newLogBuffer(cio.stderr, 64<<10, logFlushEvery)
 	defer lb.Close()
-	logger, err := newLogger(lb, *c.logFormat, *c.logLevel)
+	logger, access, err := newLogger(lb, *c.logFormat, *c.logLevel)
 	if err != nil {
 		return err
 	}
 	if err := applyMemoryLimit(*c.memoryLimit, cio.getenv, logger); err != nil {
 		return err
 	}
-	return serve(ctx, c, logger)
+	return serve(ctx, c, logger, access)
 }
 
 // logFlushEvery is the longest an access-log line waits in the buffer.
 const logFlushEvery = 100 * time.Millisecond
 
-// newLogger builds the structured logger serve writes to stderr through lb.
-func newLogger(lb *logBuffer, format, level string) (*slog.Logger, error) {
+// newLogger builds the structured logger serve writes to stderr through
+// lb, and the access log that writes the same lines to lb without going
+// through slog.
+func newLogger(lb *logBuffer, format, level string) (*slog.Logger, api.AccessLog, error) {
 	var lv slog.Level
 	if err := lv.UnmarshalText([]byte(level)); err != nil {
-		return nil, fmt.Errorf("--log-level %q: %w", level, err)
+		return nil, nil, fmt.Errorf("--log-level %q: %w", level, err)
 	}
 	opts := &slog.HandlerOptions{Level: lv}
 	switch format {
 	case "text":
-		return slog.New(flushingHandler{slog.NewTextHandler(lb, opts), lb}), nil
+		return slog.New(flushingHandler{slog.NewTextHandler(lb, opts), lb}), accessLog{lb, lv, false}, nil
 	case "json":
-		return slog.New(flushingHandler{slog.NewJSONHandler(lb, opts), lb}), nil
+		return slog.New(flushingHandler{slog.NewJSONHandler(lb, opts), lb}), accessLog{lb, lv, true}, nil
 	}
-	return nil, fmt.Errorf("--log-format %q: want text or json", format)
+	return nil, nil, fmt.Errorf("--log-format %q: want text or json", format)
 }
 
 // serve runs the service until ctx is cancelled, then shuts down gracefully.
-func serve(ctx context.Context, c *serveConfig, log *slog.Logger) error {
+func serve(ctx context.Context, c *serveConfig, log *slog.Logger, accessLog api.AccessLog) error {
 	store, err := openStore(ctx, *c.dsn)
 	if err != nil {
 		return err
@@ -171,6 +173,7 @@ func serve(ctx context.Context, c *serveConfig, log *slog.Logger) error {
 		AccordColor:   ref.Color,
 		Health:        healthOf(store, guard),
 		Logger:        log,
+		AccessLog:     accessLog,
 		Registry:      reg,
 		Metrics:       promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg}),
 		Version:       version,

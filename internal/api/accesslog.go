@@ -3,7 +3,10 @@ package api
 import (
 	"log/slog"
 	"net/http"
+	"strconv"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/fragrance-data/fragrance/internal/access"
 )
@@ -21,36 +24,174 @@ func logLevel(status int) slog.Level {
 	return slog.LevelInfo
 }
 
-// accessRecord is the access-log line of one request: a record made here,
-// without the caller's program counter slog.Logger would look up on every
-// request for nothing, its fields added in place (no slice to build). The
-// query is logged without api_key, whose value must never reach a log.
-func accessRecord(r *http.Request, ri *requestInfo, sw *statusWriter, at time.Time, level slog.Level, d time.Duration) slog.Record {
-	rec := slog.NewRecord(at, level, "request", 0)
+// AccessEntry is the access-log line of one request. Query is logged
+// without api_key's value, which must never reach a log.
+type AccessEntry struct {
+	Time      time.Time
+	Level     slog.Level
+	RequestID string
+	Method    string
+	Path      string
+	Route     string
+	Status    int
+	Bytes     int
+	Duration  time.Duration
+	Remote    string
+	Query     string // empty: not logged
+	KeyPrefix string // empty: not logged
+	ClientIP  string // empty: not logged
+}
+
+// AccessLog takes the access-log lines when Config.AccessLog is set,
+// instead of Config.Logger: it is called once per request, so it should
+// append e with AppendText or AppendJSON (which write what slog's text and
+// JSON handlers write for e.Record, without their cost) to its output.
+// Log must not keep e.
+type AccessLog interface {
+	Enabled(level slog.Level) bool
+	Log(e *AccessEntry)
+}
+
+// fill sets e from a finished request.
+func (e *AccessEntry) fill(r *http.Request, ri *requestInfo, sw *statusWriter, at time.Time, level slog.Level, d time.Duration) {
+	*e = AccessEntry{
+		Time: at, Level: level, RequestID: ri.id, Method: r.Method, Path: r.URL.Path, Route: ri.route,
+		Status: sw.status, Bytes: sw.bytes, Duration: d, Remote: r.RemoteAddr,
+		Query: access.RedactQuery(r.URL.RawQuery),
+	}
+	if li := ri.access; li != nil {
+		e.KeyPrefix, e.ClientIP = li.KeyPrefix, li.ClientIP
+	}
+}
+
+// Record is e as a slog record, for Config.Logger: made here, without the
+// caller's program counter slog.Logger would look up on every request for
+// nothing, its fields added in place.
+func (e *AccessEntry) Record() slog.Record {
+	rec := slog.NewRecord(e.Time, e.Level, "request", 0)
 	rec.AddAttrs(
-		slog.String("request_id", ri.id),
-		slog.String("method", r.Method),
-		slog.String("path", r.URL.Path),
-		slog.String("route", ri.route),
-		slog.Int("status", sw.status),
+		slog.String("request_id", e.RequestID),
+		slog.String("method", e.Method),
+		slog.String("path", e.Path),
+		slog.String("route", e.Route),
+		slog.Int("status", e.Status),
 	)
 	var extra [6]slog.Attr // beyond the five a record holds inline: one allocation
 	more := append(extra[:0],
-		slog.Int("bytes", sw.bytes),
-		slog.Duration("duration", d),
-		slog.String("remote", r.RemoteAddr),
+		slog.Int("bytes", e.Bytes),
+		slog.Duration("duration", e.Duration),
+		slog.String("remote", e.Remote),
 	)
-	if q := access.RedactQuery(r.URL.RawQuery); q != "" {
-		more = append(more, slog.String("query", q))
+	if e.Query != "" {
+		more = append(more, slog.String("query", e.Query))
 	}
-	if li := ri.access; li != nil {
-		if li.KeyPrefix != "" {
-			more = append(more, slog.String("key_prefix", li.KeyPrefix))
-		}
-		if li.ClientIP != "" {
-			more = append(more, slog.String("client_ip", li.ClientIP))
-		}
+	if e.KeyPrefix != "" {
+		more = append(more, slog.String("key_prefix", e.KeyPrefix))
+	}
+	if e.ClientIP != "" {
+		more = append(more, slog.String("client_ip", e.ClientIP))
 	}
 	rec.AddAttrs(more...)
 	return rec
+}
+
+// AppendText appends e as one line, exactly as slog.TextHandler writes
+// e.Record (accesslog_test.go holds it to that).
+func (e *AccessEntry) AppendText(b []byte) []byte {
+	b = append(b, "time="...)
+	b = appendRFC3339Millis(b, e.Time)
+	b = append(b, " level="...)
+	b = append(b, e.Level.String()...)
+	b = append(b, " msg=request request_id="...)
+	b = appendTextString(b, e.RequestID)
+	b = appendTextString(append(b, " method="...), e.Method)
+	b = appendTextString(append(b, " path="...), e.Path)
+	b = appendTextString(append(b, " route="...), e.Route)
+	b = strconv.AppendInt(append(b, " status="...), int64(e.Status), 10)
+	b = strconv.AppendInt(append(b, " bytes="...), int64(e.Bytes), 10)
+	b = append(append(b, " duration="...), e.Duration.String()...)
+	b = appendTextString(append(b, " remote="...), e.Remote)
+	if e.Query != "" {
+		b = appendTextString(append(b, " query="...), e.Query)
+	}
+	if e.KeyPrefix != "" {
+		b = appendTextString(append(b, " key_prefix="...), e.KeyPrefix)
+	}
+	if e.ClientIP != "" {
+		b = appendTextString(append(b, " client_ip="...), e.ClientIP)
+	}
+	return append(b, '\n')
+}
+
+// AppendJSON appends e as one line of the JSON that slog.JSONHandler
+// writes for e.Record: the same members in the same order, the same
+// values (its escapes of control characters may be spelled differently,
+// \b for \u0008).
+func (e *AccessEntry) AppendJSON(b []byte) []byte {
+	b = append(b, `{"time":"`...)
+	b = e.Time.AppendFormat(b, time.RFC3339Nano)
+	b = append(b, `","level":`...)
+	b = appendString(b, e.Level.String())
+	b = append(b, `,"msg":"request","request_id":`...)
+	b = appendString(b, e.RequestID)
+	b = appendString(append(b, `,"method":`...), e.Method)
+	b = appendString(append(b, `,"path":`...), e.Path)
+	b = appendString(append(b, `,"route":`...), e.Route)
+	b = strconv.AppendInt(append(b, `,"status":`...), int64(e.Status), 10)
+	b = strconv.AppendInt(append(b, `,"bytes":`...), int64(e.Bytes), 10)
+	b = strconv.AppendInt(append(b, `,"duration":`...), int64(e.Duration), 10)
+	b = appendString(append(b, `,"remote":`...), e.Remote)
+	if e.Query != "" {
+		b = appendString(append(b, `,"query":`...), e.Query)
+	}
+	if e.KeyPrefix != "" {
+		b = appendString(append(b, `,"key_prefix":`...), e.KeyPrefix)
+	}
+	if e.ClientIP != "" {
+		b = appendString(append(b, `,"client_ip":`...), e.ClientIP)
+	}
+	return append(b, "}\n"...)
+}
+
+// appendRFC3339Millis writes t as slog's text handler does: RFC 3339 with
+// exactly three decimals, truncated.
+func appendRFC3339Millis(b []byte, t time.Time) []byte {
+	const prefixLen = len("2006-01-02T15:04:05.000")
+	n := len(b)
+	// RFC3339Nano trims trailing zeros: add a tenth of a millisecond so
+	// there are always four decimals, then drop the fourth.
+	b = t.Truncate(time.Millisecond).Add(time.Millisecond/10).AppendFormat(b, time.RFC3339Nano)
+	return append(b[:n+prefixLen], b[n+prefixLen+1:]...)
+}
+
+// appendTextString writes s as slog's text handler does: as it is, or
+// Go-quoted when it is empty or holds a space, '=', a quote, a control
+// character or anything not printable.
+func appendTextString(b []byte, s string) []byte {
+	if textNeedsQuoting(s) {
+		return strconv.AppendQuote(b, s)
+	}
+	return append(b, s...)
+}
+
+func textNeedsQuoting(s string) bool {
+	if s == "" {
+		return true
+	}
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c != '\\' && (c == ' ' || c == '=' || !plainASCII[c]) {
+				return true
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError || unicode.IsSpace(r) || !unicode.IsPrint(r) {
+			return true
+		}
+		i += size
+	}
+	return false
 }

@@ -3,12 +3,18 @@ package api_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"fmt"
+	"io"
 	"log/slog"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/fragrance-data/fragrance/internal/access"
+	"github.com/fragrance-data/fragrance/internal/api"
 	"github.com/fragrance-data/fragrance/internal/sqlite"
 )
 
@@ -50,5 +56,63 @@ func TestAccessLogNeverHoldsKey(t *testing.T) {
 	}
 	if !strings.Contains(out, `"key_prefix":"`+key.Prefix+`"`) || !strings.Contains(out, "api_key=REDACTED") {
 		t.Errorf("log lacks the key prefix or the redaction:\n%s", out)
+	}
+}
+
+// TestAccessEntryAppendMatchesSlog: the access log's own writers give what
+// slog's handlers give for the same record: the text line byte for byte,
+// the JSON line with the same members, in the same order, with the same
+// values.
+func TestAccessEntryAppendMatchesSlog(t *testing.T) {
+	at := time.Date(2026, 11, 22, 3, 4, 5, 0, time.UTC)
+	zone := time.FixedZone("X", -(3*3600 + 30*60))
+	entries := []api.AccessEntry{
+		{Time: at, Level: slog.LevelInfo, RequestID: "bba5ad45d29c6a7efd62b8a0", Method: "GET", Path: "/api/perfumes/dior-sauvage",
+			Route: "perfumes.detail", Status: 200, Bytes: 8024, Duration: 1234567 * time.Nanosecond, Remote: "127.0.0.1:51234",
+			KeyPrefix: "fds_abcd1234", ClientIP: "127.0.0.1"},
+		{Time: at.Add(999*time.Millisecond + 999999), Level: slog.LevelWarn, RequestID: "x", Method: "HEAD", Path: "/api/perfumes",
+			Route: "perfumes.list", Status: 503, Bytes: 0, Duration: 0, Remote: "[::1]:80", Query: "q=dior sauvage&brand=a=b&x=<y>&api_key=REDACTED"},
+		{Time: at.In(zone).Add(7 * time.Millisecond), Level: slog.LevelError, RequestID: "", Method: "GET", Path: "/é/\"quoted\"/back\\slash/tab\t/nl\n/bell\x07/ff\f",
+			Route: "unmatched", Status: 500, Bytes: 12, Duration: 3 * time.Second, Remote: "", Query: "a=%ff&b=\xff\xfe&c=\u2028\u2029&d=\u00a0"},
+		{Time: at.Add(123456789), Level: slog.LevelInfo, RequestID: "id", Method: "OPTIONS", Path: "/", Route: "pages", Status: 204,
+			Duration: 42 * time.Microsecond, Remote: "192.0.2.1:1", ClientIP: "192.0.2.1", Query: "=", KeyPrefix: " "},
+	}
+	for i, e := range entries {
+		var text, js bytes.Buffer
+		if err := slog.NewTextHandler(&text, nil).Handle(context.Background(), e.Record()); err != nil {
+			t.Fatal(err)
+		}
+		if got := string(e.AppendText(nil)); got != text.String() {
+			t.Errorf("entry %d, text:\n got %q\nwant %q", i, got, text.String())
+		}
+		if err := slog.NewJSONHandler(&js, nil).Handle(context.Background(), e.Record()); err != nil {
+			t.Fatal(err)
+		}
+		got := e.AppendJSON(nil)
+		if !json.Valid(got) || !bytes.HasSuffix(got, []byte("\n")) || bytes.Count(got, []byte("\n")) != 1 {
+			t.Fatalf("entry %d: not one JSON line: %q", i, got)
+		}
+		if g, w := jsonTokens(t, got), jsonTokens(t, js.Bytes()); !slices.Equal(g, w) {
+			t.Errorf("entry %d, JSON:\n got %q\nwant %q", i, got, js.String())
+		}
+	}
+}
+
+// jsonTokens lists a JSON document's tokens, so that two documents that
+// differ only in how they spell an escape compare equal.
+func jsonTokens(t *testing.T, b []byte) []string {
+	t.Helper()
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	var out []string
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			return out
+		}
+		if err != nil {
+			t.Fatalf("%q: %v", b, err)
+		}
+		out = append(out, fmt.Sprintf("%T:%v", tok, tok))
 	}
 }

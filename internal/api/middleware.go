@@ -35,6 +35,7 @@ type requestState struct {
 	info     requestInfo
 	writer   statusWriter
 	log      access.LogInfo
+	entry    AccessEntry
 	idHeader [1]string
 }
 
@@ -159,8 +160,14 @@ func (s *Server) middleware(h http.Handler) http.Handler {
 			}
 			d := time.Since(start)
 			observers.get(ri.route, sw.status).Observe(d.Seconds())
-			if level := logLevel(sw.status); s.log.Enabled(r.Context(), level) {
-				s.log.Handler().Handle(r.Context(), accessRecord(r, ri, sw, start.Add(d), level, d))
+			level := logLevel(sw.status)
+			switch al := s.cfg.AccessLog; {
+			case al != nil && al.Enabled(level):
+				st.entry.fill(r, ri, sw, start.Add(d), level, d)
+				al.Log(&st.entry)
+			case al == nil && s.log.Enabled(r.Context(), level):
+				st.entry.fill(r, ri, sw, start.Add(d), level, d)
+				s.log.Handler().Handle(r.Context(), st.entry.Record())
 			}
 		}()
 		if s.cors(sw, r) {

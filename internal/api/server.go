@@ -61,9 +61,11 @@ type Config struct {
 	AccordColor func(name string) string
 	Health      func(ctx context.Context) Health
 	// Pages serves everything outside /api (website, portal, admin), if set.
-	Pages    http.Handler
-	Logger   *slog.Logger
-	Registry prometheus.Registerer
+	Pages  http.Handler
+	Logger *slog.Logger
+	// AccessLog, if set, takes the access-log lines instead of Logger.
+	AccessLog AccessLog
+	Registry  prometheus.Registerer
 	// Metrics serves /metrics, if set.
 	Metrics http.Handler
 	Version string
