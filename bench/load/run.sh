@@ -7,8 +7,9 @@
 # first the service, then a minimal Go net/http server (bench/load/ceiling)
 # replaying the service's own answers to the same requests (status, headers
 # and body recorded once, looked up by request URI), with the same wrk
-# settings. It prints requests per second, p50/p99 latency and the ratio of
-# the service to the ceiling.
+# settings. It prints requests per second, p50/p99 latency, the server's CPU
+# time per request (from /proc/PID/stat), and both ratios of the service to
+# the ceiling: requests per second, and CPU time per request (ceiling/service).
 #
 # Both listen on loopback only. wrk, the service and the ceiling share this
 # machine's cores, so the figures are for this machine; the ratio compares
@@ -175,16 +176,27 @@ to_ms() {
 		printf "%.2f", n }'
 }
 
-# run_wrk runs wrk against url with script and prints "rps p50 p99 errors".
+# cpu_ticks prints the CPU time (user + system, in clock ticks) process $1
+# has used so far.
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+
+# run_wrk runs wrk against url $1 with script $2, served by process $3, and
+# prints "rps p50 p99 errors cpu": cpu is the server's CPU time per request
+# in microseconds, which moves far less than the request rate when other
+# jobs share the machine.
 run_wrk() {
-	local res
+	local res t0 t1
+	t0=$(cpu_ticks "$3")
 	res=$(wrk -t"$threads" -c"$connections" -d"$duration" --latency -H "X-API-Key: $key" -s "$2" "$1" 2>&1)
-	local rps p50 p99 errs
+	t1=$(cpu_ticks "$3")
+	local rps p50 p99 errs n cpu
 	rps=$(echo "$res" | awk '/^Requests\/sec:/ {printf "%d", $2}')
 	p50=$(to_ms "$(echo "$res" | awk '$1 == "50%" {print $2}')")
 	p99=$(to_ms "$(echo "$res" | awk '$1 == "99%" {print $2}')")
 	errs=$(echo "$res" | awk '/Non-2xx or 3xx responses:/ {n += $NF} /Socket errors:/ {for (i = 4; i <= NF; i += 2) n += $i} END {print n + 0}')
-	echo "$rps $p50 $p99 $errs"
+	n=$(echo "$res" | awk '/requests in/ {print $1}')
+	cpu=$(awk -v a="$t0" -v b="$t1" -v n="$n" -v hz="$(getconf CLK_TCK)" 'BEGIN {printf "%.1f", (n > 0 ? (b - a) * 1e6 / hz / n : 0)}')
+	echo "$rps $p50 $p99 $errs $cpu"
 }
 
 # start_ceiling starts the ceiling with the given flags and sets $ceiling
@@ -222,10 +234,10 @@ for class in $classes; do
 	size=$((size / ${#paths[@]}))
 
 	log "$class: ${#paths[@]} paths, answers of $size bytes on average; service"
-	read -r s_rps s_p50 s_p99 s_err < <(run_wrk "$base/" "$work/$class.lua")
+	read -r s_rps s_p50 s_p99 s_err s_cpu < <(run_wrk "$base/" "$work/$class.lua" "$serve_pid")
 	log "$class: ceiling (the same answers replayed)"
 	start_ceiling --answers "$rec"
-	read -r c_rps c_p50 c_p99 c_err < <(run_wrk "$ceiling" "$work/$class.lua")
+	read -r c_rps c_p50 c_p99 c_err c_cpu < <(run_wrk "$ceiling" "$work/$class.lua" "$cpid")
 	stop_ceiling
 	b_rps="-"
 	if [ "$bare" = 1 ]; then
@@ -233,12 +245,13 @@ for class in $classes; do
 		body=$(ls -S "$rec"/*.body | awk '{a[NR] = $0} END {print a[int((NR + 1) / 2)]}')
 		log "$class: bare ceiling (one body, two headers)"
 		start_ceiling --body "$body"
-		read -r b_rps _ _ _ < <(run_wrk "$ceiling" "$work/$class.lua")
+		read -r b_rps _ _ _ _ < <(run_wrk "$ceiling" "$work/$class.lua" "$cpid")
 		stop_ceiling
 	fi
 	rm -rf "$rec"
 	ratio=$(awk -v s="$s_rps" -v c="$c_rps" 'BEGIN {printf "%.2f", (c > 0 ? s / c : 0)}')
-	rows+=("$class|$ratio|$s_rps|$c_rps|$s_p50|$s_p99|$c_p50|$c_p99|$size|$((s_err + c_err))|$b_rps")
+	cpu_ratio=$(awk -v s="$s_cpu" -v c="$c_cpu" 'BEGIN {printf "%.2f", (s > 0 ? c / s : 0)}')
+	rows+=("$class|$ratio|$s_rps|$c_rps|$s_p50|$s_p99|$c_p50|$c_p99|$s_cpu|$c_cpu|$cpu_ratio|$size|$((s_err + c_err))|$b_rps")
 done
 
 rss=$(awk '/VmRSS/ {printf "%d", $2 / 1024}' "/proc/$serve_pid/status" 2>/dev/null || echo "?")
@@ -247,8 +260,8 @@ rss=$(awk '/VmRSS/ {printf "%d", $2 / 1024}' "/proc/$serve_pid/status" 2>/dev/nu
 	echo "Load benchmark: $catalogue catalogue ($perfumes perfumes), wrk -t$threads -c$connections -d$duration, access layer on"
 	echo "Machine: $(nproc) cores, $(awk -F': ' '/model name/ {print $2; exit}' /proc/cpuinfo), $(awk '/MemTotal/ {printf "%.0f GB", $2 / 1048576}' /proc/meminfo) RAM; $(go version | awk '{print $3}'); answer cache ${answer_cache:-default} MB${serve_flags:+; serve $serve_flags}"
 	echo
-	echo "| class | ratio | service req/s | ceiling req/s | p50 ms | p99 ms | ceiling p50 ms | ceiling p99 ms | body bytes | errors | bare ceiling req/s |"
-	echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+	echo "| class | ratio | service req/s | ceiling req/s | p50 ms | p99 ms | ceiling p50 ms | ceiling p99 ms | CPU µs/req | ceiling CPU µs/req | CPU ratio | body bytes | errors | bare ceiling req/s |"
+	echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 	for r in "${rows[@]}"; do echo "| ${r//|/ | } |"; done
 	echo
 	echo "Service resident memory after the run: $rss MB"
