@@ -59,7 +59,7 @@ func serveFlags(cio cmdIO) (*flags, *serveConfig) {
 		imagePath:       f.String("image-path", "/img", "path prefix of the image host on the main listener"),
 		imageDir:        f.String("image-dir", "", "directory of stored images (default beside the SQLite file; PostgreSQL keeps them in the database)"),
 		imageWorkers:    f.Int("image-workers", 1, "background-removal workers (low priority); 0 or less: none, and nothing is queued"),
-		imageQueueAll:   f.Bool("image-queue-all", true, "with --image-workers above 0: queue a transparent image for every perfume that has none"),
+		imageQueueAll:   f.Bool("image-queue-all", true, "with --image-workers above 0: queue a transparent image for every perfume that has none and no job yet (held and failed jobs are left alone)"),
 		trustedProxies:  f.String("trusted-proxies", "", "comma-separated CIDRs whose X-Forwarded-For is trusted for client IPs"),
 		tierLimits:      f.String("tier-limits", "", "tier limits as tier=PERMINUTE/PERDAY,... (default "+access.DefaultTiers().String()+")"),
 		curated:         f.String("curated", "", "CSV file of curated similar pairs (slug,slug) for /similar"),

@@ -124,14 +124,19 @@ func (w *Worker) queueAll(ctx context.Context) {
 		}
 	}
 	if len(fresh) > 0 {
-		if err := w.s.store.EnqueueJobs(ctx, fresh); err != nil {
+		// Only jobs that do not exist yet: another replica may hold some,
+		// and a failed one waits for the operator (fragrance images queue).
+		n, err := w.s.store.QueueMissingJobs(ctx, fresh)
+		if err != nil {
 			if ctx.Err() == nil {
 				w.s.log.Error("queue image jobs", "err", err)
 			}
 			return
 		}
-		w.s.log.Info("queued transparent images", "perfumes", len(fresh))
-		w.s.wakeWorkers()
+		if n > 0 {
+			w.s.log.Info("queued transparent images", "perfumes", n)
+			w.s.wakeWorkers()
+		}
 	}
 	for _, id := range ids {
 		w.queued[id] = struct{}{}

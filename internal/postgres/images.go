@@ -66,6 +66,25 @@ func (d *DB) EnqueueJobs(ctx context.Context, ids []int64) error {
 	return nil
 }
 
+// QueueMissingJobs creates a pending job for each id without one (see
+// imgstore.Jobs), in one statement; existing rows are not touched, so it
+// takes no lock another replica's claim would wait for.
+func (d *DB) QueueMissingJobs(ctx context.Context, ids []int64) (int, error) {
+	if len(ids) == 0 {
+		return 0, nil
+	}
+	ids = slices.Clone(ids)
+	slices.Sort(ids)
+	ids = slices.Compact(ids)
+	tag, err := d.pool.Exec(ctx, `INSERT INTO image_jobs (id, state, reason, attempts, lease_until, queued_at, updated_at)
+		SELECT id, 'pending', '', 0, NULL, $2, $2 FROM unnest($1::bigint[]) AS u (id)
+		ON CONFLICT (id) DO NOTHING`, ids, d.now())
+	if err != nil {
+		return 0, fail("queue missing image jobs", err)
+	}
+	return int(tag.RowsAffected()), nil
+}
+
 const jobColumns = `id, state, reason, attempts, updated_at`
 
 // ClaimJob claims the oldest pending or lapsed job (see imgstore.Jobs).

@@ -41,6 +41,39 @@ func (d *DB) EnqueueJobs(ctx context.Context, ids []int64) error {
 	return nil
 }
 
+// QueueMissingJobs creates a pending job for each id without one (see
+// imgstore.Jobs), in one transaction.
+func (d *DB) QueueMissingJobs(ctx context.Context, ids []int64) (int, error) {
+	tx, err := d.db.BeginTx(ctx, nil)
+	if err != nil {
+		return 0, fmt.Errorf("queue missing image jobs: %w", err)
+	}
+	defer tx.Rollback()
+	st, err := tx.PrepareContext(ctx, `INSERT INTO image_jobs (id, state, reason, attempts, lease_until, queued_at, updated_at)
+		VALUES (?, 'pending', '', 0, 0, ?, ?) ON CONFLICT (id) DO NOTHING`)
+	if err != nil {
+		return 0, fmt.Errorf("queue missing image jobs: %w", err)
+	}
+	defer st.Close()
+	now := d.now().UnixMilli()
+	created := 0
+	for _, id := range ids {
+		res, err := st.ExecContext(ctx, id, now, now)
+		if err != nil {
+			return 0, fmt.Errorf("queue image job %d: %w", id, err)
+		}
+		n, err := res.RowsAffected()
+		if err != nil {
+			return 0, fmt.Errorf("queue image job %d: %w", id, err)
+		}
+		created += int(n)
+	}
+	if err := tx.Commit(); err != nil {
+		return 0, fmt.Errorf("queue missing image jobs: commit: %w", err)
+	}
+	return created, nil
+}
+
 // ClaimJob claims the oldest pending or lapsed job (see imgstore.Jobs). The
 // transaction starts IMMEDIATE (the database's _txlock), so two workers
 // never claim the same job.

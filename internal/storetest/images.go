@@ -118,6 +118,7 @@ var jobCases = []struct {
 	{"claim order and completion", testJobsLifecycle},
 	{"lapsed lease is retried then given up", testJobsLapsed},
 	{"re-enqueue makes an old claim stale", testJobsReenqueue},
+	{"queueing the missing leaves existing jobs alone", testJobsQueueMissing},
 	{"concurrent claims never share a job", testJobsConcurrent},
 }
 
@@ -211,6 +212,31 @@ func testJobsReenqueue(t *testing.T, s imgstore.Store, _ *jobClock) {
 	mustComplete(t, s, 8, j.Attempts, "")
 	mustEnqueue(t, s, 8)
 	wantJob(t, s, 8, imgstore.Pending, 0)
+}
+
+func testJobsQueueMissing(t *testing.T, s imgstore.Store, _ *jobClock) {
+	ctx := context.Background()
+	mustEnqueue(t, s, 1, 2, 3)
+	held := mustClaim(t, s) // 1, held by another replica's worker
+	j := mustClaim(t, s)    // 2, done
+	mustComplete(t, s, j.ID, j.Attempts, "")
+	n, err := s.QueueMissingJobs(ctx, []int64{1, 2, 3, 4, 5, 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n != 2 {
+		t.Errorf("QueueMissingJobs created %d jobs, want 2 (4 and 5)", n)
+	}
+	wantJob(t, s, 2, imgstore.Done, 1)
+	wantJob(t, s, 3, imgstore.Pending, 0)
+	wantJob(t, s, 4, imgstore.Pending, 0)
+	wantJob(t, s, 5, imgstore.Pending, 0)
+	// The held claim is still the job's: its completion is not stale.
+	mustComplete(t, s, held.ID, held.Attempts, "")
+	wantJob(t, s, 1, imgstore.Done, 1)
+	if n, err := s.QueueMissingJobs(ctx, nil); err != nil || n != 0 {
+		t.Errorf("QueueMissingJobs(nil) = %d, %v", n, err)
+	}
 }
 
 func testJobsConcurrent(t *testing.T, s imgstore.Store, _ *jobClock) {

@@ -79,6 +79,11 @@ type Jobs interface {
 	// EnqueueJobs makes the job of each id pending with no attempts,
 	// whatever state it was in, creating it when missing.
 	EnqueueJobs(ctx context.Context, ids []int64) error
+	// QueueMissingJobs creates a pending job for each id that has none and
+	// leaves existing jobs as they are (pending, held, done or failed), so
+	// that replicas queueing the whole catalogue at start-up never reset
+	// each other's work. It returns how many jobs it created.
+	QueueMissingJobs(ctx context.Context, ids []int64) (int, error)
 	// ClaimJob takes the oldest pending job, or a processing job whose lease
 	// ran out, marks it processing with a lease of the given length and
 	// returns it with Attempts counting this claim. Lapsed jobs that already
