@@ -69,14 +69,29 @@ func GenerateKeyFrom(r io.Reader) (string, error) {
 
 // checksum is the base62 CRC32 (IEEE) of the random part, fixed width.
 func checksum(random string) string {
-	v := uint64(crc32.ChecksumIEEE([]byte(random)))
-	out := make([]byte, keyChecksumLen)
+	sum := checksumOf(random)
+	return string(sum[:])
+}
+
+// checksumOf is checksum without an allocation, for ParseKey.
+func checksumOf(random string) [keyChecksumLen]byte {
+	var buf [keyRandomLen]byte
+	v := uint64(crc32.ChecksumIEEE(buf[:copy(buf[:], random)]))
+	var out [keyChecksumLen]byte
 	for i := keyChecksumLen - 1; i >= 0; i-- {
 		out[i] = base62[v%62]
 		v /= 62
 	}
-	return string(out)
+	return out
 }
+
+// isBase62 marks the bytes of base62.
+var isBase62 = func() (t [256]bool) {
+	for i := 0; i < len(base62); i++ {
+		t[base62[i]] = true
+	}
+	return t
+}()
 
 // ParseKey checks the format and checksum of s and returns its prefix and
 // hash. It never consults a store, so it is safe to run on every request.
@@ -86,12 +101,12 @@ func ParseKey(s string) (ParsedKey, error) {
 	}
 	body := s[len(KeyScheme):]
 	for i := 0; i < len(body); i++ {
-		if strings.IndexByte(base62, body[i]) < 0 {
+		if !isBase62[body[i]] {
 			return ParsedKey{}, ErrMalformedKey
 		}
 	}
 	random, sum := body[:keyRandomLen], body[keyRandomLen:]
-	if checksum(random) != sum {
+	if want := checksumOf(random); string(want[:]) != sum {
 		return ParsedKey{}, ErrMalformedKey
 	}
 	return ParsedKey{Prefix: KeyScheme + random[:displayRandLen], Hash: HashKey(s)}, nil
