@@ -1,6 +1,10 @@
 package main
 
-import "testing"
+import (
+	"log/slog"
+	"runtime/debug"
+	"testing"
+)
 
 func TestParseBytes(t *testing.T) {
 	tests := []struct {
@@ -30,4 +34,42 @@ func FuzzParseBytes(f *testing.F) {
 			t.Fatalf("parseBytes(%q) = %d", s, n)
 		}
 	})
+}
+
+// TestApplyGCPercent: --gc-percent sets the collector's target unless GOGC
+// is set; -1 needs a memory limit; nonsense is refused.
+func TestApplyGCPercent(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	log := slog.New(slog.DiscardHandler)
+	none := func(string) string { return "" }
+	if err := applyGCPercent(250, "350MiB", none, log); err != nil {
+		t.Fatal(err)
+	}
+	if got := debug.SetGCPercent(100); got != 250 {
+		t.Errorf("GC percent %d after --gc-percent 250", got)
+	}
+	gogc := func(k string) string {
+		if k == "GOGC" {
+			return "300"
+		}
+		return ""
+	}
+	if err := applyGCPercent(250, "350MiB", gogc, log); err != nil {
+		t.Fatal(err)
+	}
+	if got := debug.SetGCPercent(100); got != 100 {
+		t.Errorf("GC percent %d with GOGC set: the flag must not apply", got)
+	}
+	if err := applyGCPercent(-1, "350MiB", none, log); err != nil {
+		t.Errorf("-1 with a memory limit: %v", err)
+	}
+	debug.SetGCPercent(100)
+	for _, c := range []struct {
+		percent int
+		limit   string
+	}{{-1, "0"}, {-1, "off"}, {0, "350MiB"}, {-5, "350MiB"}} {
+		if err := applyGCPercent(c.percent, c.limit, none, log); err == nil {
+			t.Errorf("--gc-percent %d with --memory-limit %s accepted", c.percent, c.limit)
+		}
+	}
 }

@@ -42,6 +42,7 @@ type serveConfig struct {
 	pprofAddr            *string
 	answerCache          *int
 	memoryLimit          *string
+	gcPercent            *int
 }
 
 func serveFlags(cio cmdIO) (*flags, *serveConfig) {
@@ -70,6 +71,7 @@ func serveFlags(cio cmdIO) (*flags, *serveConfig) {
 		shutdownTimeout: f.Duration("shutdown-timeout", 15*time.Second, "how long graceful shutdown waits for requests in flight"),
 		answerCache:     f.Int("answer-cache-mb", api.DefaultAnswerCacheMB, "megabytes of encoded answers to keep per catalogue (repeated requests skip the index and the encoding); 0: none"),
 		memoryLimit:     f.String("memory-limit", defaultMemoryLimit, "soft limit of the Go heap (e.g. 350MiB, 1GiB; 0: none); GOMEMLIMIT, when set, wins"),
+		gcPercent:       f.Int("gc-percent", defaultGCPercent, "heap growth, in percent of the live heap, that starts a collection (-1: only at the memory limit); GOGC, when set, wins"),
 		pprofAddr:       f.String("pprof-addr", "", "serve Go profiles (/debug/pprof/) on this separate address, e.g. 127.0.0.1:6060; off when empty. Never expose it publicly"),
 	}
 }
@@ -90,6 +92,9 @@ func runServe(ctx context.Context, args []string, cio cmdIO) error {
 		return err
 	}
 	if err := applyMemoryLimit(*c.memoryLimit, cio.getenv, logger); err != nil {
+		return err
+	}
+	if err := applyGCPercent(*c.gcPercent, *c.memoryLimit, cio.getenv, logger); err != nil {
 		return err
 	}
 	return serve(ctx, c, logger, access)
