@@ -10,14 +10,12 @@ import (
 	"context"
 	"embed"
 	"fmt"
-	"io/fs"
 	"log/slog"
-	"sort"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/fragrance-data/fragrance/internal/migrate"
 )
 
 //go:embed migrations/*.sql
@@ -105,42 +103,13 @@ func (d *DB) SchemaVersion(ctx context.Context) (int, error) {
 }
 
 // migration is one embedded schema step.
-type migration struct {
-	version int
-	name    string
-	sql     string
-}
-
-// migrations lists the embedded migrations in version order.
-func migrations() ([]migration, error) {
-	entries, err := fs.ReadDir(migrationFS, "migrations")
-	if err != nil {
-		return nil, err
-	}
-	var out []migration
-	for _, e := range entries {
-		num, _, ok := strings.Cut(e.Name(), "_")
-		v, err := strconv.Atoi(num)
-		if !ok || err != nil {
-			return nil, fmt.Errorf("migration %q: name must start with a number and _", e.Name())
-		}
-		body, err := migrationFS.ReadFile("migrations/" + e.Name())
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, migration{version: v, name: e.Name(), sql: string(body)})
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].version < out[j].version })
-	return out, nil
-}
-
 // migrate applies every migration not yet recorded, each in its own
 // transaction, while holding a session-level advisory lock on one
 // connection: a second replica starting at the same time waits for the
 // first to finish, then finds nothing left to do. Should this process die
 // mid-way, the server drops the lock with the connection.
 func (d *DB) migrate(ctx context.Context) error {
-	ms, err := migrations()
+	ms, err := migrate.List(migrationFS, "migrations")
 	if err != nil {
 		return err
 	}
@@ -168,21 +137,21 @@ func (d *DB) migrate(ctx context.Context) error {
 	}
 	for _, m := range ms {
 		if err := d.apply(ctx, conn, m); err != nil {
-			return fmt.Errorf("%s: %w", m.name, err)
+			return fmt.Errorf("%s: %w", m.Name, err)
 		}
 	}
 	return nil
 }
 
 // apply runs one migration unless it is recorded already.
-func (d *DB) apply(ctx context.Context, conn *pgxpool.Conn, m migration) error {
+func (d *DB) apply(ctx context.Context, conn *pgxpool.Conn, m migrate.Migration) error {
 	tx, err := conn.Begin(ctx)
 	if err != nil {
 		return err
 	}
 	defer tx.Rollback(context.WithoutCancel(ctx))
 	var done bool
-	if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM schema_migrations WHERE version = $1)`, m.version).Scan(&done); err != nil {
+	if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM schema_migrations WHERE version = $1)`, m.Version).Scan(&done); err != nil {
 		return err
 	}
 	if done {
@@ -190,11 +159,11 @@ func (d *DB) apply(ctx context.Context, conn *pgxpool.Conn, m migration) error {
 	}
 	// No arguments: pgx sends it with the simple protocol, which allows
 	// several statements in one string.
-	if _, err := tx.Exec(ctx, m.sql); err != nil {
+	if _, err := tx.Exec(ctx, m.SQL); err != nil {
 		return err
 	}
 	if _, err := tx.Exec(ctx, `INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)`,
-		m.version, m.name, d.now()); err != nil {
+		m.Version, m.Name, d.now()); err != nil {
 		return err
 	}
 	return tx.Commit(ctx)

@@ -8,14 +8,12 @@ import (
 	"embed"
 	"errors"
 	"fmt"
-	"io/fs"
 	"net/url"
-	"sort"
-	"strconv"
-	"strings"
 	"time"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
+
+	"github.com/fragrance-data/fragrance/internal/migrate"
 )
 
 //go:embed migrations/*.sql
@@ -63,45 +61,16 @@ func (d *DB) Close() error { return d.db.Close() }
 func (d *DB) Ping(ctx context.Context) error { return d.db.PingContext(ctx) }
 
 // migration is one embedded schema step.
-type migration struct {
-	version int
-	name    string
-	sql     string
-}
-
-// migrations lists the embedded migrations in version order.
-func migrations() ([]migration, error) {
-	entries, err := fs.ReadDir(migrationFS, "migrations")
-	if err != nil {
-		return nil, err
-	}
-	var out []migration
-	for _, e := range entries {
-		num, _, ok := strings.Cut(e.Name(), "_")
-		v, err := strconv.Atoi(num)
-		if !ok || err != nil {
-			return nil, fmt.Errorf("migration %q: name must start with a number and _", e.Name())
-		}
-		body, err := migrationFS.ReadFile("migrations/" + e.Name())
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, migration{version: v, name: e.Name(), sql: string(body)})
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].version < out[j].version })
-	return out, nil
-}
-
 // migrate applies every migration newer than the recorded version, each in
 // its own transaction, so a failure leaves the schema at a known version.
 func (d *DB) migrate(ctx context.Context) error {
-	ms, err := migrations()
+	ms, err := migrate.List(migrationFS, "migrations")
 	if err != nil {
 		return err
 	}
 	// An up-to-date database is only read: opening it must not wait for
 	// the write lock another process (a running serve) may hold.
-	if v, err := d.SchemaVersion(ctx); err == nil && v >= ms[len(ms)-1].version {
+	if v, err := d.SchemaVersion(ctx); err == nil && v >= ms[len(ms)-1].Version {
 		return nil
 	}
 	if _, err := d.db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
@@ -110,30 +79,30 @@ func (d *DB) migrate(ctx context.Context) error {
 	}
 	for _, m := range ms {
 		if err := d.apply(ctx, m); err != nil {
-			return fmt.Errorf("%s: %w", m.name, err)
+			return fmt.Errorf("%s: %w", m.Name, err)
 		}
 	}
 	return nil
 }
 
-func (d *DB) apply(ctx context.Context, m migration) error {
+func (d *DB) apply(ctx context.Context, m migrate.Migration) error {
 	tx, err := d.db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
 	defer tx.Rollback()
 	var n int
-	if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM schema_migrations WHERE version = ?`, m.version).Scan(&n); err != nil {
+	if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM schema_migrations WHERE version = ?`, m.Version).Scan(&n); err != nil {
 		return err
 	}
 	if n > 0 {
 		return nil
 	}
-	if _, err := tx.ExecContext(ctx, m.sql); err != nil {
+	if _, err := tx.ExecContext(ctx, m.SQL); err != nil {
 		return err
 	}
 	if _, err := tx.ExecContext(ctx, `INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)`,
-		m.version, m.name, d.now().Unix()); err != nil {
+		m.Version, m.Name, d.now().Unix()); err != nil {
 		return err
 	}
 	return tx.Commit()
