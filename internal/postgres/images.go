@@ -48,28 +48,25 @@ func (d *DB) Image(ctx context.Context, kind imgstore.Kind, id int64) ([]byte, e
 }
 
 // EnqueueJobs makes the background-removal job of each id pending (see
-// imgstore.Jobs), in one statement. Ids are deduplicated and written in
-// order, so concurrent enqueues lock rows alike and never deadlock.
+// imgstore.Jobs), in one statement.
 func (d *DB) EnqueueJobs(ctx context.Context, ids []int64) error {
-	if len(ids) == 0 {
-		return nil
-	}
-	ids = slices.Clone(ids)
-	slices.Sort(ids)
-	ids = slices.Compact(ids)
-	if _, err := d.pool.Exec(ctx, `INSERT INTO image_jobs (id, state, reason, attempts, lease_until, queued_at, updated_at)
-		SELECT id, 'pending', '', 0, NULL, $2, $2 FROM unnest($1::bigint[]) AS u (id)
-		ON CONFLICT (id) DO UPDATE SET state = 'pending', reason = '', attempts = 0, lease_until = NULL,
-			queued_at = EXCLUDED.queued_at, updated_at = EXCLUDED.updated_at`, ids, d.now()); err != nil {
-		return fail("enqueue image jobs", err)
-	}
-	return nil
+	_, err := d.insertJobs(ctx, "enqueue image jobs", `DO UPDATE SET state = 'pending', reason = '', attempts = 0,
+		lease_until = NULL, queued_at = EXCLUDED.queued_at, updated_at = EXCLUDED.updated_at`, ids)
+	return err
 }
 
 // QueueMissingJobs creates a pending job for each id without one (see
 // imgstore.Jobs), in one statement; existing rows are not touched, so it
 // takes no lock another replica's claim would wait for.
 func (d *DB) QueueMissingJobs(ctx context.Context, ids []int64) (int, error) {
+	return d.insertJobs(ctx, "queue missing image jobs", `DO NOTHING`, ids)
+}
+
+// insertJobs inserts a pending job for each id in one statement, doing
+// onConflict where one exists, and returns how many rows changed. Ids are
+// deduplicated and written in order, so concurrent calls lock rows alike
+// and never deadlock.
+func (d *DB) insertJobs(ctx context.Context, what, onConflict string, ids []int64) (int, error) {
 	if len(ids) == 0 {
 		return 0, nil
 	}
@@ -78,9 +75,9 @@ func (d *DB) QueueMissingJobs(ctx context.Context, ids []int64) (int, error) {
 	ids = slices.Compact(ids)
 	tag, err := d.pool.Exec(ctx, `INSERT INTO image_jobs (id, state, reason, attempts, lease_until, queued_at, updated_at)
 		SELECT id, 'pending', '', 0, NULL, $2, $2 FROM unnest($1::bigint[]) AS u (id)
-		ON CONFLICT (id) DO NOTHING`, ids, d.now())
+		ON CONFLICT (id) `+onConflict, ids, d.now())
 	if err != nil {
-		return 0, fail("queue missing image jobs", err)
+		return 0, fail(what, err)
 	}
 	return int(tag.RowsAffected()), nil
 }

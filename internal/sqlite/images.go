@@ -16,62 +16,48 @@ var _ imgstore.Jobs = (*DB)(nil)
 // EnqueueJobs makes the background-removal job of each id pending (see
 // imgstore.Jobs), in one transaction.
 func (d *DB) EnqueueJobs(ctx context.Context, ids []int64) error {
-	tx, err := d.db.BeginTx(ctx, nil)
-	if err != nil {
-		return fmt.Errorf("enqueue image jobs: %w", err)
-	}
-	defer tx.Rollback()
-	st, err := tx.PrepareContext(ctx, `INSERT INTO image_jobs (id, state, reason, attempts, lease_until, queued_at, updated_at)
-		VALUES (?, 'pending', '', 0, 0, ?, ?)
-		ON CONFLICT (id) DO UPDATE SET state = 'pending', reason = '', attempts = 0, lease_until = 0,
-			queued_at = excluded.queued_at, updated_at = excluded.updated_at`)
-	if err != nil {
-		return fmt.Errorf("enqueue image jobs: %w", err)
-	}
-	defer st.Close()
-	now := d.now().UnixMilli()
-	for _, id := range ids {
-		if _, err := st.ExecContext(ctx, id, now, now); err != nil {
-			return fmt.Errorf("enqueue image job %d: %w", id, err)
-		}
-	}
-	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("enqueue image jobs: commit: %w", err)
-	}
-	return nil
+	_, err := d.insertJobs(ctx, "enqueue image jobs", `DO UPDATE SET state = 'pending', reason = '', attempts = 0,
+		lease_until = 0, queued_at = excluded.queued_at, updated_at = excluded.updated_at`, ids)
+	return err
 }
 
 // QueueMissingJobs creates a pending job for each id without one (see
 // imgstore.Jobs), in one transaction.
 func (d *DB) QueueMissingJobs(ctx context.Context, ids []int64) (int, error) {
+	return d.insertJobs(ctx, "queue missing image jobs", `DO NOTHING`, ids)
+}
+
+// insertJobs inserts a pending job for each id in one transaction, doing
+// onConflict where one exists, and returns how many rows changed.
+func (d *DB) insertJobs(ctx context.Context, what, onConflict string, ids []int64) (int, error) {
 	tx, err := d.db.BeginTx(ctx, nil)
 	if err != nil {
-		return 0, fmt.Errorf("queue missing image jobs: %w", err)
+		return 0, fmt.Errorf("%s: %w", what, err)
 	}
 	defer tx.Rollback()
 	st, err := tx.PrepareContext(ctx, `INSERT INTO image_jobs (id, state, reason, attempts, lease_until, queued_at, updated_at)
-		VALUES (?, 'pending', '', 0, 0, ?, ?) ON CONFLICT (id) DO NOTHING`)
+		VALUES (?, 'pending', '', 0, 0, ?, ?) ON CONFLICT (id) `+onConflict)
 	if err != nil {
-		return 0, fmt.Errorf("queue missing image jobs: %w", err)
+		return 0, fmt.Errorf("%s: %w", what, err)
 	}
 	defer st.Close()
 	now := d.now().UnixMilli()
-	created := 0
+	changed := 0
 	for _, id := range ids {
 		res, err := st.ExecContext(ctx, id, now, now)
 		if err != nil {
-			return 0, fmt.Errorf("queue image job %d: %w", id, err)
+			return 0, fmt.Errorf("%s: job %d: %w", what, id, err)
 		}
 		n, err := res.RowsAffected()
 		if err != nil {
-			return 0, fmt.Errorf("queue image job %d: %w", id, err)
+			return 0, fmt.Errorf("%s: job %d: %w", what, id, err)
 		}
-		created += int(n)
+		changed += int(n)
 	}
 	if err := tx.Commit(); err != nil {
-		return 0, fmt.Errorf("queue missing image jobs: commit: %w", err)
+		return 0, fmt.Errorf("%s: commit: %w", what, err)
 	}
-	return created, nil
+	return changed, nil
 }
 
 // ClaimJob claims the oldest pending or lapsed job (see imgstore.Jobs). The
