@@ -33,7 +33,7 @@ func newImageFlags(name, usage string, cio cmdIO) *imageFlags {
 	f := newFlags("images "+name, "images "+usage, cio)
 	return &imageFlags{
 		flags:    f,
-		db:       f.String("db", "fragrance.db", "database: a SQLite file path or a postgres:// URL"),
+		db:       f.DB(),
 		imageDir: f.String("image-dir", "", "directory of stored images (default: beside the database, e.g. fragrance-images)"),
 	}
 }

@@ -20,7 +20,7 @@ func runImport(ctx context.Context, args []string, cio cmdIO) error {
 		"Imports JSON Lines (gzipped or not, the format of the bundled catalogue) or a FragDB\n"+
 		"dataset (its folder, or its fragrances.csv) as an upsert by source id, in one transaction.\n"+
 		"Malformed rows are reported with file, line and reason and left out; the rest are imported.", cio)
-	dsn := f.String("db", "fragrance.db", "database: a SQLite file path or a postgres:// URL")
+	dsn := f.DB()
 	strict := f.Bool("strict", false, "import nothing when any row is rejected")
 	if done, err := f.parseOrHelp(args); done {
 		return err

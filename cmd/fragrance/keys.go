@@ -41,7 +41,7 @@ func newKeyFlags(name, usage string, cio cmdIO) *keyFlags {
 	f := newFlags("keys "+name, "keys "+usage, cio)
 	return &keyFlags{
 		flags:      f,
-		db:         f.String("db", "fragrance.db", "database: a SQLite file path or a postgres:// URL"),
+		db:         f.DB(),
 		tierLimits: f.String("tier-limits", "", "tier limits as tier=PERMINUTE/PERDAY,... (default "+access.DefaultTiers().String()+")"),
 	}
 }

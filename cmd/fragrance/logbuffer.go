@@ -82,6 +82,14 @@ func (lb *logBuffer) Flush() error {
 	return err
 }
 
+// wrote is told the level of each line written: a warning or an error is
+// flushed at once, everything else waits for the periodic flush.
+func (lb *logBuffer) wrote(level slog.Level) {
+	if level >= slog.LevelWarn {
+		lb.Flush()
+	}
+}
+
 // Close stops the periodic flush and writes what is left.
 func (lb *logBuffer) Close() error {
 	close(lb.stop)
@@ -111,9 +119,7 @@ func (a accessLog) Log(e *api.AccessEntry) {
 		b = e.AppendText(b)
 	}
 	a.lb.Write(b)
-	if e.Level >= slog.LevelWarn {
-		a.lb.Flush()
-	}
+	a.lb.wrote(e.Level)
 }
 
 // flushingHandler flushes the log buffer after every record of level Warn
@@ -125,9 +131,7 @@ type flushingHandler struct {
 
 func (h flushingHandler) Handle(ctx context.Context, r slog.Record) error {
 	err := h.Handler.Handle(ctx, r)
-	if r.Level >= slog.LevelWarn {
-		h.lb.Flush()
-	}
+	h.lb.wrote(r.Level)
 	return err
 }
 

@@ -9,7 +9,7 @@ func runMigrate(ctx context.Context, args []string, cio cmdIO) error {
 	f := newFlags("migrate", "migrate [--db PATH]\n\n"+
 		"Creates the database if needed and applies every pending schema migration.\n"+
 		"serve does the same at start-up; run this to migrate ahead of a deploy.", cio)
-	dsn := f.String("db", "fragrance.db", "database: a SQLite file path or a postgres:// URL")
+	dsn := f.DB()
 	if done, err := f.parseOrHelp(args); done {
 		return err
 	}

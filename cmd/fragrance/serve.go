@@ -51,7 +51,7 @@ func serveFlags(cio cmdIO) (*flags, *serveConfig) {
 		"catalogue on first start; /healthz answers 200 once the catalogue is loaded.", cio)
 	return f, &serveConfig{
 		addr:            f.String("addr", "127.0.0.1:8080", "listen address (port 0 picks a free port)"),
-		dsn:             f.String("db", "fragrance.db", "database: a SQLite file path or a postgres:// URL"),
+		dsn:             f.DB(),
 		redis:           f.String("redis", "", "Redis URL (redis://host:6379/0) to share rate-limit windows between replicas"),
 		baseURL:         f.String("base-url", "", "public base URL of the service, used in buyUrl (default http://ADDR)"),
 		shopURL:         f.String("shop-url", api.DefaultShopURL, "buy-link template; {brand} {name} {slug} {id} are filled in"),
