@@ -43,26 +43,21 @@ func BenchmarkTransparentFromPhoto(b *testing.B) {
 // BenchmarkGeneratedPhoto draws and encodes the product image of a perfume
 // without a photo (a cache miss of the host).
 func BenchmarkGeneratedPhoto(b *testing.B) {
-	fonts, err := loadLabelFonts()
-	if err != nil {
-		b.Fatal(err)
-	}
-	total := 0
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		bt := bottleFor(benchPerfume(i), benchColor)
-		data, err := encodeJPEG(bt.render(PhotoWidth, PhotoHeight, true, fonts), photoMaxBytes)
-		if err != nil {
-			b.Fatal(err)
-		}
-		total += len(data)
-	}
-	report(b, total)
+	benchGenerated(b, func(bt bottle, fonts *labelFonts) ([]byte, error) {
+		return encodeJPEG(bt.render(PhotoWidth, PhotoHeight, true, fonts), photoMaxBytes)
+	})
 }
 
 // BenchmarkGeneratedTransparent is the job of a perfume without a photo:
 // its bottle drawn straight onto transparency.
 func BenchmarkGeneratedTransparent(b *testing.B) {
+	benchGenerated(b, func(bt bottle, fonts *labelFonts) ([]byte, error) {
+		return encodeNobg(toNRGBA(bt.render(NobgWidth, NobgHeight, false, fonts)))
+	})
+}
+
+// benchGenerated times encode on the bottles of varied perfumes.
+func benchGenerated(b *testing.B, encode func(bottle, *labelFonts) ([]byte, error)) {
 	fonts, err := loadLabelFonts()
 	if err != nil {
 		b.Fatal(err)
@@ -70,8 +65,7 @@ func BenchmarkGeneratedTransparent(b *testing.B) {
 	total := 0
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		bt := bottleFor(benchPerfume(i), benchColor)
-		data, err := encodeNobg(toNRGBA(bt.render(NobgWidth, NobgHeight, false, fonts)))
+		data, err := encode(bottleFor(benchPerfume(i), benchColor), fonts)
 		if err != nil {
 			b.Fatal(err)
 		}
