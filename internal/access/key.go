@@ -63,17 +63,12 @@ func GenerateKeyFrom(r io.Reader) (string, error) {
 		}
 	}
 	random := b.String()[len(KeyScheme):]
-	b.WriteString(checksum(random))
+	sum := checksumOf(random)
+	b.Write(sum[:])
 	return b.String(), nil
 }
 
-// checksum is the base62 CRC32 (IEEE) of the random part, fixed width.
-func checksum(random string) string {
-	sum := checksumOf(random)
-	return string(sum[:])
-}
-
-// checksumOf is checksum without an allocation, for ParseKey.
+// checksumOf is the base62 CRC32 (IEEE) of the random part, fixed width.
 func checksumOf(random string) [keyChecksumLen]byte {
 	var buf [keyRandomLen]byte
 	v := uint64(crc32.ChecksumIEEE(buf[:copy(buf[:], random)]))
