@@ -2,6 +2,8 @@ package access
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"sync"
@@ -10,7 +12,7 @@ import (
 	"github.com/fragrance-data/fragrance/internal/catalog"
 )
 
-// keyCache holds verified keys (and unknown hashes) by hash, so that the
+// keyCache holds verified keys (and unknown hashes) by SHA-256, so that the
 // store is asked about a key at most once per ttl per replica. When the store
 // fails, an entry keeps answering until stale after it was fetched; an
 // unknown key then fails closed. Concurrent misses of one hash share one
@@ -22,9 +24,13 @@ type keyCache struct {
 	clock      func() time.Time
 
 	mu       sync.Mutex
-	entries  map[string]*cacheEntry
-	inflight map[string]*lookup
+	entries  map[keySum]*cacheEntry
+	inflight map[keySum]*lookup
 }
+
+// keySum is the SHA-256 of a key string: the cache is looked up by it on
+// every request, without making its hex form (Key.Hash).
+type keySum = [sha256.Size]byte
 
 type cacheEntry struct {
 	key     Key
@@ -59,13 +65,13 @@ const (
 
 func newKeyCache(ttl, stale time.Duration, max int, timeout time.Duration, clock func() time.Time) *keyCache {
 	return &keyCache{ttl: ttl, stale: stale, max: max, timeout: timeout, clock: clock,
-		entries: make(map[string]*cacheEntry), inflight: make(map[string]*lookup)}
+		entries: make(map[keySum]*cacheEntry), inflight: make(map[keySum]*lookup)}
 }
 
-// get returns the key stored under hash: an error wrapping
+// get returns the key whose hash is sum (fetch is given its hex form): an error wrapping
 // catalog.ErrNotFound when there is none, catalog.ErrUnavailable when the
 // store cannot answer and no usable entry is cached.
-func (c *keyCache) get(ctx context.Context, hash string, now time.Time, fetch func(context.Context, string) (Key, error)) (Key, cacheResult, error) {
+func (c *keyCache) get(ctx context.Context, hash keySum, now time.Time, fetch func(context.Context, string) (Key, error)) (Key, cacheResult, error) {
 	c.mu.Lock()
 	if e := c.entries[hash]; e != nil && now.Sub(e.fetched) < c.ttl {
 		hit := *e
@@ -93,7 +99,7 @@ func (c *keyCache) get(ctx context.Context, hash string, now time.Time, fetch fu
 
 	// The lookup outlives the request that started it: other requests wait on it.
 	fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), c.timeout)
-	k, err := fetch(fctx, hash)
+	k, err := fetch(fctx, hex.EncodeToString(hash[:]))
 	cancel()
 
 	c.mu.Lock()
@@ -148,7 +154,7 @@ func (e cacheEntry) result(how cacheResult) (Key, cacheResult, error) {
 
 // put stores an entry, first making room: entries past their stale bound
 // go, then arbitrary ones, so the cache never exceeds max.
-func (c *keyCache) put(hash string, e cacheEntry, now time.Time) {
+func (c *keyCache) put(hash keySum, e cacheEntry, now time.Time) {
 	if _, ok := c.entries[hash]; !ok && len(c.entries) >= c.max {
 		for h, old := range c.entries {
 			if now.Sub(old.fetched) >= c.stale {
@@ -171,7 +177,11 @@ func (c *keyCache) update(changed []Key, now time.Time) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for _, k := range changed {
-		if e := c.entries[k.Hash]; e != nil {
+		sum, ok := sumOfHash(k.Hash)
+		if !ok {
+			continue
+		}
+		if e := c.entries[sum]; e != nil {
 			*e = cacheEntry{key: k, found: true, fetched: now}
 		}
 	}

@@ -69,9 +69,14 @@ func GenerateKeyFrom(r io.Reader) (string, error) {
 }
 
 // checksumOf is the base62 CRC32 (IEEE) of the random part, fixed width.
+// The CRC is computed here from the package's table: crc32.ChecksumIEEE
+// makes its argument escape, an allocation on every request.
 func checksumOf(random string) [keyChecksumLen]byte {
-	var buf [keyRandomLen]byte
-	v := uint64(crc32.ChecksumIEEE(buf[:copy(buf[:], random)]))
+	crc := ^uint32(0)
+	for i := 0; i < len(random); i++ {
+		crc = crc32.IEEETable[byte(crc)^random[i]] ^ crc>>8
+	}
+	v := uint64(^crc)
 	var out [keyChecksumLen]byte
 	for i := keyChecksumLen - 1; i >= 0; i-- {
 		out[i] = base62[v%62]
@@ -91,26 +96,48 @@ var isBase62 = func() (t [256]bool) {
 // ParseKey checks the format and checksum of s and returns its prefix and
 // hash. It never consults a store, so it is safe to run on every request.
 func ParseKey(s string) (ParsedKey, error) {
-	if len(s) != keyLen || !strings.HasPrefix(s, KeyScheme) {
+	sum, ok := checkKey(s)
+	if !ok {
 		return ParsedKey{}, ErrMalformedKey
+	}
+	// A copy: a substring would keep the whole secret alive.
+	return ParsedKey{Prefix: strings.Clone(s[:len(KeyScheme)+displayRandLen]), Hash: hex.EncodeToString(sum[:])}, nil
+}
+
+// checkKey checks the format and checksum of s and returns its SHA-256,
+// without allocating: the Guard runs it on every request and looks its
+// cache up by the sum, making the hex form only to ask the store.
+func checkKey(s string) (sum [sha256.Size]byte, ok bool) {
+	if len(s) != keyLen || !strings.HasPrefix(s, KeyScheme) {
+		return sum, false
 	}
 	body := s[len(KeyScheme):]
 	for i := 0; i < len(body); i++ {
 		if !isBase62[body[i]] {
-			return ParsedKey{}, ErrMalformedKey
+			return sum, false
 		}
 	}
-	random, sum := body[:keyRandomLen], body[keyRandomLen:]
-	if want := checksumOf(random); string(want[:]) != sum {
-		return ParsedKey{}, ErrMalformedKey
+	random, check := body[:keyRandomLen], body[keyRandomLen:]
+	if want := checksumOf(random); string(want[:]) != check {
+		return sum, false
 	}
-	return ParsedKey{Prefix: KeyScheme + random[:displayRandLen], Hash: HashKey(s)}, nil
+	var buf [keyLen]byte // []byte(s) would allocate: s is over 32 bytes
+	return sha256.Sum256(buf[:copy(buf[:], s)]), true
 }
 
 // HashKey returns the hex SHA-256 of a key string, the form a store keeps.
 func HashKey(s string) string {
 	sum := sha256.Sum256([]byte(s))
 	return hex.EncodeToString(sum[:])
+}
+
+// sumOfHash is the SHA-256 a hex hash spells, false when it spells none.
+func sumOfHash(hash string) (sum [sha256.Size]byte, ok bool) {
+	if len(hash) != 2*sha256.Size {
+		return sum, false
+	}
+	_, err := hex.Decode(sum[:], []byte(hash))
+	return sum, err == nil
 }
 
 // NormalizePrefix accepts a display prefix typed by an operator, with or
