@@ -20,7 +20,7 @@ import (
 
 // env is a Guard over fake stores, on a test clock.
 type env struct {
-	t       *testing.T
+	t       testing.TB
 	clock   *limitertest.Clock
 	keys    *fakeKeys
 	usage   *fakeUsage
@@ -29,13 +29,13 @@ type env struct {
 	handler http.Handler
 }
 
-func newEnv(t *testing.T, cfg access.Config) *env {
+func newEnv(t testing.TB, cfg access.Config) *env {
 	return newEnvWith(t, cfg, nil)
 }
 
 // newEnvWith is newEnv with a limiter made on the env's clock (nil: the
 // Guard's own in-process one).
-func newEnvWith(t *testing.T, cfg access.Config, limiter func(now func() time.Time) access.Limiter) *env {
+func newEnvWith(t testing.TB, cfg access.Config, limiter func(now func() time.Time) access.Limiter) *env {
 	t.Helper()
 	e := &env{t: t, clock: limitertest.NewClock(limitertest.Base), usage: &fakeUsage{}, reg: prometheus.NewRegistry()}
 	e.keys = &fakeKeys{now: e.clock.Now}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"net/netip"
 	"strings"
 
 	"github.com/fragrance-data/fragrance/internal/catalog"
@@ -60,6 +61,16 @@ func (g *Guard) ClientIP(r *http.Request) string {
 	if !a.IsValid() {
 		return "unknown"
 	}
+	// Most often the client is the IPv4 peer: its address as the
+	// connection spells it is the canonical text (ParseAddr refuses
+	// leading zeros), and needs no new string.
+	if i := strings.LastIndexByte(r.RemoteAddr, ':'); a.Is4() && i > 0 {
+		if host := r.RemoteAddr[:i]; len(host) <= len("255.255.255.255") {
+			if p, err := netip.ParseAddr(host); err == nil && p == a {
+				return host
+			}
+		}
+	}
 	return a.String()
 }
 
@@ -70,12 +81,12 @@ func (g *Guard) authenticate(r *http.Request, ip string) (Key, string) {
 	if !ok {
 		return Key{}, problem.MissingAPIKey
 	}
-	pk, err := ParseKey(secret)
-	if err != nil {
+	sum, ok := checkKey(secret)
+	if !ok {
 		g.failedCheck(r.Context(), ip)
 		return Key{}, problem.InvalidAPIKey
 	}
-	k, how, err := g.cache.get(r.Context(), pk.Hash, g.now(), g.keys.KeyByHash)
+	k, how, err := g.cache.get(r.Context(), sum, g.now(), g.keys.KeyByHash)
 	g.metrics.cacheLookup(how)
 	switch {
 	case errors.Is(err, catalog.ErrNotFound):
@@ -117,7 +128,10 @@ func (g *Guard) failedCheck(ctx context.Context, ip string) {
 // credentials returns the key a request carries. The X-API-Key header wins
 // over Authorization: Bearer, and both over the api_key query parameter.
 func credentials(r *http.Request) (string, bool) {
-	if v := strings.TrimSpace(r.Header.Get("X-API-Key")); v != "" {
+	// "X-Api-Key", not "X-API-Key": a name already in canonical form is
+	// looked up as is; any other is canonicalized into a new string on
+	// every request.
+	if v := strings.TrimSpace(r.Header.Get("X-Api-Key")); v != "" {
 		return v, true
 	}
 	if v, ok := bearer(r.Header.Get("Authorization")); ok {
