@@ -4,6 +4,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strconv"
+	"sync/atomic"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -154,15 +155,39 @@ func (e *AccessEntry) AppendJSON(b []byte) []byte {
 }
 
 // appendRFC3339Millis writes t as slog's text handler does: RFC 3339 with
-// exactly three decimals, truncated.
+// exactly three decimals, truncated. Lines come by the thousand per
+// second: the date, time and zone of the last second are kept and only
+// the milliseconds are written anew.
 func appendRFC3339Millis(b []byte, t time.Time) []byte {
-	const prefixLen = len("2006-01-02T15:04:05.000")
+	sec := t.Unix()
+	if st := lastStamp.Load(); st != nil && st.sec == sec && st.loc == t.Location() {
+		ms := t.Nanosecond() / 1e6
+		b = append(b, st.text[:len(stampSeconds)]...)
+		b = append(b, '.', byte('0'+ms/100), byte('0'+ms/10%10), byte('0'+ms%10))
+		return append(b, st.text[len(stampSeconds)+4:]...)
+	}
 	n := len(b)
 	// RFC3339Nano trims trailing zeros: add a tenth of a millisecond so
 	// there are always four decimals, then drop the fourth.
 	b = t.Truncate(time.Millisecond).Add(time.Millisecond/10).AppendFormat(b, time.RFC3339Nano)
-	return append(b[:n+prefixLen], b[n+prefixLen+1:]...)
+	b = append(b[:n+len(stampSeconds)+4], b[n+len(stampSeconds)+5:]...)
+	if len(b)-n >= len(stampSeconds)+4 && b[n+len(stampSeconds)] == '.' { // years 0–9999: fixed width
+		lastStamp.Store(&stamp{sec: sec, loc: t.Location(), text: string(b[n:])})
+	}
+	return b
 }
+
+// stamp is the text of one second's timestamp (any millisecond in it) in
+// one location; the zone offset cannot change within a second.
+type stamp struct {
+	sec  int64
+	loc  *time.Location
+	text string // "2006-01-02T15:04:05.000Z07:00"
+}
+
+const stampSeconds = "2006-01-02T15:04:05"
+
+var lastStamp atomic.Pointer[stamp]
 
 // appendTextString writes s as slog's text handler does: as it is, or
 // Go-quoted when it is empty or holds a space, '=', a quote, a control

@@ -116,3 +116,31 @@ func jsonTokens(t *testing.T, b []byte) []string {
 		out = append(out, fmt.Sprintf("%T:%v", tok, tok))
 	}
 }
+
+// TestAccessEntryTimestamps holds the text timestamp to slog's through the
+// kept second: runs of lines within one second, the next second, another
+// zone of the same instant, and back.
+func TestAccessEntryTimestamps(t *testing.T) {
+	base := time.Date(2026, 3, 29, 0, 59, 59, 0, time.UTC)
+	paris, err := time.LoadLocation("Europe/Paris") // changes offset at 01:00 UTC that day
+	if err != nil {
+		paris = time.FixedZone("CET", 3600)
+	}
+	var times []time.Time
+	for _, d := range []time.Duration{0, 1, 999999, time.Millisecond, 10 * time.Millisecond, 999 * time.Millisecond,
+		999*time.Millisecond + 999999, time.Second, time.Second + 5*time.Millisecond, 2 * time.Second} {
+		at := base.Add(d)
+		times = append(times, at, at.In(paris), at, at.Local(), at.In(time.FixedZone("", -(9*3600+30*60))))
+	}
+	times = append(times, time.Date(12, 1, 1, 0, 0, 0, 5e6, time.UTC), time.Date(12, 1, 1, 0, 0, 0, 6e6, time.UTC))
+	for _, at := range times {
+		e := api.AccessEntry{Time: at, Level: slog.LevelInfo, Method: "GET", Path: "/", Route: "pages", Status: 200}
+		var text bytes.Buffer
+		if err := slog.NewTextHandler(&text, nil).Handle(context.Background(), e.Record()); err != nil {
+			t.Fatal(err)
+		}
+		if got := string(e.AppendText(nil)); got != text.String() {
+			t.Errorf("%v:\n got %q\nwant %q", at, got, text.String())
+		}
+	}
+}
