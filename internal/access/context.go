@@ -63,6 +63,18 @@ type LogInfo struct {
 
 type logInfoKey struct{}
 
+// LogInfoKey is the context key WithLogInfo puts a *LogInfo under. A
+// caller that already gives each request a context of its own can answer
+// it from that context's Value method instead of adding a layer:
+//
+//	func (c *reqCtx) Value(k any) any {
+//		if k == access.LogInfoKey {
+//			return &c.log
+//		}
+//		return c.Context.Value(k)
+//	}
+var LogInfoKey any = logInfoKey{}
+
 // WithLogInfo returns ctx carrying li, an empty LogInfo for the Guard to
 // fill (the caller may keep it in a struct of its own per request):
 //
