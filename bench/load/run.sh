@@ -11,13 +11,18 @@
 # time per request (from /proc/PID/stat), and both ratios of the service to
 # the ceiling: requests per second, and CPU time per request (ceiling/service).
 #
-# Both listen on loopback only. wrk, the service and the ceiling share this
-# machine's cores, so the figures are for this machine; the ratio compares
-# like with like (same cores, same client, same bytes).
+# Both listen on loopback only. By default wrk runs on the first half of
+# the machine's cores and the server under test (service or ceiling) on the
+# other half (taskset): when they share every core, the latency tail mostly
+# measures the kernel handing cores back and forth between wrk's threads and
+# the server's, the ceiling's as much as the service's. --layout shared lets
+# them share all cores (the server then also gets every core's CPU time).
+# The ratio compares like with like: same cores, same client, same bytes.
 #
-# Usage: bench/load/run.sh [--catalogue bundled|200k] [--duration 10s]
+# Usage: bench/load/run.sh [--catalogue bundled|200k] [--duration 5s]
 #        [--threads 2] [--connections 32] [--answer-cache N] [--classes "detail list ..."]
-#        [--db FILE] [--serve-flags "..."] [--out FILE] [--bare]
+#        [--db FILE] [--serve-flags "..."] [--out FILE] [--bare] [--layout split|shared]
+#        [--rounds 3]
 #   --answer-cache N   the service's --answer-cache-mb (default: the service's default;
 #                      0 turns the answer cache off, to measure every answer computed)
 #   --db FILE          use an existing database (already filled) instead of a new one
@@ -25,10 +30,14 @@
 #   --out FILE         also append the table (Markdown) to FILE
 #   --bare             also run the bare ceiling (one body, only Content-Type and
 #                      Content-Length) and show its req/s for reference
+#   --layout L         split (default): wrk and the server on separate cores;
+#                      shared: all processes on all cores
+#   --rounds N         service and ceiling take N turns per class (default 3);
+#                      the table shows the median of each figure
 set -euo pipefail
 
 catalogue=bundled
-duration=10s
+duration=5s
 threads=2
 connections=32
 answer_cache=""
@@ -37,6 +46,8 @@ db=""
 serve_flags=""
 out=""
 bare=0
+layout=split
+rounds=3
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--catalogue) catalogue=$2; shift 2 ;;
@@ -49,11 +60,29 @@ while [ $# -gt 0 ]; do
 	--serve-flags) serve_flags=$2; shift 2 ;;
 	--out) out=$2; shift 2 ;;
 	--bare) bare=1; shift ;;
-	-h | --help) sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	--layout) layout=$2; shift 2 ;;
+	--rounds) rounds=$2; shift 2 ;;
+	-h | --help) sed -n '2,36p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "unknown argument: $1 (try --help)" >&2; exit 2 ;;
 	esac
 done
 case "$catalogue" in bundled | 200k) ;; *) echo "--catalogue must be bundled or 200k" >&2; exit 2 ;; esac
+case "$layout" in split | shared) ;; *) echo "--layout must be split or shared" >&2; exit 2 ;; esac
+case "$rounds" in "" | *[!0-9]* | 0) echo "--rounds must be a positive number" >&2; exit 2 ;; esac
+
+# on_client and on_server prefix a command to run it on the client's and
+# the server's cores: the two halves of the machine in the split layout
+# (taskset execs the command: $! stays the server's PID).
+client_cpus="" server_cpus="" on_client=() on_server=()
+if [ "$layout" = split ]; then
+	n=$(nproc)
+	if [ "$n" -lt 2 ] || ! command -v taskset >/dev/null; then
+		echo "--layout split needs two cores and taskset (util-linux); try --layout shared" >&2
+		exit 2
+	fi
+	client_cpus="0-$((n / 2 - 1))" server_cpus="$((n / 2))-$((n - 1))"
+	on_client=(taskset -c "$client_cpus") on_server=(taskset -c "$server_cpus")
+fi
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
 here="$root/bench/load"
@@ -109,7 +138,7 @@ start_serve() {
 	[ -n "$answer_cache" ] && flags+=(--answer-cache-mb "$answer_cache")
 	# shellcheck disable=SC2206 # split on purpose: several flags
 	[ -n "$serve_flags" ] && flags+=($serve_flags)
-	"$bin" serve "${flags[@]}" 2>"$work/serve.log" &
+	"${on_server[@]}" "$bin" serve "${flags[@]}" 2>"$work/serve.log" &
 	serve_pid=$!
 	pids+=("$serve_pid")
 	local addr=""
@@ -187,7 +216,7 @@ cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 run_wrk() {
 	local res t0 t1
 	t0=$(cpu_ticks "$3")
-	res=$(wrk -t"$threads" -c"$connections" -d"$duration" --latency -H "X-API-Key: $key" -s "$2" "$1" 2>&1)
+	res=$("${on_client[@]}" wrk -t"$threads" -c"$connections" -d"$duration" --latency -H "X-API-Key: $key" -s "$2" "$1" 2>&1)
 	t1=$(cpu_ticks "$3")
 	local rps p50 p99 errs n cpu
 	rps=$(echo "$res" | awk '/^Requests\/sec:/ {printf "%d", $2}')
@@ -203,7 +232,7 @@ run_wrk() {
 # to its address.
 start_ceiling() {
 	rm -f "$work/ceiling.addr"
-	"$work/ceiling" --addr 127.0.0.1:0 --port-file "$work/ceiling.addr" "$@" &
+	"${on_server[@]}" "$work/ceiling" --addr 127.0.0.1:0 --port-file "$work/ceiling.addr" "$@" &
 	cpid=$!
 	pids+=("$cpid")
 	for _ in $(seq 1 100); do [ -s "$work/ceiling.addr" ] && break; sleep 0.05; done
@@ -213,6 +242,19 @@ start_ceiling() {
 stop_ceiling() {
 	kill "$cpid" 2>/dev/null || true
 	wait "$cpid" 2>/dev/null || true
+}
+
+# medians prints the median of each column of file $1 (errors: the sum).
+medians() {
+	local col out=""
+	for col in 1 2 3 4 5; do
+		if [ "$col" = 4 ]; then
+			out+=" $(awk '{n += $4} END {print n + 0}' "$1")"
+		else
+			out+=" $(awk -v c="$col" '{print $c}' "$1" | sort -g | awk '{a[NR] = $1} END {print (NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2)}')"
+		fi
+	done
+	echo "$out"
 }
 
 rows=()
@@ -233,12 +275,20 @@ for class in $classes; do
 	size=$(cat "$rec"/*.body | wc -c)
 	size=$((size / ${#paths[@]}))
 
-	log "$class: ${#paths[@]} paths, answers of $size bytes on average; service"
-	read -r s_rps s_p50 s_p99 s_err s_cpu < <(run_wrk "$base/" "$work/$class.lua" "$serve_pid")
-	log "$class: ceiling (the same answers replayed)"
+	# Service and ceiling take turns, $rounds times: each figure is the
+	# median of its rounds, so a busy moment on the machine moves one
+	# round of each, not the whole comparison.
+	log "$class: ${#paths[@]} paths, answers of $size bytes on average; service and ceiling (the same answers replayed), $rounds rounds"
 	start_ceiling --answers "$rec"
-	read -r c_rps c_p50 c_p99 c_err c_cpu < <(run_wrk "$ceiling" "$work/$class.lua" "$cpid")
+	: >"$work/s.runs"
+	: >"$work/c.runs"
+	for _ in $(seq 1 "$rounds"); do
+		run_wrk "$base/" "$work/$class.lua" "$serve_pid" >>"$work/s.runs"
+		run_wrk "$ceiling" "$work/$class.lua" "$cpid" >>"$work/c.runs"
+	done
 	stop_ceiling
+	read -r s_rps s_p50 s_p99 s_err s_cpu < <(medians "$work/s.runs")
+	read -r c_rps c_p50 c_p99 c_err c_cpu < <(medians "$work/c.runs")
 	b_rps="-"
 	if [ "$bare" = 1 ]; then
 		# The median-sized answer as the only body, without the service's headers.
@@ -257,7 +307,9 @@ done
 rss=$(awk '/VmRSS/ {printf "%d", $2 / 1024}' "/proc/$serve_pid/status" 2>/dev/null || echo "?")
 {
 	echo
-	echo "Load benchmark: $catalogue catalogue ($perfumes perfumes), wrk -t$threads -c$connections -d$duration, access layer on"
+	where="wrk, service and ceiling share all cores"
+	[ "$layout" = split ] && where="wrk on CPU $client_cpus, service and ceiling on CPU $server_cpus"
+	echo "Load benchmark: $catalogue catalogue ($perfumes perfumes), wrk -t$threads -c$connections -d$duration, medians of $rounds interleaved rounds, access layer on; $where"
 	echo "Machine: $(nproc) cores, $(awk -F': ' '/model name/ {print $2; exit}' /proc/cpuinfo), $(awk '/MemTotal/ {printf "%.0f GB", $2 / 1048576}' /proc/meminfo) RAM; $(go version | awk '{print $3}'); answer cache ${answer_cache:-default} MB${serve_flags:+; serve $serve_flags}"
 	echo
 	echo "| class | ratio | service req/s | ceiling req/s | p50 ms | p99 ms | ceiling p50 ms | ceiling p99 ms | CPU µs/req | ceiling CPU µs/req | CPU ratio | body bytes | errors | bare ceiling req/s |"
