@@ -4,10 +4,10 @@
 # Starts `fragrance serve` on a temporary database (the bundled catalogue,
 # or ~200,000 perfumes with --catalogue 200k), creates an enterprise key
 # whose limits never interfere, and measures each endpoint class with wrk:
-# first the service, then a minimal Go net/http server (bench/load/ceiling)
+# the service and a minimal Go net/http server (bench/load/ceiling)
 # replaying the service's own answers to the same requests (status, headers
-# and body recorded once, looked up by request URI), with the same wrk
-# settings. It prints requests per second, p50/p99 latency, the server's CPU
+# and body recorded once, looked up by request URI) take turns, with the
+# same wrk settings, and each figure is the median of the turns. It prints requests per second, p50/p99 latency, the server's CPU
 # time per request (from /proc/PID/stat), and both ratios of the service to
 # the ceiling: requests per second, and CPU time per request (ceiling/service).
 #
