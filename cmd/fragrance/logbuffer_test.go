@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"log/slog"
@@ -13,28 +12,10 @@ import (
 	"github.com/fragrance-data/fragrance/internal/api"
 )
 
-// lockedBuffer is a bytes.Buffer safe for the flusher and the test.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 // TestLogBuffer: lines from many goroutines all arrive, whole and in each
 // goroutine's order; warnings are written at once; Close writes the rest.
 func TestLogBuffer(t *testing.T) {
-	var out lockedBuffer
+	var out syncBuffer
 	lb := newLogBuffer(&out, 256, time.Hour)
 	log := slog.New(flushingHandler{slog.NewTextHandler(lb, nil), lb})
 	var wg sync.WaitGroup
@@ -80,7 +61,7 @@ func TestAccessLog(t *testing.T) {
 		Method: "GET", Path: "/api/perfumes", Route: "perfumes.list", Status: 200, Bytes: 10, Duration: time.Millisecond,
 		Remote: "127.0.0.1:1", Query: "q=a b", KeyPrefix: "fds_abcdefgh", ClientIP: "127.0.0.1"}
 	for _, format := range []string{"text", "json"} {
-		var out lockedBuffer
+		var out syncBuffer
 		lb := newLogBuffer(&out, 1<<20, time.Hour)
 		_, al, err := newLogger(lb, format, "info")
 		if err != nil {
@@ -98,7 +79,7 @@ func TestAccessLog(t *testing.T) {
 		al.Log(&w)
 		got := out.String()
 		lb.Close()
-		var want lockedBuffer
+		var want syncBuffer
 		wlb := newLogBuffer(&want, 1<<20, time.Hour)
 		wlogger, _, _ := newLogger(wlb, format, "info")
 		wlogger.Handler().Handle(context.Background(), e.Record())

@@ -15,7 +15,8 @@ import (
 	"time"
 )
 
-// syncBuffer is a bytes.Buffer safe for the server's writes and the test's reads.
+// syncBuffer is a bytes.Buffer safe for concurrent writers (a server, a log
+// flusher) and the test reading it.
 type syncBuffer struct {
 	mu sync.Mutex
 	b  bytes.Buffer
