@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"path/filepath"
+	"runtime"
 	"testing"
 
 	"github.com/fragrance-data/fragrance/internal/bundled"
@@ -101,5 +102,38 @@ func BenchmarkImport100k(b *testing.B) {
 			b.Fatal(err)
 		}
 		db.Close()
+	}
+}
+
+// BenchmarkCollect measures what a full collection costs with a served
+// catalogue live (its perfumes and index): the work every garbage-collection
+// cycle repeats under load, on one P as in the load benchmark's layout. The
+// catalogue is the bulk of the live heap, and how much of it holds pointers
+// decides the figure (bench/RESULTS.md, 200,000 perfumes).
+//
+//	go test ./cmd/fragrance -run '^$' -bench Collect -benchtime 10x
+func BenchmarkCollect(b *testing.B) {
+	for _, tc := range []struct {
+		name  string
+		extra int
+	}{{"bundled", 0}, {"200k", 200000 - 37490}} {
+		b.Run(tc.name, func(b *testing.B) {
+			db, ref := benchStore(b, tc.extra)
+			ix, err := buildIndex(context.Background(), db, ref, "")
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+			runtime.GC()
+			b.ResetTimer()
+			for b.Loop() {
+				runtime.GC()
+			}
+			b.StopTimer()
+			var ms runtime.MemStats
+			runtime.ReadMemStats(&ms)
+			b.ReportMetric(float64(ms.HeapAlloc)/(1<<20), "heapMB")
+			runtime.KeepAlive(ix)
+		})
 	}
 }
