@@ -53,15 +53,13 @@ type AccessLog interface {
 	Log(e *AccessEntry)
 }
 
-// fill sets e from a finished request.
-func (e *AccessEntry) fill(r *http.Request, ri *requestInfo, sw *statusWriter, at time.Time, level slog.Level, d time.Duration) {
+// fill sets e from a finished request and its state.
+func (e *AccessEntry) fill(r *http.Request, st *requestState, at time.Time, level slog.Level, d time.Duration) {
 	*e = AccessEntry{
-		Time: at, Level: level, RequestID: ri.id, Method: r.Method, Path: r.URL.Path, Route: ri.route,
-		Status: sw.status, Bytes: sw.bytes, Duration: d, Remote: r.RemoteAddr,
-		Query: access.RedactQuery(r.URL.RawQuery),
-	}
-	if li := ri.access; li != nil {
-		e.KeyPrefix, e.ClientIP = li.KeyPrefix, li.ClientIP
+		Time: at, Level: level, RequestID: st.info.id, Method: r.Method, Path: r.URL.Path, Route: st.info.route,
+		Status: st.writer.status, Bytes: st.writer.bytes, Duration: d, Remote: r.RemoteAddr,
+		Query:     access.RedactQuery(r.URL.RawQuery),
+		KeyPrefix: st.log.KeyPrefix, ClientIP: st.log.ClientIP,
 	}
 }
 

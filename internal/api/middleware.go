@@ -22,9 +22,8 @@ import (
 // requestInfo travels in the context of each request so that inner layers
 // can tell the outer access log and metrics what they know.
 type requestInfo struct {
-	route  string
-	id     string
-	access *access.LogInfo // filled by the Guard: key prefix, client IP
+	route string
+	id    string
 }
 
 type infoKey struct{}
@@ -37,7 +36,7 @@ type requestState struct {
 	context.Context
 	info     requestInfo
 	writer   statusWriter
-	log      access.LogInfo
+	log      access.LogInfo // filled by the Guard: key prefix, client IP
 	entry    AccessEntry
 	idHeader [1]string
 }
@@ -155,7 +154,6 @@ func (s *Server) middleware(h http.Handler) http.Handler {
 			writer:  statusWriter{ResponseWriter: w, head: r.Method == http.MethodHead},
 		}
 		ri, sw := &st.info, &st.writer
-		ri.access = &st.log
 		st.idHeader[0] = ri.id
 		r = r.WithContext(st)
 		hd := sw.Header()
@@ -179,10 +177,10 @@ func (s *Server) middleware(h http.Handler) http.Handler {
 			level := logLevel(sw.status)
 			switch al := s.cfg.AccessLog; {
 			case al != nil && al.Enabled(level):
-				st.entry.fill(r, ri, sw, start.Add(d), level, d)
+				st.entry.fill(r, st, start.Add(d), level, d)
 				al.Log(&st.entry)
 			case al == nil && s.log.Enabled(r.Context(), level):
-				st.entry.fill(r, ri, sw, start.Add(d), level, d)
+				st.entry.fill(r, st, start.Add(d), level, d)
 				s.log.Handler().Handle(r.Context(), st.entry.Record())
 			}
 		}()

@@ -14,7 +14,6 @@ func TestRequestStateContext(t *testing.T) {
 	type otherKey struct{}
 	parent, cancel := context.WithCancel(context.WithValue(context.Background(), otherKey{}, "parent's"))
 	st := &requestState{Context: parent, info: requestInfo{id: "abc"}}
-	st.info.access = &st.log
 	var ctx context.Context = st
 	if got := infoFrom(ctx); got != &st.info || RequestID(ctx) != "abc" {
 		t.Fatalf("infoFrom = %p, want %p", got, &st.info)
