@@ -2,8 +2,6 @@ package access
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"sync"
@@ -15,7 +13,7 @@ import (
 // keyCache holds verified keys (and unknown hashes) by SHA-256, so that the
 // store is asked about a key at most once per ttl per replica. When the store
 // fails, an entry keeps answering until stale after it was fetched; an
-// unknown key then fails closed. Concurrent misses of one hash share one
+// unknown key then fails closed. Concurrent misses of one key share one
 // store lookup.
 type keyCache struct {
 	ttl, stale time.Duration
@@ -27,10 +25,6 @@ type keyCache struct {
 	entries  map[keySum]*cacheEntry
 	inflight map[keySum]*lookup
 }
-
-// keySum is the SHA-256 of a key string: the cache is looked up by it on
-// every request, without making its hex form (Key.Hash).
-type keySum = [sha256.Size]byte
 
 type cacheEntry struct {
 	key     Key
@@ -68,12 +62,12 @@ func newKeyCache(ttl, stale time.Duration, max int, timeout time.Duration, clock
 		entries: make(map[keySum]*cacheEntry), inflight: make(map[keySum]*lookup)}
 }
 
-// get returns the key whose hash is sum (fetch is given its hex form): an error wrapping
+// get returns the key whose SHA-256 is sum (fetch is given its hex form): an error wrapping
 // catalog.ErrNotFound when there is none, catalog.ErrUnavailable when the
 // store cannot answer and no usable entry is cached.
-func (c *keyCache) get(ctx context.Context, hash keySum, now time.Time, fetch func(context.Context, string) (Key, error)) (Key, cacheResult, error) {
+func (c *keyCache) get(ctx context.Context, sum keySum, now time.Time, fetch func(context.Context, string) (Key, error)) (Key, cacheResult, error) {
 	c.mu.Lock()
-	if e := c.entries[hash]; e != nil && now.Sub(e.fetched) < c.ttl {
+	if e := c.entries[sum]; e != nil && now.Sub(e.fetched) < c.ttl {
 		hit := *e
 		c.mu.Unlock()
 		return hit.result(cacheHit)
@@ -82,10 +76,10 @@ func (c *keyCache) get(ctx context.Context, hash keySum, now time.Time, fetch fu
 		c.mu.Unlock()
 		return stale.result(cacheStale)
 	}
-	if l := c.inflight[hash]; l != nil {
+	if l := c.inflight[sum]; l != nil {
 		// Someone is already asking the store. A stale entry answers at once
 		// rather than waiting on a store that may be timing out.
-		if e := c.entries[hash]; e != nil && e.found && now.Sub(e.fetched) < c.stale {
+		if e := c.entries[sum]; e != nil && e.found && now.Sub(e.fetched) < c.stale {
 			stale := *e
 			c.mu.Unlock()
 			return stale.result(cacheStale)
@@ -94,24 +88,24 @@ func (c *keyCache) get(ctx context.Context, hash keySum, now time.Time, fetch fu
 		return l.wait(ctx)
 	}
 	l := &lookup{done: make(chan struct{})}
-	c.inflight[hash] = l
+	c.inflight[sum] = l
 	c.mu.Unlock()
 
 	// The lookup outlives the request that started it: other requests wait on it.
 	fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), c.timeout)
-	k, err := fetch(fctx, hex.EncodeToString(hash[:]))
+	k, err := fetch(fctx, storedHash(sum))
 	cancel()
 
 	c.mu.Lock()
 	switch {
 	case err == nil:
 		l.entry = cacheEntry{key: k, found: true, fetched: now}
-		c.put(hash, l.entry, now)
+		c.put(sum, l.entry, now)
 	case errors.Is(err, catalog.ErrNotFound):
 		l.entry = cacheEntry{fetched: now}
-		c.put(hash, l.entry, now)
+		c.put(sum, l.entry, now)
 	default:
-		if e := c.entries[hash]; e != nil && now.Sub(e.fetched) < c.stale {
+		if e := c.entries[sum]; e != nil && now.Sub(e.fetched) < c.stale {
 			// The back-off runs from when the failure was known, not from
 			// when the (possibly timed-out) lookup began.
 			e.failed = c.clock()
@@ -120,7 +114,7 @@ func (c *keyCache) get(ctx context.Context, hash keySum, now time.Time, fetch fu
 			l.err = fmt.Errorf("look up key: %v: %w", err, catalog.ErrUnavailable)
 		}
 	}
-	delete(c.inflight, hash)
+	delete(c.inflight, sum)
 	c.mu.Unlock()
 	close(l.done)
 	return l.result()
@@ -154,8 +148,8 @@ func (e cacheEntry) result(how cacheResult) (Key, cacheResult, error) {
 
 // put stores an entry, first making room: entries past their stale bound
 // go, then arbitrary ones, so the cache never exceeds max.
-func (c *keyCache) put(hash keySum, e cacheEntry, now time.Time) {
-	if _, ok := c.entries[hash]; !ok && len(c.entries) >= c.max {
+func (c *keyCache) put(sum keySum, e cacheEntry, now time.Time) {
+	if _, ok := c.entries[sum]; !ok && len(c.entries) >= c.max {
 		for h, old := range c.entries {
 			if now.Sub(old.fetched) >= c.stale {
 				delete(c.entries, h)
@@ -168,7 +162,7 @@ func (c *keyCache) put(hash keySum, e cacheEntry, now time.Time) {
 			delete(c.entries, h)
 		}
 	}
-	c.entries[hash] = &e
+	c.entries[sum] = &e
 }
 
 // update refreshes the cached copies of keys changed in the store, so a

@@ -101,13 +101,13 @@ func ParseKey(s string) (ParsedKey, error) {
 		return ParsedKey{}, ErrMalformedKey
 	}
 	// A copy: a substring would keep the whole secret alive.
-	return ParsedKey{Prefix: strings.Clone(s[:len(KeyScheme)+displayRandLen]), Hash: hex.EncodeToString(sum[:])}, nil
+	return ParsedKey{Prefix: strings.Clone(s[:len(KeyScheme)+displayRandLen]), Hash: storedHash(sum)}, nil
 }
 
 // checkKey checks the format and checksum of s and returns its SHA-256,
 // without allocating: the Guard runs it on every request and looks its
 // cache up by the sum, making the hex form only to ask the store.
-func checkKey(s string) (sum [sha256.Size]byte, ok bool) {
+func checkKey(s string) (sum keySum, ok bool) {
 	if len(s) != keyLen || !strings.HasPrefix(s, KeyScheme) {
 		return sum, false
 	}
@@ -126,13 +126,18 @@ func checkKey(s string) (sum [sha256.Size]byte, ok bool) {
 }
 
 // HashKey returns the hex SHA-256 of a key string, the form a store keeps.
-func HashKey(s string) string {
-	sum := sha256.Sum256([]byte(s))
-	return hex.EncodeToString(sum[:])
-}
+func HashKey(s string) string { return storedHash(sha256.Sum256([]byte(s))) }
+
+// keySum is the SHA-256 of a key string. The Guard checks keys and looks
+// its cache up by it on every request; storedHash makes the hex form a
+// store keeps (Key.Hash) only when a store is asked, and sumOfHash reads
+// it back.
+type keySum = [sha256.Size]byte
+
+func storedHash(sum keySum) string { return hex.EncodeToString(sum[:]) }
 
 // sumOfHash is the SHA-256 a hex hash spells, false when it spells none.
-func sumOfHash(hash string) (sum [sha256.Size]byte, ok bool) {
+func sumOfHash(hash string) (sum keySum, ok bool) {
 	if len(hash) != 2*sha256.Size {
 		return sum, false
 	}
