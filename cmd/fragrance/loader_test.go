@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"path/filepath"
 	"runtime"
 	"testing"
@@ -12,9 +13,25 @@ import (
 	"github.com/fragrance-data/fragrance/internal/sqlite"
 )
 
-// benchStore returns a SQLite store holding the bundled catalogue plus
-// extra generated perfumes.
-func benchStore(b *testing.B, extra int) (*sqlite.DB, *bundled.Reference) {
+// benchStores runs fn as one sub-benchmark per catalogue: "bundled", then
+// the bundled catalogue topped up with generated perfumes to each total
+// ("100k", …).
+func benchStores(b *testing.B, totals []int, fn func(b *testing.B, db *sqlite.DB, ref *bundled.Reference)) {
+	for _, total := range append([]int{0}, totals...) {
+		name := "bundled"
+		if total > 0 {
+			name = fmt.Sprintf("%dk", total/1000)
+		}
+		b.Run(name, func(b *testing.B) {
+			db, ref := benchStore(b, total)
+			fn(b, db, ref)
+		})
+	}
+}
+
+// benchStore returns a SQLite store holding the bundled catalogue, topped
+// up with generated perfumes to total when it is larger.
+func benchStore(b *testing.B, total int) (*sqlite.DB, *bundled.Reference) {
 	b.Helper()
 	ctx := context.Background()
 	ref, err := bundled.LoadReference()
@@ -29,11 +46,11 @@ func benchStore(b *testing.B, extra int) (*sqlite.DB, *bundled.Reference) {
 	if _, err := seedIfEmpty(ctx, db, ref, ""); err != nil {
 		b.Fatal(err)
 	}
-	if extra > 0 {
-		ps, err := db.Perfumes(ctx)
-		if err != nil {
-			b.Fatal(err)
-		}
+	ps, err := db.Perfumes(ctx)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if extra := total - len(ps); extra > 0 {
 		var buf bytes.Buffer
 		if err := importer.Generate(&buf, extra, 1, ps); err != nil {
 			b.Fatal(err)
@@ -54,22 +71,16 @@ func benchStore(b *testing.B, extra int) (*sqlite.DB, *bundled.Reference) {
 //
 //	go test ./cmd/fragrance -run '^$' -bench Startup -benchtime 5x -count 5
 func BenchmarkStartup(b *testing.B) {
-	for _, tc := range []struct {
-		name  string
-		extra int
-	}{{"bundled", 0}, {"100k", 100000 - 37490}} {
-		b.Run(tc.name, func(b *testing.B) {
-			db, ref := benchStore(b, tc.extra)
-			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
-				ix, err := buildIndex(context.Background(), db, ref, "")
-				if err != nil {
-					b.Fatal(err)
-				}
-				b.ReportMetric(float64(ix.Len()), "perfumes")
+	benchStores(b, []int{100_000}, func(b *testing.B, db *sqlite.DB, ref *bundled.Reference) {
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			ix, err := buildIndex(context.Background(), db, ref, "")
+			if err != nil {
+				b.Fatal(err)
 			}
-		})
-	}
+			b.ReportMetric(float64(ix.Len()), "perfumes")
+		}
+	})
 }
 
 // BenchmarkImport100k measures `fragrance import` of 100,000 new perfumes
@@ -113,27 +124,21 @@ func BenchmarkImport100k(b *testing.B) {
 //
 //	go test ./cmd/fragrance -run '^$' -bench Collect -benchtime 10x
 func BenchmarkCollect(b *testing.B) {
-	for _, tc := range []struct {
-		name  string
-		extra int
-	}{{"bundled", 0}, {"200k", 200000 - 37490}} {
-		b.Run(tc.name, func(b *testing.B) {
-			db, ref := benchStore(b, tc.extra)
-			ix, err := buildIndex(context.Background(), db, ref, "")
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	benchStores(b, []int{200_000}, func(b *testing.B, db *sqlite.DB, ref *bundled.Reference) {
+		ix, err := buildIndex(context.Background(), db, ref, "")
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+		runtime.GC()
+		b.ResetTimer()
+		for b.Loop() {
 			runtime.GC()
-			b.ResetTimer()
-			for b.Loop() {
-				runtime.GC()
-			}
-			b.StopTimer()
-			var ms runtime.MemStats
-			runtime.ReadMemStats(&ms)
-			b.ReportMetric(float64(ms.HeapAlloc)/(1<<20), "heapMB")
-			runtime.KeepAlive(ix)
-		})
-	}
+		}
+		b.StopTimer()
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		b.ReportMetric(float64(ms.HeapAlloc)/(1<<20), "heapMB")
+		runtime.KeepAlive(ix)
+	})
 }
