@@ -29,7 +29,7 @@ func (c holderCatalogue) PerfumeByID(id int64) (catalog.Perfume, bool) {
 	if !ok {
 		return catalog.Perfume{}, false
 	}
-	return *e.Perfume, true
+	return e.Perfume(), true
 }
 
 func (c holderCatalogue) PerfumeBySlug(slug string) (catalog.Perfume, bool) {
@@ -41,7 +41,7 @@ func (c holderCatalogue) PerfumeBySlug(slug string) (catalog.Perfume, bool) {
 	if err != nil {
 		return catalog.Perfume{}, false
 	}
-	return *e.Perfume, true
+	return e.Perfume(), true
 }
 
 func (c holderCatalogue) IDs() []int64 {

@@ -34,18 +34,32 @@ type encoder struct {
 	holes []hole
 }
 
-func (en *encoder) appendAccords(b []byte, as []catalog.AccordStrength) []byte {
+// accordList is a list appendAccords writes: a perfume's accords as the
+// index stores them, or the ones a result shares with its source.
+type accordList interface {
+	Len() int
+	At(i int) catalog.AccordStrength
+}
+
+// sharedAccords is a result's shared accords as an accordList.
+type sharedAccords []catalog.AccordStrength
+
+func (s sharedAccords) Len() int                        { return len(s) }
+func (s sharedAccords) At(i int) catalog.AccordStrength { return s[i] }
+
+func appendAccords[L accordList](en *encoder, b []byte, as L) []byte {
 	b = append(b, '[')
-	for i := range as {
+	for i := range as.Len() {
+		a := as.At(i)
 		if i > 0 {
 			b = append(b, ',')
 		}
 		b = append(b, `{"name":`...)
-		b = appendString(b, as[i].Name)
+		b = appendString(b, a.Name)
 		b = append(b, `,"strength":`...)
-		b = appendFloat(b, as[i].Strength)
+		b = appendFloat(b, a.Strength)
 		b = append(b, `,"color":`...)
-		b = appendString(b, en.urls.AccordColor(as[i].Name))
+		b = appendString(b, en.urls.AccordColor(a.Name))
 		b = append(b, '}')
 	}
 	return append(b, ']')
@@ -70,13 +84,13 @@ func (en *encoder) appendImages(b []byte, id int64, available bool) []byte {
 // perfume object, after the opening brace.
 func appendIdent(b []byte, e *index.Entry) []byte {
 	b = append(b, `"id":`...)
-	b = appendString(b, e.Slug)
+	b = appendString(b, e.Slug())
 	b = append(b, `,"slug":`...)
-	b = appendString(b, e.Slug)
+	b = appendString(b, e.Slug())
 	b = append(b, `,"name":`...)
-	b = appendString(b, e.Name)
+	b = appendString(b, e.Name())
 	b = append(b, `,"brand":`...)
-	return appendString(b, e.Brand)
+	return appendString(b, e.Brand())
 }
 
 // appendListFields appends the members of a list item, without braces; a
@@ -90,16 +104,16 @@ func (en *encoder) appendListFields(b []byte, e *index.Entry) []byte {
 	b = append(b, `,"ratingCount":`...)
 	b = appendInt(b, e.RatingCount)
 	b = append(b, `,"concentration":`...)
-	b = appendOptString(b, e.Concentration)
+	b = appendOptString(b, e.Concentration())
 	b = append(b, `,"gender":`...)
-	b = appendString(b, string(e.Gender))
+	b = appendString(b, string(e.Gender()))
 	b = append(b, `,"priceTier":`...)
-	b = appendOptString(b, string(e.PriceTier))
+	b = appendOptString(b, string(e.PriceTier()))
 	b = en.appendImages(b, e.ID, true)
 	b = append(b, `,"buyUrl":`...)
-	b = en.urls.appendBuy(b, e.Slug)
+	b = en.urls.appendBuy(b, e.Slug())
 	b = append(b, `,"accords":`...)
-	return en.appendAccords(b, e.Accords)
+	return appendAccords(en, b, e.Accords())
 }
 
 // appendList appends a perfume list item array.
@@ -139,12 +153,13 @@ func appendPaging(b []byte, total, page, pages, limit int) []byte {
 // appendNotes appends a pyramid layer with intensities: notes are listed
 // in the source in order of prominence, so the first note of a layer is 100
 // and the last falls linearly to 50 (a single note is 100).
-func appendNotes(b []byte, layer []string) []byte {
+func appendNotes(b []byte, layer index.Names) []byte {
 	b = append(b, '[')
-	for i, n := range layer {
+	for i := range layer.Len() {
+		n := layer.At(i)
 		in := 100.0
-		if len(layer) > 1 {
-			in = 100 - 50*float64(i)/float64(len(layer)-1)
+		if layer.Len() > 1 {
+			in = 100 - 50*float64(i)/float64(layer.Len()-1)
 		}
 		if i > 0 {
 			b = append(b, ',')
@@ -180,23 +195,24 @@ func (en *encoder) appendDetail(b []byte, e *index.Entry, similar []index.Scored
 	b = append(b, '{')
 	b = en.appendListFields(b, e)
 	b = append(b, `,"brandSlug":`...)
-	b = appendString(b, e.BrandSlug)
+	b = appendString(b, e.BrandSlug())
 	b = append(b, `,"description":`...)
-	b = appendString(b, e.Description)
+	b = appendString(b, e.Description())
 	b = append(b, `,"family":`...)
-	b = appendOptString(b, e.Family)
+	b = appendOptString(b, e.Family())
 	b = append(b, `,"longevity":`...)
 	b = appendOptFloat(b, e.Longevity)
 	b = append(b, `,"sillage":`...)
 	b = appendOptFloat(b, e.Sillage)
 	b = append(b, `,"notes":{"top":`...)
-	b = appendNotes(b, e.Notes.Top)
+	notes := e.Notes()
+	b = appendNotes(b, notes.Top)
 	b = append(b, `,"middle":`...)
-	b = appendNotes(b, e.Notes.Middle)
+	b = appendNotes(b, notes.Middle)
 	b = append(b, `,"base":`...)
-	b = appendNotes(b, e.Notes.Base)
+	b = appendNotes(b, notes.Base)
 	b = append(b, `,"unplaced":`...)
-	b = appendNotes(b, e.Notes.Unplaced)
+	b = appendNotes(b, notes.Unplaced)
 	s, d := e.Seasons, e.DayNight
 	b = append(b, `},"seasons":{"winter":`...)
 	b = appendFloat(b, s.Winter)
@@ -213,7 +229,9 @@ func (en *encoder) appendDetail(b []byte, e *index.Entry, similar []index.Scored
 	b = append(b, `},"similarPerfumes":`...)
 	b = en.appendSimilar(b, similar, false)
 	b = append(b, `,"perfumers":[`...)
-	for i, name := range e.Perfumers {
+	perfumers := e.Perfumers()
+	for i := range perfumers.Len() {
+		name := perfumers.At(i)
 		if i > 0 {
 			b = append(b, ',')
 		}
@@ -244,11 +262,11 @@ func (en *encoder) appendSimilarFields(b []byte, s *index.Scored) []byte {
 	b = appendFloat(b, s.Score)
 	b = en.appendImages(b, s.ID, true)
 	b = append(b, `,"sharedAccords":`...)
-	b = en.appendAccords(b, s.SharedAccords)
+	b = appendAccords(en, b, sharedAccords(s.SharedAccords))
 	b = append(b, `,"sharedNotes":`...)
 	b = appendStrings(b, s.SharedNotes)
 	b = append(b, `,"accords":`...)
-	return en.appendAccords(b, s.Accords)
+	return appendAccords(en, b, s.Accords())
 }
 
 // appendSimilar appends similar items, or dupe items (which add priceTier
@@ -263,7 +281,7 @@ func (en *encoder) appendSimilar(b []byte, ss []index.Scored, dupes bool) []byte
 		b = en.appendSimilarFields(b, &ss[i])
 		if dupes {
 			b = append(b, `,"priceTier":`...)
-			b = appendString(b, string(ss[i].PriceTier))
+			b = appendString(b, string(ss[i].PriceTier()))
 			b = append(b, `,"rating":`...)
 			b = appendOptFloat(b, ss[i].Rating)
 		}
@@ -296,7 +314,7 @@ func (en *encoder) appendDupesAnswer(b []byte, e *index.Entry, items []index.Sco
 	b = append(b, `,"rating":`...)
 	b = appendOptFloat(b, e.Rating)
 	b = append(b, `,"priceTier":`...)
-	b = appendOptString(b, string(e.PriceTier))
+	b = appendOptString(b, string(e.PriceTier()))
 	b = append(b, `},"data":`...)
 	b = en.appendSimilar(b, items, true)
 	return appendTotalLimit(b, len(items), limit)
@@ -330,7 +348,7 @@ func (en *encoder) appendMatches(b []byte, ss []index.Scored) []byte {
 		b = append(b, `,"image":`...)
 		b = en.urls.appendImage(b, s.ID)
 		b = append(b, `,"accords":`...)
-		b = en.appendAccords(b, s.Accords)
+		b = appendAccords(en, b, s.Accords())
 		b = append(b, '}')
 	}
 	return append(b, ']')

@@ -56,5 +56,5 @@ func (s *Server) gotoShop(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Cache-Control", "no-store")
 	w.Header().Set("Referrer-Policy", "no-referrer-when-downgrade")
-	http.Redirect(w, r, shopURL(tmpl, e.Brand, e.Name, e.Slug, e.ID), http.StatusFound)
+	http.Redirect(w, r, shopURL(tmpl, e.Brand(), e.Name(), e.Slug(), e.ID), http.StatusFound)
 }

@@ -65,7 +65,7 @@ func (s *Server) getPerfume(w http.ResponseWriter, r *http.Request) error {
 		if err != nil {
 			return nil, err
 		}
-		_, similar, err := ix.Similar(e.Slug, similarInDetail)
+		_, similar, err := ix.Similar(e.Slug(), similarInDetail)
 		if err != nil {
 			return nil, err
 		}

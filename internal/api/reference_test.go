@@ -175,7 +175,7 @@ func optString(s string) *string {
 }
 
 func (rd refRender) accords(e *index.Entry) []accordJSON {
-	return rd.accordList(e.Accords)
+	return rd.accordList(e.Accords().Slice())
 }
 
 func (rd refRender) accordList(as []catalog.AccordStrength) []accordJSON {
@@ -188,20 +188,20 @@ func (rd refRender) accordList(as []catalog.AccordStrength) []accordJSON {
 
 func (rd refRender) listItem(e *index.Entry) listItem {
 	return listItem{
-		ID:                        e.Slug,
-		Slug:                      e.Slug,
-		Name:                      e.Name,
-		Brand:                     e.Brand,
+		ID:                        e.Slug(),
+		Slug:                      e.Slug(),
+		Name:                      e.Name(),
+		Brand:                     e.Brand(),
 		Year:                      optInt(e.Year),
 		Rating:                    optFloat(e.Rating),
 		RatingCount:               e.RatingCount,
-		Concentration:             optString(e.Concentration),
-		Gender:                    string(e.Gender),
-		PriceTier:                 optString(string(e.PriceTier)),
+		Concentration:             optString(e.Concentration()),
+		Gender:                    string(e.Gender()),
+		PriceTier:                 optString(string(e.PriceTier())),
 		Image:                     rd.urls.Image(e.ID),
 		ImageTransparent:          rd.urls.Transparent(e.ID),
 		ImageTransparentAvailable: rd.urls.TransparentAvailable(e.ID),
-		BuyURL:                    rd.urls.Buy(e.Slug),
+		BuyURL:                    rd.urls.Buy(e.Slug()),
 		Accords:                   rd.accords(e),
 	}
 }
@@ -230,26 +230,27 @@ func notes(layer []string) []noteJSON {
 }
 
 func (rd refRender) detail(e *index.Entry, similar []index.Scored) detail {
+	pyr, perfumers := e.Notes().Pyramid(), e.Perfumers().Slice()
 	d := detail{
 		listItem:    rd.listItem(e),
-		BrandSlug:   e.BrandSlug,
-		Description: e.Description,
-		Family:      optString(e.Family),
+		BrandSlug:   e.BrandSlug(),
+		Description: e.Description(),
+		Family:      optString(e.Family()),
 		Longevity:   optFloat(e.Longevity),
 		Sillage:     optFloat(e.Sillage),
 		Notes: notesJSON{
-			Top: notes(e.Notes.Top), Middle: notes(e.Notes.Middle),
-			Base: notes(e.Notes.Base), Unplaced: notes(e.Notes.Unplaced),
+			Top: notes(pyr.Top), Middle: notes(pyr.Middle),
+			Base: notes(pyr.Base), Unplaced: notes(pyr.Unplaced),
 		},
 		Seasons:         e.Seasons,
 		DayNight:        e.DayNight,
 		SimilarPerfumes: rd.similar(similar),
-		Perfumers:       make([]perfumerRef, len(e.Perfumers)),
+		Perfumers:       make([]perfumerRef, len(perfumers)),
 		SeasonRanking:   ranked(e.SeasonRanking()),
 		TimeRanking:     ranked(e.TimeRanking()),
 		Popularity:      popularityJSON{Score: e.Popularity.Score, RatingCount: e.Popularity.RatingCount, Rank: e.Popularity.Rank},
 	}
-	for i, name := range e.Perfumers {
+	for i, name := range perfumers {
 		d.Perfumers[i] = perfumerRef{Name: name, Slug: search.Slugify(name)}
 	}
 	return d
@@ -269,7 +270,7 @@ func (rd refRender) similarItem(s index.Scored) similarItem {
 		shared = []string{}
 	}
 	return similarItem{
-		ID: s.Slug, Slug: s.Slug, Name: s.Name, Brand: s.Brand,
+		ID: s.Slug(), Slug: s.Slug(), Name: s.Name(), Brand: s.Brand(),
 		MatchScore:                s.Score,
 		Image:                     rd.urls.Image(s.ID),
 		ImageTransparent:          rd.urls.Transparent(s.ID),
@@ -291,7 +292,7 @@ func (rd refRender) similar(ss []index.Scored) []similarItem {
 func (rd refRender) dupes(ss []index.Scored) []dupeItem {
 	out := make([]dupeItem, len(ss))
 	for i, s := range ss {
-		out[i] = dupeItem{similarItem: rd.similarItem(s), PriceTier: string(s.PriceTier), Rating: optFloat(s.Rating)}
+		out[i] = dupeItem{similarItem: rd.similarItem(s), PriceTier: string(s.PriceTier()), Rating: optFloat(s.Rating)}
 	}
 	return out
 }
@@ -300,7 +301,7 @@ func (rd refRender) matches(ss []index.Scored) []matchItem {
 	out := make([]matchItem, len(ss))
 	for i, s := range ss {
 		out[i] = matchItem{
-			ID: s.Slug, Slug: s.Slug, Name: s.Name, Brand: s.Brand,
+			ID: s.Slug(), Slug: s.Slug(), Name: s.Name(), Brand: s.Brand(),
 			MatchScore: s.Score, Rating: optFloat(s.Rating), RatingCount: s.RatingCount,
 			Image: rd.urls.Image(s.ID), Accords: rd.accords(s.Entry),
 		}
@@ -309,7 +310,7 @@ func (rd refRender) matches(ss []index.Scored) []matchItem {
 }
 
 func ref(e *index.Entry) sourceRef {
-	return sourceRef{ID: e.Slug, Slug: e.Slug, Name: e.Name, Brand: e.Brand}
+	return sourceRef{ID: e.Slug(), Slug: e.Slug(), Name: e.Name(), Brand: e.Brand()}
 }
 
 func counts(cs []index.Count) []countJSON {
@@ -352,7 +353,7 @@ func (rd refRender) dupesAnswer(e *index.Entry, items []index.Scored, limit int)
 		Image:            rd.urls.Image(e.ID),
 		ImageTransparent: rd.urls.Transparent(e.ID),
 		Rating:           optFloat(e.Rating),
-		PriceTier:        optString(string(e.PriceTier)),
+		PriceTier:        optString(string(e.PriceTier())),
 	}
 	return dupesJSON{Source: src, Data: rd.dupes(items), Total: len(items), Limit: limit}
 }
@@ -533,9 +534,9 @@ func TestEncodersMatchReference(t *testing.T) {
 				}
 				var similar []index.Scored
 				if i%97 == 0 { // similarity is slow; a sample shows the embedded items
-					_, similar, _ = ix.Similar(e.Slug, 5)
+					_, similar, _ = ix.Similar(e.Slug(), 5)
 				}
-				sameBytes(t, "detail "+e.Slug, refEncode(t, r.ref.detail(e, similar)),
+				sameBytes(t, "detail "+e.Slug(), refEncode(t, r.ref.detail(e, similar)),
 					fastEncode(r.fast, func(en *encoder, b []byte) []byte { return en.appendDetail(b, e, similar) }))
 			}
 			for _, pg := range []index.Page{all, ix.Perfumes(index.ListQuery{Q: "xyzzy", Page: 1, Limit: 20})} {

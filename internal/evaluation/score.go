@@ -38,14 +38,14 @@ func (a indexAdapter) Tier(slug string) (catalog.PriceTier, error) {
 	if err != nil {
 		return catalog.TierUnknown, err
 	}
-	return e.PriceTier, nil
+	return e.PriceTier(), nil
 }
 
 func (a indexAdapter) Search(q string, limit int) ([]string, int) {
 	pg := a.ix.Perfumes(index.ListQuery{Q: q, Page: 1, Limit: limit})
 	out := make([]string, len(pg.Entries))
 	for i, e := range pg.Entries {
-		out[i] = e.Slug
+		out[i] = e.Slug()
 	}
 	return out, pg.Total
 }
@@ -54,7 +54,7 @@ func (a indexAdapter) Dupes(slug string, limit int) ([]string, error) {
 	_, ds, err := a.ix.Dupes(slug, limit)
 	out := make([]string, len(ds))
 	for i, d := range ds {
-		out[i] = d.Slug
+		out[i] = d.Slug()
 	}
 	return out, err
 }

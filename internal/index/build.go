@@ -66,9 +66,9 @@ const (
 	layerUnplaced
 )
 
-// Build indexes ps, which the index owns afterwards: entries point into
-// it, its slices are reused and its strings interned. Duplicate slugs or ids keep the first perfume
-// for lookups; every perfume is still listed and searched. Independent
+// Build indexes ps. The index copies what it keeps (see Entry) and holds
+// no reference to ps afterwards. Duplicate slugs or ids keep the first
+// perfume for lookups; every perfume is still listed and searched. Independent
 // parts are built side by side: the text index, the similarity postings
 // and the ordered lists.
 func Build(ps []catalog.Perfume, opts Options) *Index {
@@ -93,72 +93,106 @@ func Build(ps []catalog.Perfume, opts Options) *Index {
 	return ix
 }
 
-// copyEntries copies the perfumes into entries, interning their repeated
-// strings and numbering brands, perfumers, notes and accords; notes and
-// accords are done on a second goroutine.
+// copyEntries copies the perfumes into entries and their tables, interning
+// their repeated strings and numbering brands, perfumers, notes and
+// accords; notes and accords are done on a second goroutine.
 func (b *builder) copyEntries(ps []catalog.Perfume) {
 	n := len(ps)
 	ix := b.ix
 	ix.entries = make([]Entry, n)
+	tab := &tables{}
 	notes, accords := 0, 0
 	for i := range ps {
-		ix.entries[i].Perfume = &ps[i]
-		p := &ix.entries[i].Notes
-		notes += len(p.Top) + len(p.Middle) + len(p.Base) + len(p.Unplaced)
-		accords += len(ix.entries[i].Accords)
+		p := &ps[i]
+		notes += len(p.Notes.Top) + len(p.Notes.Middle) + len(p.Notes.Base) + len(p.Notes.Unplaced)
+		accords += len(p.Accords)
+		ix.entries[i] = Entry{
+			ID: p.ID, Year: p.Year, Rating: p.Rating, RatingCount: p.RatingCount,
+			Longevity: p.Longevity, Sillage: p.Sillage, Seasons: p.Seasons, DayNight: p.DayNight,
+			tab: tab,
+		}
 	}
 	b.noteOff, b.accOff = make([]uint32, 1, n+1), make([]uint32, 1, n+1)
 	b.docNotes, b.docAccs = make([]noteRef, 0, notes), make([]accRef, 0, accords)
+	tab.notes = make([]uint32, 0, notes)
+	tab.accords, tab.strengths = make([]uint32, 0, accords), make([]float64, 0, accords)
 	var wg sync.WaitGroup
 	wg.Go(func() {
-		for i := range ix.entries {
-			b.addNotes(&ix.entries[i])
-			b.addAccords(&ix.entries[i])
+		for i := range ps {
+			b.addNotes(&ix.entries[i], &ps[i])
+			b.addAccords(&ix.entries[i], &ps[i])
 		}
 	})
-	b.addNames()
+	b.addNames(ps)
 	wg.Wait()
+	tab.noteSpell, tab.accordSpell = b.notes.str, b.accords.str
+	tab.perfumerSpell, tab.brandSpell, tab.brandKey = b.pers.str, b.brands.str, b.brands.keys
 }
 
-// addNames fills the slug and id lookups and interns brands, perfumers and
-// concentrations.
-func (b *builder) addNames() {
+// addNames copies each perfume's own strings into text blocks, fills the
+// slug and id lookups and interns brands, perfumers and the other repeated
+// strings.
+func (b *builder) addNames(ps []catalog.Perfume) {
 	ix := b.ix
-	n := len(ix.entries)
+	tab := ix.entries[0].tab
+	n := len(ps)
 	ix.bySlug = make(map[string]uint32, n)
 	ix.byID = make(map[int64]uint32, n)
 	ix.brandOf = make([]uint32, n)
 	b.persOf = make([][]uint32, n)
-	conc := map[string]string{}
+	var text textWriter
+	words := map[string]uint32{}
+	word := func(s string) uint32 {
+		id, ok := words[s]
+		if !ok {
+			id = uint32(len(tab.words))
+			words[s] = id
+			tab.words = append(tab.words, strings.Clone(s))
+		}
+		return id
+	}
+	for i := range ps {
+		p, e := &ps[i], &ix.entries[i]
+		var refs [3]textRef
+		e.block, refs = text.add(p.Slug, p.Name, p.Description)
+		e.slug, e.name, e.descr = refs[0], refs[1], refs[2]
+		sp, g := b.brands.spelling(p.Brand, p.BrandSlug)
+		e.brand, e.brandGroup, ix.brandOf[i] = sp, g, g
+		e.gender, e.tier = word(string(p.Gender)), word(string(p.PriceTier))
+		e.conc, e.family = word(p.Concentration), word(p.Family)
+		e.persAt, e.nPers = uint32(len(tab.perfumers)), uint32(len(p.Perfumers))
+		for _, name := range p.Perfumers {
+			sp, g := b.pers.spelling(name, "")
+			tab.perfumers = append(tab.perfumers, sp)
+			b.persOf[i] = append(b.persOf[i], g)
+		}
+	}
+	tab.text = text.done()
 	for i := range ix.entries {
 		e := &ix.entries[i]
 		doc := uint32(i)
-		if _, dup := ix.bySlug[e.Slug]; !dup {
-			ix.bySlug[e.Slug] = doc
+		if _, dup := ix.bySlug[e.Slug()]; !dup {
+			ix.bySlug[e.Slug()] = doc
 		}
 		if _, dup := ix.byID[e.ID]; !dup {
 			ix.byID[e.ID] = doc
 		}
-		e.Brand, ix.brandOf[i] = b.brands.idKeyed(e.Brand, e.BrandSlug)
-		e.BrandSlug = b.brands.keys[ix.brandOf[i]] // one slug per brand group, set when missing
-		e.Concentration = intern(conc, e.Concentration)
-		for j, p := range e.Perfumers {
-			var g uint32
-			e.Perfumers[j], g = b.pers.id(p)
-			b.persOf[i] = append(b.persOf[i], g)
-		}
 	}
 }
 
-// addNotes interns a perfume's notes and records each distinct note once,
-// with the heaviest layer it appears in (base > middle = unplaced > top).
-func (b *builder) addNotes(e *Entry) {
+// addNotes interns a perfume's notes, keeping them by layer, and records
+// each distinct note once for similarity, with the heaviest layer it
+// appears in (base > middle = unplaced > top).
+func (b *builder) addNotes(e *Entry, p *catalog.Perfume) {
+	tab := e.tab
 	start := len(b.docNotes)
-	layers := [4][]string{layerTop: e.Notes.Top, layerMiddle: e.Notes.Middle, layerBase: e.Notes.Base, layerUnplaced: e.Notes.Unplaced}
+	e.noteAt = uint32(len(tab.notes))
+	layers := [4][]string{layerTop: p.Notes.Top, layerMiddle: p.Notes.Middle, layerBase: p.Notes.Base, layerUnplaced: p.Notes.Unplaced}
 	for layer, names := range layers {
-		for j, name := range names {
-			var id uint32
-			names[j], id = b.notes.id(name)
+		e.nNotes[layer] = uint32(len(names))
+		for _, name := range names {
+			sp, id := b.notes.spelling(name, "")
+			tab.notes = append(tab.notes, sp)
 			if k := slices.IndexFunc(b.docNotes[start:], func(r noteRef) bool { return r.id() == id }); k >= 0 {
 				r := b.docNotes[start+k]
 				b.docNotes[start+k] = newNoteRef(id, heavier(r.layer(), uint8(layer)))
@@ -178,18 +212,21 @@ func heavier(a, c uint8) uint8 {
 	return a
 }
 
-// addAccords interns a perfume's accords; a repeated accord keeps its
-// strongest strength.
-func (b *builder) addAccords(e *Entry) {
+// addAccords interns a perfume's accords, keeping them all in order; for
+// similarity a repeated accord keeps its strongest strength, and only the
+// first 256 count.
+func (b *builder) addAccords(e *Entry, p *catalog.Perfume) {
+	tab := e.tab
 	start := len(b.docAccs)
-	for j := range e.Accords[:min(len(e.Accords), 256)] {
-		a := &e.Accords[j]
-		var id uint32
-		a.Name, id = b.accords.id(a.Name)
-		s := uint8(min(max(a.Strength+0.5, 0), 100))
-		if id >= maxAccords {
+	e.accAt, e.nAcc = uint32(len(tab.accords)), uint32(len(p.Accords))
+	for j, a := range p.Accords {
+		sp, id := b.accords.spelling(a.Name, "")
+		tab.accords = append(tab.accords, sp)
+		tab.strengths = append(tab.strengths, a.Strength)
+		if j >= 256 || id >= maxAccords {
 			continue
 		}
+		s := uint8(min(max(a.Strength+0.5, 0), 100))
 		if k := slices.IndexFunc(b.docAccs[start:], func(r accRef) bool { return r.id() == id }); k >= 0 {
 			if r := b.docAccs[start+k]; s > r.strength() {
 				b.docAccs[start+k] = newAccRef(id, s, r.pos())
@@ -199,14 +236,6 @@ func (b *builder) addAccords(e *Entry) {
 		b.docAccs = append(b.docAccs, newAccRef(id, s, uint8(j)))
 	}
 	b.accOff = append(b.accOff, uint32(len(b.docAccs)))
-}
-
-func intern(m map[string]string, s string) string {
-	if v, ok := m[s]; ok {
-		return v
-	}
-	m[s] = s
-	return s
 }
 
 // derive fills each entry's popularity and each document's match profile.
@@ -264,7 +293,7 @@ func (b *builder) foldNames() {
 	half := len(b.nameFold) / 2
 	fold := func(from, to int) {
 		for i := from; i < to; i++ {
-			b.nameFold[i] = search.Fold(b.ix.entries[i].Name)
+			b.nameFold[i] = search.Fold(b.ix.entries[i].Name())
 		}
 	}
 	var wg sync.WaitGroup
@@ -293,7 +322,7 @@ func (b *builder) buildOrder() {
 		}
 		ex, ey := &ix.entries[x.doc], &ix.entries[y.doc]
 		return cmp.Or(strings.Compare(b.nameFold[x.doc], b.nameFold[y.doc]),
-			strings.Compare(ex.Name, ey.Name), strings.Compare(ex.Slug, ey.Slug), cmp.Compare(x.doc, y.doc))
+			strings.Compare(ex.Name(), ey.Name()), strings.Compare(ex.Slug(), ey.Slug()), cmp.Compare(x.doc, y.doc))
 	})
 	ix.order = make([]uint32, len(recs))
 	ix.popPos = make([]uint32, len(recs))

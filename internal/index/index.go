@@ -31,16 +31,6 @@ type Options struct {
 // know (or when it is nil).
 const DefaultAccordColor = "#CCCCCC"
 
-// Entry is one perfume with what is derived from it at build time. It
-// points into the slice of perfumes Build was given rather than copying
-// it: at 200,000 perfumes a copy made start-up hold the catalogue twice.
-// Entries are small on purpose (views that are cheap to compute, such as
-// the rankings, are methods), as there is one per perfume.
-type Entry struct {
-	*catalog.Perfume
-	Popularity Popularity
-}
-
 // SeasonRanking lists the four seasons by vote share (0–100, one decimal),
 // highest first; ties keep the order winter, spring, summer, fall.
 func (e *Entry) SeasonRanking() []Ranked {

@@ -12,7 +12,7 @@ import (
 func entryNames(es []*Entry) []string {
 	out := make([]string, len(es))
 	for i, e := range es {
-		out[i] = e.Name
+		out[i] = e.Name()
 	}
 	return out
 }
@@ -23,13 +23,13 @@ func TestLookups(t *testing.T) {
 		t.Fatalf("Len = %d", ix.Len())
 	}
 	e, err := ix.Perfume("dior-sauvage")
-	if err != nil || e.Name != "Sauvage" {
+	if err != nil || e.Name() != "Sauvage" {
 		t.Fatalf("Perfume(dior-sauvage) = %v, %v", e, err)
 	}
 	if _, err := ix.Perfume("nope"); !errors.Is(err, catalog.ErrNotFound) {
 		t.Errorf("unknown slug: %v", err)
 	}
-	if e, ok := ix.ByID(9); !ok || e.Name != "Tobacco Vanille" {
+	if e, ok := ix.ByID(9); !ok || e.Name() != "Tobacco Vanille" {
 		t.Errorf("ByID(9) = %v, %v", e, ok)
 	}
 	if _, ok := ix.ByID(999); ok {
@@ -65,8 +65,8 @@ func TestDerivedFields(t *testing.T) {
 		colors[a.Name] = a.Color
 	}
 	for i, c := range []string{DefaultAccordColor, DefaultAccordColor, "#774414"} {
-		if got := colors[tv.Accords[i].Name]; got != c {
-			t.Errorf("colour of %s = %q, want %q", tv.Accords[i].Name, got, c)
+		if got := colors[tv.Accords().At(i).Name]; got != c {
+			t.Errorf("colour of %s = %q, want %q", tv.Accords().At(i).Name, got, c)
 		}
 	}
 }
@@ -133,7 +133,7 @@ func TestPerfumesSearchSmall(t *testing.T) {
 		pg := ix.Perfumes(ListQuery{Q: tt.q, Page: 1, Limit: 10})
 		first := ""
 		if len(pg.Entries) > 0 {
-			first = pg.Entries[0].Name
+			first = pg.Entries[0].Name()
 		}
 		if first != tt.first || (tt.total >= 0 && pg.Total != tt.total) {
 			t.Errorf("%q: first %q of %d %q, want %q of %d", tt.q, first, pg.Total, entryNames(pg.Entries), tt.first, tt.total)

@@ -199,7 +199,7 @@ func seasonIndex(name string) int {
 
 func makeProfile(e *Entry) profile {
 	s := e.Seasons
-	p := profile{has: genderBit(e.Gender), day: tenths(e.DayNight.Day), night: tenths(e.DayNight.Night)}
+	p := profile{has: genderBit(e.Gender()), day: tenths(e.DayNight.Day), night: tenths(e.DayNight.Night)}
 	raw := [4]float64{s.Winter, s.Spring, s.Summer, s.Fall}
 	top := max(raw[0], raw[1], raw[2], raw[3])
 	for i, v := range raw {

@@ -69,7 +69,7 @@ func TestMatchCombinesAccordsAndNotes(t *testing.T) {
 	}
 	got := map[string]float64{}
 	for _, s := range res.Items {
-		got[s.Name] = s.Score
+		got[s.Name()] = s.Score
 	}
 	want := map[string]float64{
 		"Both":         100,  // woody at 100 and the note
@@ -86,7 +86,7 @@ func TestMatchCombinesAccordsAndNotes(t *testing.T) {
 			t.Errorf("%s scores %v, want %v", name, got[name], score)
 		}
 	}
-	if res.Items[0].Name != "Both" || res.Items[1].Name != "Dominant" || res.Items[2].Name != "Vanilla Only" {
+	if res.Items[0].Name() != "Both" || res.Items[1].Name() != "Dominant" || res.Items[2].Name() != "Vanilla Only" {
 		t.Errorf("order %q: equal scores must go to the more rated", scoredNames(res.Items))
 	}
 }

@@ -3,6 +3,7 @@ package index
 import (
 	"cmp"
 	"slices"
+	"strings"
 
 	"github.com/fragrance-data/fragrance/internal/search"
 )
@@ -24,20 +25,21 @@ func newNamer(key func(string) string) *namer {
 	return &namer{key: key, spell: map[string]uint32{}, groupOf: map[string]uint32{}}
 }
 
-// id returns the interned spelling of s and its group, counting one use.
-func (n *namer) id(s string) (string, uint32) { return n.idKeyed(s, "") }
-
-// idKeyed is id with the group key given (empty: computed from s). The
-// first key seen for a spelling holds.
-func (n *namer) idKeyed(s, k string) (string, uint32) {
+// spelling returns the spelling number of s and its group, counting one
+// use. k is the group key (empty: computed from s); the first key seen for
+// a spelling holds. Spellings and keys are copied, so the namer holds no
+// reference into the perfumes it was given.
+func (n *namer) spelling(s, k string) (sp, group uint32) {
 	sp, ok := n.spell[s]
 	if !ok {
+		s = strings.Clone(s)
 		if k == "" {
 			k = n.key(s)
 		}
 		g, seen := n.groupOf[k]
 		if !seen {
 			g = uint32(len(n.keys))
+			k = strings.Clone(k)
 			n.groupOf[k] = g
 			n.keys = append(n.keys, k)
 		}
@@ -48,7 +50,7 @@ func (n *namer) idKeyed(s, k string) (string, uint32) {
 		n.uses = append(n.uses, 0)
 	}
 	n.uses[sp]++
-	return n.str[sp], n.grp[sp]
+	return sp, n.grp[sp]
 }
 
 // groups is the number of groups.

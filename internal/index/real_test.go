@@ -63,7 +63,7 @@ func TestRealSearch(t *testing.T) {
 		pg := ix.Perfumes(ListQuery{Q: tt.q, Page: 1, Limit: tt.within})
 		var got []string
 		for _, e := range pg.Entries {
-			got = append(got, e.Name+" | "+e.Brand)
+			got = append(got, e.Name()+" | "+e.Brand())
 		}
 		if !slices.Contains(got, tt.want) {
 			t.Errorf("%q: %q not in the first %d: %q", tt.q, tt.want, tt.within, got)
@@ -78,13 +78,13 @@ func TestRealSearchRanksFullMatchesFirst(t *testing.T) {
 		words := strings.Fields(q)
 		seenPartial := false
 		for _, e := range pg.Entries {
-			text := strings.ToLower(e.Name + " " + e.Brand)
+			text := strings.ToLower(e.Name() + " " + e.Brand())
 			all := true
 			for _, w := range words {
-				all = all && (strings.Contains(text, w) || (w == "ysl" && e.Brand == "Yves Saint Laurent"))
+				all = all && (strings.Contains(text, w) || (w == "ysl" && e.Brand() == "Yves Saint Laurent"))
 			}
 			if all && seenPartial {
-				t.Errorf("%q: %q matches every word but ranks below a partial match", q, e.Name)
+				t.Errorf("%q: %q matches every word but ranks below a partial match", q, e.Name())
 			}
 			seenPartial = seenPartial || !all
 		}
@@ -106,8 +106,8 @@ func TestRealLists(t *testing.T) {
 		t.Errorf("Len = %d", ix.Len())
 	}
 	pg := ix.Perfumes(ListQuery{Page: 1, Limit: 3})
-	if pg.Entries[0].Name != "Light Blue" || pg.Total != 37490 || pg.Pages != 12497 {
-		t.Errorf("most rated = %q, total %d pages %d", pg.Entries[0].Name, pg.Total, pg.Pages)
+	if pg.Entries[0].Name() != "Light Blue" || pg.Total != 37490 || pg.Pages != 12497 {
+		t.Errorf("most rated = %q, total %d pages %d", pg.Entries[0].Name(), pg.Total, pg.Pages)
 	}
 	brands := ix.Brands("")
 	for i := 1; i < len(brands); i++ {
@@ -145,30 +145,30 @@ func sampleSources(ix *Index, n int) []*Entry {
 func TestRealSimilarInvariants(t *testing.T) {
 	ix := realIndex(t)
 	for _, src := range sampleSources(ix, 60) {
-		e, got, err := ix.Similar(src.Slug, 20)
+		e, got, err := ix.Similar(src.Slug(), 20)
 		if err != nil {
 			t.Fatal(err)
 		}
-		checkScored(t, "similar "+src.Slug, e, got, 20)
+		checkScored(t, "similar "+src.Slug(), e, got, 20)
 		lines := map[uint64]int{}
 		for _, s := range got {
-			doc := ix.bySlug[s.Slug]
+			doc := ix.bySlug[s.Slug()]
 			if lines[ix.line[doc]]++; lines[ix.line[doc]] > maxPerLine {
-				t.Errorf("similar %s: line of %s over %d", src.Slug, s.Name, maxPerLine)
+				t.Errorf("similar %s: line of %s over %d", src.Slug(), s.Name(), maxPerLine)
 			}
 		}
-		_, dupes, err := ix.Dupes(src.Slug, 50)
+		_, dupes, err := ix.Dupes(src.Slug(), 50)
 		if err != nil {
 			t.Fatal(err)
 		}
-		checkScored(t, "dupes "+src.Slug, e, dupes, 50)
+		checkScored(t, "dupes "+src.Slug(), e, dupes, 50)
 		for _, d := range dupes {
-			if !d.PriceTier.Known() || d.PriceTier.Rank() >= e.PriceTier.Rank() {
-				t.Errorf("dupe %s (%s) of %s (%s)", d.Name, d.PriceTier, e.Name, e.PriceTier)
+			if !d.PriceTier().Known() || d.PriceTier().Rank() >= e.PriceTier().Rank() {
+				t.Errorf("dupe %s (%s) of %s (%s)", d.Name(), d.PriceTier(), e.Name(), e.PriceTier())
 			}
 		}
-		if !e.PriceTier.Known() && len(dupes) != 0 {
-			t.Errorf("%s of unknown tier has dupes", e.Name)
+		if !e.PriceTier().Known() && len(dupes) != 0 {
+			t.Errorf("%s of unknown tier has dupes", e.Name())
 		}
 	}
 }
@@ -181,7 +181,7 @@ func TestRealSimilarSauvage(t *testing.T) {
 	}
 	dior := 0
 	for _, s := range got {
-		if s.Brand == "Dior" {
+		if s.Brand() == "Dior" {
 			dior++
 		}
 	}
@@ -203,11 +203,11 @@ func TestRealMatch(t *testing.T) {
 	}
 	for _, s := range res.Items {
 		w := s.Seasons.Winter
-		if s.Gender != catalog.Masculine || s.DayNight.Night < 50 || w < s.Seasons.Spring || w < s.Seasons.Summer || w < s.Seasons.Fall {
-			t.Errorf("%s fails the filters: %v %+v %+v", s.Name, s.Gender, s.Seasons, s.DayNight)
+		if s.Gender() != catalog.Masculine || s.DayNight.Night < 50 || w < s.Seasons.Spring || w < s.Seasons.Summer || w < s.Seasons.Fall {
+			t.Errorf("%s fails the filters: %v %+v %+v", s.Name(), s.Gender(), s.Seasons, s.DayNight)
 		}
 		if len(s.SharedAccords)+len(s.SharedNotes) == 0 {
-			t.Errorf("%s shares nothing", s.Name)
+			t.Errorf("%s shares nothing", s.Name())
 		}
 	}
 	only, _ := ix.Match(MatchQuery{Season: "summer", Time: "day", Page: 1, Limit: 20})

@@ -84,7 +84,7 @@ func (b *builder) buildSimilarity() {
 		}
 		c := confidence(ix.entries[doc].RatingCount)
 		s.accInv[doc], s.noteInv[doc] = inv(sa)*c, inv(sn)*c
-		s.tier[doc] = uint8(ix.entries[doc].PriceTier.Rank())
+		s.tier[doc] = uint8(ix.entries[doc].PriceTier().Rank())
 	}
 	s.curated = curatedPairs(b.opts.Curated, ix.bySlug)
 	ix.sim = s

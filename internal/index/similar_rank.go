@@ -170,10 +170,10 @@ func (ix *Index) sharedAccords(doc uint32, want []uint32) []catalog.AccordStreng
 	// item has two such lists, and growing them cost more allocations
 	// than the rest of a query. Empty, never nil.
 	out := make([]catalog.AccordStrength, 0, min(len(refs), len(want)))
-	e := &ix.entries[doc]
+	accs := ix.entries[doc].Accords()
 	for _, r := range refs {
 		if slices.Contains(want, r.id()) {
-			out = append(out, e.Accords[r.pos()])
+			out = append(out, accs.At(int(r.pos())))
 		}
 	}
 	return out

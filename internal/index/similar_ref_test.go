@@ -94,7 +94,7 @@ func refScored(ix *Index, src uint32, ranked []keyed, limit int) []Scored {
 func checkSimilarRef(t *testing.T, rr *refRanker, src uint32, simLimits, dupeLimits []int) {
 	t.Helper()
 	ix := rr.ix
-	slug := ix.entries[src].Slug
+	slug := ix.entries[src].Slug()
 	ranked := rr.ranked(src, 0, slices.Max(simLimits))
 	for _, limit := range simLimits {
 		_, got, err := ix.Similar(slug, limit)
@@ -183,7 +183,7 @@ func refMatch(ix *Index, q MatchQuery) (MatchResult, error) {
 		raw := [4]float64{e.Seasons.Winter, e.Seasons.Spring, e.Seasons.Summer, e.Seasons.Fall}
 		top := max(raw[0], raw[1], raw[2], raw[3])
 		switch {
-		case r.gender != "" && e.Gender != r.gender,
+		case r.gender != "" && e.Gender() != r.gender,
 			r.season >= 0 && !(raw[r.season] == top && top > 0),
 			r.time == "day" && tenths(e.DayNight.Day) < 500,
 			r.time == "night" && tenths(e.DayNight.Night) < 500:

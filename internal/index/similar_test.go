@@ -12,7 +12,7 @@ import (
 func scoredNames(ss []Scored) []string {
 	out := make([]string, len(ss))
 	for i, s := range ss {
-		out[i] = s.Name
+		out[i] = s.Name()
 	}
 	return out
 }
@@ -24,7 +24,7 @@ func checkScored(t *testing.T, what string, src *Entry, ss []Scored, limit int) 
 		t.Errorf("%s: %d results over limit %d", what, len(ss), limit)
 	}
 	for i, s := range ss {
-		if src != nil && s.Slug == src.Slug {
+		if src != nil && s.Slug() == src.Slug() {
 			t.Errorf("%s: source in its own results", what)
 		}
 		if s.Score < 0 || s.Score > 100 || s.Score*10 != float64(int(s.Score*10)) {
@@ -42,12 +42,12 @@ func checkScored(t *testing.T, what string, src *Entry, ss []Scored, limit int) 
 func TestSimilarSmall(t *testing.T) {
 	ix := smallIndex()
 	src, got, err := ix.Similar("dior-sauvage", 10)
-	if err != nil || src.Name != "Sauvage" {
+	if err != nil || src.Name() != "Sauvage" {
 		t.Fatalf("Similar = %v, %v", src, err)
 	}
 	checkScored(t, "similar sauvage", src, got, 10)
 	// Same accords and notes: the score is the confidence in 14,000 ratings.
-	if len(got) < 4 || got[0].Name != "Sauvage Eau de Parfum" || got[0].Score != search.Score(search.Confidence(14000)) {
+	if len(got) < 4 || got[0].Name() != "Sauvage Eau de Parfum" || got[0].Score != search.Score(search.Confidence(14000)) {
 		t.Fatalf("similar to Sauvage = %q %v", scoredNames(got), got)
 	}
 	want := []catalog.AccordStrength{{Name: "woody", Strength: 100}, {Name: "fresh spicy", Strength: 80}, {Name: "amber", Strength: 50}}
@@ -96,13 +96,13 @@ func TestSimilarCurated(t *testing.T) {
 	ix := smallIndex()
 	_, got, _ := ix.Similar("tom-ford-tobacco-vanille", 5)
 	checkScored(t, "similar tobacco vanille", nil, got, 5)
-	libre := slices.IndexFunc(got, func(s Scored) bool { return s.Name == "Libre" })
+	libre := slices.IndexFunc(got, func(s Scored) bool { return s.Name() == "Libre" })
 	if libre != 0 {
 		t.Errorf("curated partner Libre not first: %q", scoredNames(got))
 	}
 	plain := Build(smallCatalogue(), Options{})
 	_, base, _ := plain.Similar("tom-ford-tobacco-vanille", 5)
-	i := slices.IndexFunc(base, func(s Scored) bool { return s.Name == "Libre" })
+	i := slices.IndexFunc(base, func(s Scored) bool { return s.Name() == "Libre" })
 	if i < 0 || !(got[libre].Score > base[i].Score) {
 		t.Errorf("curation did not raise Libre: %v vs %v", got, base)
 	}
@@ -111,13 +111,13 @@ func TestSimilarCurated(t *testing.T) {
 func TestDupesSmall(t *testing.T) {
 	ix := smallIndex()
 	src, got, err := ix.Dupes("dior-sauvage", 10)
-	if err != nil || len(got) == 0 || got[0].Name != "Wild Man" {
+	if err != nil || len(got) == 0 || got[0].Name() != "Wild Man" {
 		t.Fatalf("dupes of Sauvage = %q, %v", scoredNames(got), err)
 	}
 	checkScored(t, "dupes sauvage", src, got, 10)
 	for _, s := range got {
-		if !s.PriceTier.Known() || s.PriceTier.Rank() >= src.PriceTier.Rank() {
-			t.Errorf("dupe %s of tier %q", s.Name, s.PriceTier)
+		if !s.PriceTier().Known() || s.PriceTier().Rank() >= src.PriceTier().Rank() {
+			t.Errorf("dupe %s of tier %q", s.Name(), s.PriceTier())
 		}
 	}
 	if _, none, err := ix.Dupes("indie-house-mystery", 10); err != nil || none == nil || len(none) != 0 {

@@ -51,7 +51,7 @@ func (b *builder) buildText() {
 	}
 	shared := map[key]*search.Shared{}
 	for doc := range ix.entries {
-		k := key{b.brandOld[doc], strings.ToLower(ix.entries[doc].Concentration)}
+		k := key{b.brandOld[doc], strings.ToLower(ix.entries[doc].Concentration())}
 		sh, ok := shared[k]
 		if !ok {
 			extra := append(slices.Clip(b.brandExtra[k.brand]), editions[k.conc]...)
@@ -177,10 +177,10 @@ func (ix *Index) searchPerfumes(pq search.Query, keep func(uint32) bool, page, l
 func (ix *Index) rankKey(pq search.Query, m search.Match, content, weak uint32) uint64 {
 	e := &ix.entries[m.Doc]
 	var attr uint64
-	if pq.Edition != "" && strings.EqualFold(e.Concentration, pq.Edition) {
+	if pq.Edition != "" && strings.EqualFold(e.Concentration(), pq.Edition) {
 		attr++
 	}
-	if pq.Gender != "" && string(e.Gender) == pq.Gender {
+	if pq.Gender != "" && string(e.Gender()) == pq.Gender {
 		attr++
 	}
 	var full uint64

@@ -1,0 +1,116 @@
+package index
+
+import (
+	"reflect"
+	"runtime"
+	"strings"
+	"testing"
+	"unsafe"
+
+	"github.com/fragrance-data/fragrance/internal/catalog"
+)
+
+// Every perfume of the bundled catalogue reads back from its entry as it
+// went in: the pointer-free tables lose nothing.
+func TestEntryPerfumeRoundTrip(t *testing.T) {
+	ps, ref := realCatalogue(t)
+	want := make([]catalog.Perfume, len(ps))
+	for i, p := range ps {
+		want[i] = normalized(p)
+	}
+	ix := Build(ps, Options{AccordColor: ref.Color})
+	if ix.Len() != len(want) {
+		t.Fatalf("Len = %d, want %d", ix.Len(), len(want))
+	}
+	slugs := map[string]string{} // brand spelling → its group's slug
+	for i := range want {
+		w := want[i]
+		if s, ok := slugs[w.Brand]; ok {
+			w.BrandSlug = s // one slug per brand spelling: the first holds
+		} else {
+			if w.BrandSlug == "" {
+				w.BrandSlug = slugKey(w.Brand) // made when missing
+			}
+			slugs[w.Brand] = w.BrandSlug
+		}
+		got := ix.entries[i].Perfume()
+		if !reflect.DeepEqual(got, w) {
+			t.Fatalf("perfume %d:\n got %+v\nwant %+v", i, got, w)
+		}
+	}
+}
+
+// normalized is p with empty lists nil, as Entry.Perfume gives them.
+func normalized(p catalog.Perfume) catalog.Perfume {
+	nilIfEmpty := func(s []string) []string {
+		if len(s) == 0 {
+			return nil
+		}
+		return s
+	}
+	if len(p.Accords) == 0 {
+		p.Accords = nil
+	}
+	p.Perfumers = nilIfEmpty(p.Perfumers)
+	n := &p.Notes
+	n.Top, n.Middle, n.Base, n.Unplaced = nilIfEmpty(n.Top), nilIfEmpty(n.Middle), nilIfEmpty(n.Base), nilIfEmpty(n.Unplaced)
+	return p
+}
+
+// Build keeps nothing of what it was given: the store's decoder hands it
+// strings cut from large shared blocks, and one string kept by the index
+// would keep its whole block, and the catalogue, twice in memory.
+func TestBuildKeepsNoReferenceToInput(t *testing.T) {
+	ps, _ := realCatalogue(t)
+	ps = ps[:2000]
+	// Every string of the input is cut from one arena, as the decoder does.
+	var size int
+	each := func(p *catalog.Perfume, f func(s *string)) {
+		for _, s := range []*string{&p.Slug, &p.Name, &p.Brand, &p.BrandSlug, &p.Concentration, &p.Description, &p.Family} {
+			f(s)
+		}
+		f((*string)(&p.Gender))
+		f((*string)(&p.PriceTier))
+		for i := range p.Accords {
+			f(&p.Accords[i].Name)
+		}
+		for _, l := range [][]string{p.Notes.Top, p.Notes.Middle, p.Notes.Base, p.Notes.Unplaced, p.Perfumers} {
+			for i := range l {
+				f(&l[i])
+			}
+		}
+	}
+	for i := range ps {
+		each(&ps[i], func(s *string) { size += len(*s) })
+	}
+	arena := make([]byte, 0, size)
+	for i := range ps {
+		each(&ps[i], func(s *string) {
+			at := len(arena)
+			arena = append(arena, *s...)
+			if len(*s) > 0 {
+				*s = unsafe.String(&arena[at], len(*s))
+			}
+		})
+	}
+	freed := make(chan struct{})
+	runtime.AddCleanup(&arena[0], func(ch chan struct{}) { close(ch) }, freed)
+	arena = nil
+
+	ix := Build(ps, Options{})
+	first := strings.Clone(ix.entries[0].Name())
+	ps = nil
+	for range 100 {
+		runtime.GC()
+		select {
+		case <-freed:
+			if got := ix.entries[0].Name(); got != first {
+				t.Fatalf("first name = %q after the input was freed, want %q", got, first)
+			}
+			return
+		default:
+			runtime.Gosched()
+		}
+	}
+	t.Fatal("the input's strings are still reachable from the index")
+}
