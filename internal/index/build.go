@@ -123,7 +123,7 @@ func (b *builder) copyEntries(ps []catalog.Perfume) {
 			b.addAccords(&ix.entries[i], &ps[i])
 		}
 	})
-	b.addNames(ps)
+	b.addNames(ps, tab)
 	wg.Wait()
 	tab.noteSpell, tab.accordSpell = b.notes.str, b.accords.str
 	tab.perfumerSpell, tab.brandSpell, tab.brandKey = b.pers.str, b.brands.str, b.brands.keys
@@ -132,9 +132,8 @@ func (b *builder) copyEntries(ps []catalog.Perfume) {
 // addNames copies each perfume's own strings into text blocks, fills the
 // slug and id lookups and interns brands, perfumers and the other repeated
 // strings.
-func (b *builder) addNames(ps []catalog.Perfume) {
+func (b *builder) addNames(ps []catalog.Perfume, tab *tables) {
 	ix := b.ix
-	tab := ix.entries[0].tab
 	n := len(ps)
 	ix.bySlug = make(map[string]uint32, n)
 	ix.byID = make(map[int64]uint32, n)

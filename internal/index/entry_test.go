@@ -1,6 +1,7 @@
 package index
 
 import (
+	"errors"
 	"reflect"
 	"runtime"
 	"strings"
@@ -113,4 +114,33 @@ func TestBuildKeepsNoReferenceToInput(t *testing.T) {
 		}
 	}
 	t.Fatal("the input's strings are still reachable from the index")
+}
+
+// An empty catalogue (a new PostgreSQL database before its first import)
+// builds an index that answers everything with nothing.
+func TestBuildEmpty(t *testing.T) {
+	for _, ps := range [][]catalog.Perfume{nil, {}} {
+		ix := Build(ps, Options{})
+		if ix.Len() != 0 {
+			t.Fatalf("Len = %d", ix.Len())
+		}
+		if pg := ix.Perfumes(ListQuery{Page: 1, Limit: 20}); len(pg.Entries) != 0 || pg.Total != 0 {
+			t.Errorf("list = %+v", pg)
+		}
+		if pg := ix.Perfumes(ListQuery{Q: "sauvage", Page: 1, Limit: 20}); len(pg.Entries) != 0 || pg.Total != 0 {
+			t.Errorf("search = %+v", pg)
+		}
+		if _, err := ix.Perfume("sauvage"); !errors.Is(err, catalog.ErrNotFound) {
+			t.Errorf("Perfume: %v", err)
+		}
+		if _, _, err := ix.Similar("sauvage", 10); !errors.Is(err, catalog.ErrNotFound) {
+			t.Errorf("Similar: %v", err)
+		}
+		if res, err := ix.Match(MatchQuery{Gender: catalog.Masculine, Page: 1, Limit: 10}); err != nil || res.Total != 0 {
+			t.Errorf("Match = %+v, %v", res, err)
+		}
+		if bs, ns := ix.Brands(""), ix.NoteNames(); len(bs) != 0 || len(ns) != 0 {
+			t.Errorf("brands %v, notes %v", bs, ns)
+		}
+	}
 }
