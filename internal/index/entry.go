@@ -97,9 +97,9 @@ func (e *Entry) Concentration() string { return e.tab.words[e.conc] }
 func (e *Entry) Family() string { return e.tab.words[e.family] }
 
 // Accords lists the perfume's accords in their stored order.
-func (e *Entry) Accords() Accords {
+func (e *Entry) Accords() AccordList {
 	end := e.accAt + e.nAcc
-	return Accords{names: e.tab.accordSpell, ids: e.tab.accords[e.accAt:end:end], strengths: e.tab.strengths[e.accAt:end:end]}
+	return AccordList{names: e.tab.accordSpell, ids: e.tab.accords[e.accAt:end:end], strengths: e.tab.strengths[e.accAt:end:end]}
 }
 
 // Notes lists the perfume's notes by pyramid layer.
@@ -132,23 +132,23 @@ func (e *Entry) Perfume() catalog.Perfume {
 	}
 }
 
-// Accords is a perfume's accord list as an index stores it.
-type Accords struct {
+// AccordList is a perfume's accord list as an index stores it.
+type AccordList struct {
 	names     []string
 	ids       []uint32
 	strengths []float64
 }
 
 // Len is the number of accords.
-func (a Accords) Len() int { return len(a.ids) }
+func (a AccordList) Len() int { return len(a.ids) }
 
 // At returns accord i.
-func (a Accords) At(i int) catalog.AccordStrength {
+func (a AccordList) At(i int) catalog.AccordStrength {
 	return catalog.AccordStrength{Name: a.names[a.ids[i]], Strength: a.strengths[i]}
 }
 
 // Slice returns the accords in a new slice; nil when there are none.
-func (a Accords) Slice() []catalog.AccordStrength {
+func (a AccordList) Slice() []catalog.AccordStrength {
 	if a.Len() == 0 {
 		return nil
 	}
