@@ -101,17 +101,24 @@ func (l *catalogueLoader) reload(ctx context.Context) error {
 	return nil
 }
 
-// buildIndex reads every perfume from the store and builds the index.
+// buildIndex reads every perfume from the store and builds the index. The
+// perfumes stream from the store into the index one at a time, so a reload
+// holds the current index and the new one, never the catalogue a third
+// time.
 func buildIndex(ctx context.Context, store catalog.Store, ref *bundled.Reference, curatedPath string) (*index.Index, error) {
-	ps, err := store.Perfumes(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("load catalogue: %w", err)
-	}
 	curated, err := readCurated(curatedPath)
 	if err != nil {
 		return nil, err
 	}
-	return index.Build(ps, index.Options{AccordColor: ref.Color, Curated: curated}), nil
+	b := index.NewBuilder(index.Options{AccordColor: ref.Color, Curated: curated}, 0)
+	err = store.EachPerfume(ctx, func(p *catalog.Perfume) error {
+		b.Add(p)
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("load catalogue: %w", err)
+	}
+	return b.Index(), nil
 }
 
 // seedName names the catalogue a new database is filled from, for logs.

@@ -5,11 +5,13 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"testing"
 
 	"github.com/fragrance-data/fragrance/internal/bundled"
 	"github.com/fragrance-data/fragrance/internal/importer"
+	"github.com/fragrance-data/fragrance/internal/index"
 	"github.com/fragrance-data/fragrance/internal/sqlite"
 )
 
@@ -141,4 +143,54 @@ func BenchmarkCollect(b *testing.B) {
 		b.ReportMetric(float64(ms.HeapAlloc)/(1<<20), "heapMB")
 		runtime.KeepAlive(ix)
 	})
+}
+
+// The index streamed from the store (buildIndex) is the one built from the
+// whole catalogue in memory: the store decodes every perfume into the same
+// memory, and the index must copy all it keeps.
+func TestBuildIndexStreamsTheCatalogue(t *testing.T) {
+	ctx := context.Background()
+	ref, err := bundled.LoadReference()
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "stream.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := seedIfEmpty(ctx, db, ref, ""); err != nil {
+		t.Fatal(err)
+	}
+	streamed, err := buildIndex(ctx, db, ref, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps, err := db.Perfumes(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole := index.Build(ps, index.Options{AccordColor: ref.Color})
+	if streamed.Len() != whole.Len() || streamed.Len() != len(ps) {
+		t.Fatalf("streamed %d perfumes, whole %d, stored %d", streamed.Len(), whole.Len(), len(ps))
+	}
+	for i, p := range ps {
+		a, _ := streamed.ByID(p.ID)
+		b, _ := whole.ByID(p.ID)
+		if !reflect.DeepEqual(a.Perfume(), b.Perfume()) || a.Popularity != b.Popularity {
+			t.Fatalf("perfume %d (%s): streamed %+v, whole %+v", i, p.Slug, a.Perfume(), b.Perfume())
+		}
+	}
+	for _, slug := range []string{ps[0].Slug, ps[len(ps)/2].Slug, ps[len(ps)-1].Slug} {
+		_, sa, errA := streamed.Similar(slug, 20)
+		_, sb, errB := whole.Similar(slug, 20)
+		if errA != nil || errB != nil || len(sa) != len(sb) {
+			t.Fatalf("similar to %s: %d, %v; %d, %v", slug, len(sa), errA, len(sb), errB)
+		}
+		for j := range sa {
+			if sa[j].Slug() != sb[j].Slug() || sa[j].Score != sb[j].Score {
+				t.Fatalf("similar to %s, item %d: %s %.1f, want %s %.1f", slug, j, sa[j].Slug(), sa[j].Score, sb[j].Slug(), sb[j].Score)
+			}
+		}
+	}
 }

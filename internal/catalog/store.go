@@ -13,10 +13,17 @@ type ImportResult struct {
 }
 
 // Store persists the catalogue. The SQLite and PostgreSQL backends meet it;
-// the in-memory index is built from Perfumes at start-up and after imports.
+// the in-memory index is built from EachPerfume at start-up and after
+// imports.
 type Store interface {
 	// Perfumes returns every stored perfume ordered by ID.
 	Perfumes(ctx context.Context) ([]Perfume, error)
+	// EachPerfume calls fn with every stored perfume ordered by ID, the
+	// perfumes Perfumes returns, without holding them all: p, its lists
+	// and its strings are valid only until fn returns, and fn must copy
+	// what it keeps. The first error fn returns stops the reading and is
+	// returned.
+	EachPerfume(ctx context.Context, fn func(p *Perfume) error) error
 	// ImportPerfumes upserts ps by ID in one transaction: either every row
 	// is written or none is. A new perfume's Slug is taken as the preferred
 	// slug and made unique with SlugCandidates; an existing perfume keeps

@@ -11,10 +11,13 @@ import (
 	"github.com/fragrance-data/fragrance/internal/search"
 )
 
-// builder holds what Build computes on the way to an Index.
+// builder holds what a Builder computes on the way to an Index.
 type builder struct {
 	ix       *Index
 	opts     Options
+	tab      *tables
+	text     textWriter
+	words    map[string]uint32 // tab.words' ids
 	brands   *namer
 	pers     *namer
 	notes    *namer
@@ -25,7 +28,7 @@ type builder struct {
 	noteOff  []uint32
 	docAccs  []accRef // per document, accOff[doc]:accOff[doc+1]
 	accOff   []uint32
-	// Brands by the group ids copyEntries gave: display names, search
+	// Brands by the group ids add gave: display names, search
 	// words, alias terms; each document's group; each group's list position.
 	brandNames []string
 	brandWords [][]string
@@ -66,19 +69,51 @@ const (
 	layerUnplaced
 )
 
-// Build indexes ps. The index copies what it keeps (see Entry) and holds
-// no reference to ps afterwards. Duplicate slugs or ids keep the first
-// perfume for lookups; every perfume is still listed and searched. Independent
-// parts are built side by side: the text index, the similarity postings
-// and the ordered lists.
+// Build indexes ps (see Builder). The index copies what it keeps and
+// holds no reference to ps afterwards.
 func Build(ps []catalog.Perfume, opts Options) *Index {
-	ix := &Index{lx: search.DefaultLexicon().WithAliases(opts.Aliases)}
+	bl := NewBuilder(opts, len(ps))
+	for i := range ps {
+		bl.Add(&ps[i])
+	}
+	return bl.Index()
+}
+
+// A Builder builds an Index from perfumes added one at a time. Add copies
+// what the index keeps (see Entry), so a store can decode each perfume into
+// the same memory and a catalogue is never held twice: at 200,000 perfumes a
+// reload used to hold the loaded perfumes beside both indexes, some
+// 550 MB. Duplicate slugs or ids keep the first perfume for lookups; every
+// perfume is still listed and searched. A Builder is not safe for
+// concurrent use.
+type Builder struct{ b *builder }
+
+// NewBuilder starts an index of about sizeHint perfumes (0 if unknown).
+func NewBuilder(opts Options, sizeHint int) *Builder {
+	n := max(sizeHint, 0)
+	ix := &Index{lx: search.DefaultLexicon().WithAliases(opts.Aliases), entries: make([]Entry, 0, n)}
+	ix.brandOf = make([]uint32, 0, n)
 	b := &builder{
-		ix: ix, opts: opts,
+		ix: ix, opts: opts, tab: &tables{}, words: map[string]uint32{},
 		brands: newNamer(slugKey), pers: newNamer(slugKey),
 		notes: newNamer(search.Fold), accords: newNamer(search.Fold),
+		persOf: make([][]uint32, 0, n), noteOff: make([]uint32, 1, n+1), accOff: make([]uint32, 1, n+1),
 	}
-	b.copyEntries(ps)
+	return &Builder{b}
+}
+
+// Add adds a perfume. Nothing of p is kept: the caller may change or reuse
+// it (its strings and lists included) once Add returns.
+func (bl *Builder) Add(p *catalog.Perfume) { bl.b.add(p) }
+
+// Index finishes the index. Independent parts are built side by side: the
+// text index, the similarity postings and the ordered lists. The Builder
+// must not be used afterwards.
+func (bl *Builder) Index() *Index {
+	b := bl.b
+	bl.b = nil
+	b.finishEntries()
+	ix := b.ix
 	b.derive()
 	b.foldNames()
 	b.prepareBrands()
@@ -93,80 +128,60 @@ func Build(ps []catalog.Perfume, opts Options) *Index {
 	return ix
 }
 
-// copyEntries copies the perfumes into entries and their tables, interning
-// their repeated strings and numbering brands, perfumers, notes and
-// accords; notes and accords are done on a second goroutine.
-func (b *builder) copyEntries(ps []catalog.Perfume) {
-	n := len(ps)
-	ix := b.ix
-	ix.entries = make([]Entry, n)
-	tab := &tables{}
-	notes, accords := 0, 0
-	for i := range ps {
-		p := &ps[i]
-		notes += len(p.Notes.Top) + len(p.Notes.Middle) + len(p.Notes.Base) + len(p.Notes.Unplaced)
-		accords += len(p.Accords)
-		ix.entries[i] = Entry{
-			ID: p.ID, Year: p.Year, Rating: p.Rating, RatingCount: p.RatingCount,
-			Longevity: p.Longevity, Sillage: p.Sillage, Seasons: p.Seasons, DayNight: p.DayNight,
-			tab: tab,
-		}
-	}
-	b.noteOff, b.accOff = make([]uint32, 1, n+1), make([]uint32, 1, n+1)
-	b.docNotes, b.docAccs = make([]noteRef, 0, notes), make([]accRef, 0, accords)
-	tab.notes = make([]uint32, 0, notes)
-	tab.accords, tab.strengths = make([]uint32, 0, accords), make([]float64, 0, accords)
-	var wg sync.WaitGroup
-	wg.Go(func() {
-		for i := range ps {
-			b.addNotes(&ix.entries[i], &ps[i])
-			b.addAccords(&ix.entries[i], &ps[i])
-		}
+// add copies one perfume into a new entry and the tables: its own strings
+// into text blocks, its repeated ones interned, its brand, perfumers, notes
+// and accords numbered.
+func (b *builder) add(p *catalog.Perfume) {
+	ix, tab := b.ix, b.tab
+	ix.entries = append(ix.entries, Entry{
+		ID: p.ID, Year: p.Year, Rating: p.Rating, RatingCount: p.RatingCount,
+		Longevity: p.Longevity, Sillage: p.Sillage, Seasons: p.Seasons, DayNight: p.DayNight,
+		tab: tab,
 	})
-	b.addNames(ps, tab)
-	wg.Wait()
-	tab.noteSpell, tab.accordSpell = b.notes.str, b.accords.str
-	tab.perfumerSpell, tab.brandSpell, tab.brandKey = b.pers.str, b.brands.str, b.brands.keys
+	e := &ix.entries[len(ix.entries)-1]
+	var refs [3]textRef
+	e.block, refs = b.text.add(p.Slug, p.Name, p.Description)
+	e.slug, e.name, e.descr = refs[0], refs[1], refs[2]
+	sp, g := b.brands.spelling(p.Brand, p.BrandSlug)
+	e.brand, e.brandGroup = sp, g
+	ix.brandOf = append(ix.brandOf, g)
+	e.gender, e.tier = b.word(string(p.Gender)), b.word(string(p.PriceTier))
+	e.conc, e.family = b.word(p.Concentration), b.word(p.Family)
+	e.persAt, e.nPers = uint32(len(tab.perfumers)), uint32(len(p.Perfumers))
+	var groups []uint32
+	for _, name := range p.Perfumers {
+		sp, g := b.pers.spelling(name, "")
+		tab.perfumers = append(tab.perfumers, sp)
+		groups = append(groups, g)
+	}
+	b.persOf = append(b.persOf, groups)
+	b.addNotes(e, p)
+	b.addAccords(e, p)
 }
 
-// addNames copies each perfume's own strings into text blocks, fills the
-// slug and id lookups and interns brands, perfumers and the other repeated
-// strings.
-func (b *builder) addNames(ps []catalog.Perfume, tab *tables) {
-	ix := b.ix
-	n := len(ps)
-	ix.bySlug = make(map[string]uint32, n)
-	ix.byID = make(map[int64]uint32, n)
-	ix.brandOf = make([]uint32, n)
-	b.persOf = make([][]uint32, n)
-	var text textWriter
-	words := map[string]uint32{}
-	word := func(s string) uint32 {
-		id, ok := words[s]
-		if !ok {
-			id = uint32(len(tab.words))
-			words[s] = id
-			tab.words = append(tab.words, strings.Clone(s))
-		}
-		return id
+// word returns the id of a repeated string in tab.words, adding a copy of
+// it when new.
+func (b *builder) word(s string) uint32 {
+	id, ok := b.words[s]
+	if !ok {
+		id = uint32(len(b.tab.words))
+		s = strings.Clone(s)
+		b.words[s] = id
+		b.tab.words = append(b.tab.words, s)
 	}
-	for i := range ps {
-		p, e := &ps[i], &ix.entries[i]
-		var refs [3]textRef
-		e.block, refs = text.add(p.Slug, p.Name, p.Description)
-		e.slug, e.name, e.descr = refs[0], refs[1], refs[2]
-		sp, g := b.brands.spelling(p.Brand, p.BrandSlug)
-		e.brand, e.brandGroup, ix.brandOf[i] = sp, g, g
-		e.gender, e.tier = word(string(p.Gender)), word(string(p.PriceTier))
-		e.conc, e.family = word(p.Concentration), word(p.Family)
-		e.persAt, e.nPers = uint32(len(tab.perfumers)), uint32(len(p.Perfumers))
-		for _, name := range p.Perfumers {
-			sp, g := b.pers.spelling(name, "")
-			tab.perfumers = append(tab.perfumers, sp)
-			b.persOf[i] = append(b.persOf[i], g)
-		}
-	}
-	tab.text = text.done()
+	return id
+}
+
+// finishEntries closes the tables once every perfume is added and fills
+// the slug and id lookups.
+func (b *builder) finishEntries() {
+	ix, tab := b.ix, b.tab
+	tab.text = b.text.done()
+	tab.noteSpell, tab.accordSpell = b.notes.str, b.accords.str
+	tab.perfumerSpell, tab.brandSpell, tab.brandKey = b.pers.str, b.brands.str, b.brands.keys
+	b.words = nil
+	ix.bySlug = make(map[string]uint32, len(ix.entries))
+	ix.byID = make(map[int64]uint32, len(ix.entries))
 	for i := range ix.entries {
 		e := &ix.entries[i]
 		doc := uint32(i)
@@ -183,7 +198,7 @@ func (b *builder) addNames(ps []catalog.Perfume, tab *tables) {
 // each distinct note once for similarity, with the heaviest layer it
 // appears in (base > middle = unplaced > top).
 func (b *builder) addNotes(e *Entry, p *catalog.Perfume) {
-	tab := e.tab
+	tab := b.tab
 	start := len(b.docNotes)
 	e.noteAt = uint32(len(tab.notes))
 	layers := [4][]string{layerTop: p.Notes.Top, layerMiddle: p.Notes.Middle, layerBase: p.Notes.Base, layerUnplaced: p.Notes.Unplaced}
@@ -215,7 +230,7 @@ func heavier(a, c uint8) uint8 {
 // similarity a repeated accord keeps its strongest strength, and only the
 // first 256 count.
 func (b *builder) addAccords(e *Entry, p *catalog.Perfume) {
-	tab := e.tab
+	tab := b.tab
 	start := len(b.docAccs)
 	e.accAt, e.nAcc = uint32(len(tab.accords)), uint32(len(p.Accords))
 	for j, a := range p.Accords {

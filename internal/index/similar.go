@@ -55,7 +55,7 @@ type simScratch struct {
 }
 
 // buildSimilarity computes vectors, norms and postings. It runs beside the
-// text index build and reads only what copyEntries made.
+// text index build and reads only what add made.
 func (b *builder) buildSimilarity() {
 	ix := b.ix
 	n := len(ix.entries)

@@ -17,7 +17,7 @@ const (
 )
 
 // prepareBrands resolves each brand group's search words and aliases,
-// by the group ids copyEntries gave (buildLists renumbers them later).
+// by the group ids add gave (buildLists renumbers them later).
 func (b *builder) prepareBrands() {
 	ix := b.ix
 	b.brandNames = b.brands.names()

@@ -20,30 +20,72 @@ const CatalogueChannel = "fragrance_catalogue"
 
 // Perfumes returns every stored perfume ordered by id.
 func (d *DB) Perfumes(ctx context.Context) ([]catalog.Perfume, error) {
+	var out []catalog.Perfume
+	err := d.eachRecord(ctx, func(slug string, data []byte) error {
+		var p catalog.Perfume
+		if err := decodeRow(slug, data, &p); err != nil {
+			return err
+		}
+		out = append(out, p)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// EachPerfume calls fn with every stored perfume, ordered by id, decoded
+// into the same memory each time (see catalog.Store).
+func (d *DB) EachPerfume(ctx context.Context, fn func(p *catalog.Perfume) error) error {
+	var p catalog.Perfume
+	return d.eachRecord(ctx, func(slug string, data []byte) error {
+		// encoding/json fills the lists' memory again; the other fields
+		// start from zero, as a record may leave some out.
+		p = catalog.Perfume{
+			Accords: p.Accords[:0], Perfumers: p.Perfumers[:0],
+			Notes: catalog.NotePyramid{Top: p.Notes.Top[:0], Middle: p.Notes.Middle[:0], Base: p.Notes.Base[:0], Unplaced: p.Notes.Unplaced[:0]},
+		}
+		if err := decodeRow(slug, data, &p); err != nil {
+			return err
+		}
+		return fn(&p)
+	})
+}
+
+// eachRecord calls fn with every stored row in id order: its slug and its
+// record, which is valid during the call. The first error fn returns stops
+// the query and is returned.
+func (d *DB) eachRecord(ctx context.Context, fn func(slug string, data []byte) error) error {
 	rows, err := d.pool.Query(ctx, `SELECT slug, data FROM perfumes ORDER BY id`)
 	if err != nil {
-		return nil, fail("load perfumes", err)
+		return fail("load perfumes", err)
 	}
 	defer rows.Close()
-	var out []catalog.Perfume
 	for rows.Next() {
 		var slug string
-		var p catalog.Perfume
 		// The stored form is JSON; decoding straight from the wire buffer
 		// saves a copy per row.
 		if err := rows.Scan(&slug, nil); err != nil {
-			return nil, fail("load perfumes", err)
+			return fail("load perfumes", err)
 		}
-		if err := json.Unmarshal(rows.RawValues()[1], &p); err != nil {
-			return nil, fmt.Errorf("postgres: decode perfume %q: %w", slug, err)
+		if err := fn(slug, rows.RawValues()[1]); err != nil {
+			return err
 		}
-		p.Slug = slug
-		out = append(out, p)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, fail("load perfumes", err)
+		return fail("load perfumes", err)
 	}
-	return out, nil
+	return nil
+}
+
+// decodeRow decodes a stored record into p; the slug column wins.
+func decodeRow(slug string, data []byte, p *catalog.Perfume) error {
+	if err := json.Unmarshal(data, p); err != nil {
+		return fmt.Errorf("postgres: decode perfume %q: %w", slug, err)
+	}
+	p.Slug = slug
+	return nil
 }
 
 // CatalogueVersion returns the number of imports that changed the catalogue.

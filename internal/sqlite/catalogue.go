@@ -14,43 +14,62 @@ import (
 var _ catalog.Store = (*DB)(nil)
 
 // Perfumes returns every stored perfume ordered by id, laid out in memory
-// for a catalogue that is kept, as the index keeps it (see decoder): each
-// list has its own elements, and capacity equal to its length, so writes
-// and appends touch no other perfume. Reading the rows and decoding them run
-// side by side, a batch of rows apart.
+// for a catalogue that is kept (see decoder): each list has its own
+// elements, and capacity equal to its length, so writes and appends touch
+// no other perfume.
 func (d *DB) Perfumes(ctx context.Context) ([]catalog.Perfume, error) {
 	var n int // a capacity hint: an import may commit between the two queries
 	if err := d.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM perfumes`).Scan(&n); err != nil {
 		return nil, fmt.Errorf("count perfumes: %w", err)
 	}
+	out := make([]catalog.Perfume, 0, n)
+	err := d.eachRecord(ctx, newDecoder(), func(dec *decoder, slug, data []byte) error {
+		out = append(out, catalog.Perfume{})
+		return dec.decodeRow(slug, data, &out[len(out)-1])
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// EachPerfume calls fn with every stored perfume, ordered by id, decoded
+// into the same memory each time (see catalog.Store).
+func (d *DB) EachPerfume(ctx context.Context, fn func(p *catalog.Perfume) error) error {
+	var p catalog.Perfume
+	dec := newDecoder()
+	dec.reuse = true
+	return d.eachRecord(ctx, dec, func(dec *decoder, slug, data []byte) error {
+		if err := dec.decodeRow(slug, data, &p); err != nil {
+			return err
+		}
+		return fn(&p)
+	})
+}
+
+// eachRecord calls fn with every stored record in id order; the bytes are
+// valid during the call. Reading the rows and fn run side by side, a batch
+// of rows apart. The first error fn returns stops the reading and is
+// returned.
+func (d *DB) eachRecord(ctx context.Context, dec *decoder, fn func(dec *decoder, slug, data []byte) error) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	batches := make(chan *rowBatch, 4)
 	errc := make(chan error, 1)
 	go func() { errc <- d.readRows(ctx, batches) }()
-	out := make([]catalog.Perfume, 0, n)
-	dec := newDecoder()
-	var decErr error
+	var fnErr error
 	for b := range batches {
-		for i := 0; i+1 < len(b.off) && decErr == nil; i++ {
-			out = append(out, catalog.Perfume{})
-			p := &out[len(out)-1]
+		for i := 0; i+1 < len(b.off) && fnErr == nil; i++ {
 			slug, data := b.record(i)
-			if err := dec.decode(data, p); err != nil {
-				decErr = fmt.Errorf("decode perfume %q: %w", slug, err)
+			if fnErr = fn(dec, slug, data); fnErr != nil {
 				cancel() // stop the reader; drain what it sent
-			} else if p.Slug == "" { // a JSON record keeps its slug in the column only
-				p.Slug = string(slug)
 			}
 		}
 	}
-	if err := <-errc; decErr == nil && err != nil {
-		return nil, err
+	if err := <-errc; fnErr == nil && err != nil {
+		return err
 	}
-	if decErr != nil {
-		return nil, decErr
-	}
-	return out, nil
+	return fnErr
 }
 
 // rowBatch is a run of stored rows, copied out of the driver's buffers:

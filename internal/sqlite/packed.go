@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"unsafe"
 
 	"github.com/fragrance-data/fragrance/internal/catalog"
@@ -73,11 +74,16 @@ func appendF64(b []byte, f float64) []byte {
 // (brands, notes, accords, perfumers, …) are interned, and the accord and
 // note lists are cut from shared slabs. A catalogue of 200,000 perfumes is
 // then a few hundred allocations instead of millions.
+//
+// With reuse set, the decoder decodes every record into the same perfume
+// instead: its lists are overwritten in place, for a caller that copies
+// what it keeps (catalog.Store's EachPerfume).
 type decoder struct {
 	intern  map[string]string
 	arena   []byte
 	accords []catalog.AccordStrength
 	strs    []string
+	reuse   bool
 }
 
 const (
@@ -87,10 +93,22 @@ const (
 
 func newDecoder() *decoder { return &decoder{intern: make(map[string]string, 4096)} }
 
-// decode decodes one stored record, packed or JSON, into p. The record's
-// bytes are not kept.
+// decodeRow decodes a stored row (its slug column and record) into p.
+func (d *decoder) decodeRow(slug, data []byte, p *catalog.Perfume) error {
+	if err := d.decode(data, p); err != nil {
+		return fmt.Errorf("decode perfume %q: %w", slug, err)
+	}
+	if p.Slug == "" { // a JSON record keeps its slug in the column only
+		p.Slug = string(slug)
+	}
+	return nil
+}
+
+// decode decodes one stored record, packed or JSON, into p, setting every
+// field. The record's bytes are not kept.
 func (d *decoder) decode(data []byte, p *catalog.Perfume) error {
 	if len(data) > 0 && data[0] == '{' {
+		*p = catalog.Perfume{}
 		return json.Unmarshal(data, p)
 	}
 	r := reader{b: data}
@@ -106,18 +124,14 @@ func (d *decoder) decode(data []byte, p *catalog.Perfume) error {
 	p.RatingCount = int(r.varint())
 	p.Longevity, p.Sillage = r.f64(), r.f64()
 	p.Concentration, p.Description, p.Family = d.interned(r.bytes()), d.str(r.bytes()), d.interned(r.bytes())
-	if n := r.count(); n > 0 {
-		p.Accords = d.accordSlab(n)
-		for i := range p.Accords {
-			p.Accords[i] = catalog.AccordStrength{Name: d.interned(r.bytes()), Strength: r.f64()}
-		}
+	p.Accords = d.accordList(p.Accords, r.count())
+	for i := range p.Accords {
+		p.Accords[i] = catalog.AccordStrength{Name: d.interned(r.bytes()), Strength: r.f64()}
 	}
 	for _, layer := range []*[]string{&p.Notes.Top, &p.Notes.Middle, &p.Notes.Base, &p.Notes.Unplaced, &p.Perfumers} {
-		if n := r.count(); n > 0 {
-			*layer = d.strSlab(n)
-			for i := range *layer {
-				(*layer)[i] = d.interned(r.bytes())
-			}
+		*layer = d.strList(*layer, r.count())
+		for i := range *layer {
+			(*layer)[i] = d.interned(r.bytes())
 		}
 	}
 	s := &p.Seasons
@@ -155,7 +169,15 @@ func (d *decoder) interned(b []byte) string {
 	return s
 }
 
-func (d *decoder) accordSlab(n int) []catalog.AccordStrength {
+// accordList returns a list of n accords: prev's memory when the decoder
+// reuses it, else a cut of the current slab (nil for none).
+func (d *decoder) accordList(prev []catalog.AccordStrength, n int) []catalog.AccordStrength {
+	if d.reuse {
+		return slices.Grow(prev[:0], n)[:n]
+	}
+	if n == 0 {
+		return nil
+	}
 	if len(d.accords) < n {
 		d.accords = make([]catalog.AccordStrength, max(slabItems, n))
 	}
@@ -164,7 +186,14 @@ func (d *decoder) accordSlab(n int) []catalog.AccordStrength {
 	return out
 }
 
-func (d *decoder) strSlab(n int) []string {
+// strList is accordList for string lists.
+func (d *decoder) strList(prev []string, n int) []string {
+	if d.reuse {
+		return slices.Grow(prev[:0], n)[:n]
+	}
+	if n == 0 {
+		return nil
+	}
 	if len(d.strs) < n {
 		d.strs = make([]string, max(slabItems, n))
 	}

@@ -7,6 +7,8 @@ package storetest
 import (
 	"context"
 	"errors"
+	"reflect"
+	"slices"
 	"sync"
 	"testing"
 
@@ -21,6 +23,7 @@ func RunCatalogue(t *testing.T, open func(t *testing.T) catalog.Store) {
 	t.Run("SlugClashes", func(t *testing.T) { testSlugClashes(t, open(t)) })
 	t.Run("FailedImportChangesNothing", func(t *testing.T) { testFailedImport(t, open(t)) })
 	t.Run("ConcurrentReadsDuringImport", func(t *testing.T) { testConcurrentReads(t, open(t)) })
+	t.Run("EachPerfume", func(t *testing.T) { testEachPerfume(t, open(t)) })
 }
 
 // Perfume returns a small valid perfume for tests.
@@ -210,4 +213,84 @@ func testConcurrentReads(t *testing.T, s catalog.Store) {
 	if bad != nil {
 		t.Fatal(bad)
 	}
+}
+
+// testEachPerfume: EachPerfume yields what Perfumes returns, in order, even
+// though it decodes every perfume into the same memory (perfumes with more
+// and fewer accords and notes follow each other), and the first error of fn
+// stops it.
+func testEachPerfume(t *testing.T, s catalog.Store) {
+	ctx := context.Background()
+	if err := s.EachPerfume(ctx, func(*catalog.Perfume) error { return errors.New("called") }); err != nil {
+		t.Fatalf("EachPerfume on an empty store: %v", err)
+	}
+	var in []catalog.Perfume
+	for i := range 40 {
+		p := Perfume(int64(i+1), "Brand", "Perfume "+string(rune('A'+i%26))+string(rune('a'+i/26)), 2000+i)
+		p.Accords = p.Accords[:i%3]
+		p.Notes.Middle = []string{"Rose", "Iris", "Jasmine"}[:i%4%3]
+		if i%5 == 0 {
+			p.Perfumers = []string{"Olivier Polge"}
+		}
+		p.Description = "Perfume number " + string(rune('A'+i%26))
+		in = append(in, p)
+	}
+	mustImport(t, s, in)
+	want, err := s.Perfumes(ctx)
+	if err != nil || len(want) != len(in) {
+		t.Fatalf("Perfumes = %d, %v", len(want), err)
+	}
+	var got []catalog.Perfume
+	err = s.EachPerfume(ctx, func(p *catalog.Perfume) error {
+		got = append(got, deepCopy(*p))
+		return nil
+	})
+	if err != nil {
+		t.Fatalf("EachPerfume: %v", err)
+	}
+	if len(got) != len(want) {
+		t.Fatalf("EachPerfume gave %d perfumes, Perfumes %d", len(got), len(want))
+	}
+	for i := range want {
+		if !samePerfume(got[i], want[i]) {
+			t.Fatalf("perfume %d:\n EachPerfume %+v\n Perfumes    %+v", i, got[i], want[i])
+		}
+	}
+	stop := errors.New("enough")
+	n := 0
+	err = s.EachPerfume(ctx, func(*catalog.Perfume) error {
+		if n++; n == 3 {
+			return stop
+		}
+		return nil
+	})
+	if !errors.Is(err, stop) || n != 3 {
+		t.Fatalf("EachPerfume after an error = %v, %d calls; want the error after 3", err, n)
+	}
+}
+
+// deepCopy copies p's lists, which EachPerfume reuses.
+func deepCopy(p catalog.Perfume) catalog.Perfume {
+	p.Accords = slices.Clone(p.Accords)
+	p.Perfumers = slices.Clone(p.Perfumers)
+	n := &p.Notes
+	n.Top, n.Middle, n.Base, n.Unplaced = slices.Clone(n.Top), slices.Clone(n.Middle), slices.Clone(n.Base), slices.Clone(n.Unplaced)
+	return p
+}
+
+// samePerfume compares two perfumes, an empty list equal to a nil one.
+func samePerfume(a, b catalog.Perfume) bool {
+	return reflect.DeepEqual(nilLists(a), nilLists(b))
+}
+
+func nilLists(p catalog.Perfume) catalog.Perfume {
+	if len(p.Accords) == 0 {
+		p.Accords = nil
+	}
+	for _, l := range []*[]string{&p.Notes.Top, &p.Notes.Middle, &p.Notes.Base, &p.Notes.Unplaced, &p.Perfumers} {
+		if len(*l) == 0 {
+			*l = nil
+		}
+	}
+	return p
 }
