@@ -25,15 +25,15 @@ func benchStores(b *testing.B, totals []int, fn func(b *testing.B, db *sqlite.DB
 			name = fmt.Sprintf("%dk", total/1000)
 		}
 		b.Run(name, func(b *testing.B) {
-			db, ref := benchStore(b, total)
+			db, ref := catalogueStore(b, total)
 			fn(b, db, ref)
 		})
 	}
 }
 
-// benchStore returns a SQLite store holding the bundled catalogue, topped
+// catalogueStore returns a SQLite store holding the bundled catalogue, topped
 // up with generated perfumes to total when it is larger.
-func benchStore(b *testing.B, total int) (*sqlite.DB, *bundled.Reference) {
+func catalogueStore(b testing.TB, total int) (*sqlite.DB, *bundled.Reference) {
 	b.Helper()
 	ctx := context.Background()
 	ref, err := bundled.LoadReference()
@@ -150,18 +150,7 @@ func BenchmarkCollect(b *testing.B) {
 // memory, and the index must copy all it keeps.
 func TestBuildIndexStreamsTheCatalogue(t *testing.T) {
 	ctx := context.Background()
-	ref, err := bundled.LoadReference()
-	if err != nil {
-		t.Fatal(err)
-	}
-	db, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "stream.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	if _, err := seedIfEmpty(ctx, db, ref, ""); err != nil {
-		t.Fatal(err)
-	}
+	db, ref := catalogueStore(t, 0)
 	streamed, err := buildIndex(ctx, db, ref, "")
 	if err != nil {
 		t.Fatal(err)

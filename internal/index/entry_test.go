@@ -9,6 +9,7 @@ import (
 	"unsafe"
 
 	"github.com/fragrance-data/fragrance/internal/catalog"
+	"github.com/fragrance-data/fragrance/internal/storetest"
 )
 
 // Every perfume of the bundled catalogue reads back from its entry as it
@@ -17,7 +18,7 @@ func TestEntryPerfumeRoundTrip(t *testing.T) {
 	ps, ref := realCatalogue(t)
 	want := make([]catalog.Perfume, len(ps))
 	for i, p := range ps {
-		want[i] = normalized(p)
+		want[i] = storetest.Normalized(p)
 	}
 	ix := Build(ps, Options{AccordColor: ref.Color})
 	if ix.Len() != len(want) {
@@ -39,23 +40,6 @@ func TestEntryPerfumeRoundTrip(t *testing.T) {
 			t.Fatalf("perfume %d:\n got %+v\nwant %+v", i, got, w)
 		}
 	}
-}
-
-// normalized is p with empty lists nil, as Entry.Perfume gives them.
-func normalized(p catalog.Perfume) catalog.Perfume {
-	nilIfEmpty := func(s []string) []string {
-		if len(s) == 0 {
-			return nil
-		}
-		return s
-	}
-	if len(p.Accords) == 0 {
-		p.Accords = nil
-	}
-	p.Perfumers = nilIfEmpty(p.Perfumers)
-	n := &p.Notes
-	n.Top, n.Middle, n.Base, n.Unplaced = nilIfEmpty(n.Top), nilIfEmpty(n.Middle), nilIfEmpty(n.Base), nilIfEmpty(n.Unplaced)
-	return p
 }
 
 // Build keeps nothing of what it was given: the store's decoder hands it

@@ -10,6 +10,7 @@ import (
 	"github.com/fragrance-data/fragrance/internal/bundled"
 	"github.com/fragrance-data/fragrance/internal/catalog"
 	"github.com/fragrance-data/fragrance/internal/importer"
+	"github.com/fragrance-data/fragrance/internal/storetest"
 )
 
 // bundledPerfumes is the catalogue shipped in the binary, with slugs.
@@ -26,19 +27,6 @@ func bundledPerfumes(t testing.TB) []catalog.Perfume {
 	return res.Perfumes
 }
 
-// normalized is p as the stores give it back: empty lists are nil.
-func normalized(p catalog.Perfume) catalog.Perfume {
-	if len(p.Accords) == 0 {
-		p.Accords = nil
-	}
-	for _, l := range []*[]string{&p.Notes.Top, &p.Notes.Middle, &p.Notes.Base, &p.Notes.Unplaced, &p.Perfumers} {
-		if len(*l) == 0 {
-			*l = nil
-		}
-	}
-	return p
-}
-
 // TestPackedRoundTrip packs and unpacks every bundled perfume, and a
 // perfume with every field odd, and wants them back unchanged.
 func TestPackedRoundTrip(t *testing.T) {
@@ -52,7 +40,7 @@ func TestPackedRoundTrip(t *testing.T) {
 		if err := dec.decode(pack(&p), &got); err != nil {
 			t.Fatalf("%s: %v", p.Slug, err)
 		}
-		if want := normalized(p); !reflect.DeepEqual(got, want) {
+		if want := storetest.Normalized(p); !reflect.DeepEqual(got, want) {
 			t.Fatalf("round trip of %s:\n got %+v\nwant %+v", p.Slug, got, want)
 		}
 	}
@@ -73,7 +61,7 @@ func TestDecodeJSONRecords(t *testing.T) {
 	}
 	got.Slug = slug
 	p.Slug = slug
-	if !reflect.DeepEqual(normalized(got), normalized(p)) {
+	if !reflect.DeepEqual(storetest.Normalized(got), storetest.Normalized(p)) {
 		t.Fatalf("JSON record: got %+v", got)
 	}
 }

@@ -280,10 +280,12 @@ func deepCopy(p catalog.Perfume) catalog.Perfume {
 
 // samePerfume compares two perfumes, an empty list equal to a nil one.
 func samePerfume(a, b catalog.Perfume) bool {
-	return reflect.DeepEqual(nilLists(a), nilLists(b))
+	return reflect.DeepEqual(Normalized(a), Normalized(b))
 }
 
-func nilLists(p catalog.Perfume) catalog.Perfume {
+// Normalized is p with its empty lists nil, as stores and the index give
+// perfumes back, for comparisons with reflect.DeepEqual.
+func Normalized(p catalog.Perfume) catalog.Perfume {
 	if len(p.Accords) == 0 {
 		p.Accords = nil
 	}
