@@ -18,9 +18,6 @@ type resolved struct {
 	accIDs   []uint32
 	accWant  []float64
 	noteIDs  []uint32
-	gender   catalog.Gender
-	season   int // index into seasons, -1 for any
-	time     string
 	need     uint16 // the profile.has bits the filters ask for, all of them
 	shares   shares
 	echoAccs []AccordWant
@@ -274,18 +271,18 @@ func (s shares) least(floor float64) int {
 
 // resolve checks a match query and turns its names into ids.
 func (ix *Index) resolve(q MatchQuery) (resolved, error) {
-	r := resolved{gender: catalog.Gender(strings.ToLower(string(q.Gender))), season: -1, time: strings.ToLower(q.Time),
-		echoAccs: []AccordWant{}, echoNote: []string{}}
+	r := resolved{echoAccs: []AccordWant{}, echoNote: []string{}}
+	gender, season, time := catalog.Gender(strings.ToLower(string(q.Gender))), -1, strings.ToLower(q.Time)
 	var errs catalog.ParamErrors
-	if r.gender != "" && !r.gender.Valid() {
+	if gender != "" && !gender.Valid() {
 		errs = append(errs, &catalog.ParamError{Parameter: "gender", Message: fmt.Sprintf("unknown gender %q; use masculine, feminine or unisex", q.Gender)})
 	}
 	if q.Season != "" {
-		if r.season = seasonIndex(strings.ToLower(q.Season)); r.season < 0 {
+		if season = seasonIndex(strings.ToLower(q.Season)); season < 0 {
 			errs = append(errs, &catalog.ParamError{Parameter: "season", Message: fmt.Sprintf("unknown season %q; use winter, spring, summer or fall", q.Season)})
 		}
 	}
-	if r.time != "" && r.time != "day" && r.time != "night" {
+	if time != "" && time != "day" && time != "night" {
 		errs = append(errs, &catalog.ParamError{Parameter: "time", Message: fmt.Sprintf("unknown time %q; use day or night", q.Time)})
 	}
 	for _, a := range q.Accords {
@@ -309,12 +306,12 @@ func (ix *Index) resolve(q MatchQuery) (resolved, error) {
 			r.echoNote = append(r.echoNote, ix.noteName[id])
 		}
 	}
-	r.need = genderBit(r.gender)
-	if r.season >= 0 {
-		r.need |= 1 << r.season
-		r.shares.season, r.shares.at = 1, r.season
+	r.need = genderBit(gender)
+	if season >= 0 {
+		r.need |= 1 << season
+		r.shares.season, r.shares.at = 1, season
 	}
-	switch r.time {
+	switch time {
 	case "day":
 		r.need, r.shares.day = r.need|hasDay, 1
 	case "night":

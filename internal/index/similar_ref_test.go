@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/fragrance-data/fragrance/internal/catalog"
@@ -177,25 +178,27 @@ func refMatch(ix *Index, q MatchQuery) (MatchResult, error) {
 	keep, from, p, l := paging(q.Page, q.Limit)
 	res := MatchResult{Page: p, Limit: l, Accords: r.echoAccs, Notes: r.echoNote, Items: []Scored{}}
 	wishes := len(r.accIDs) + len(r.noteIDs)
+	// The filters as the query states them (resolve has checked them).
+	gender, season, time := catalog.Gender(strings.ToLower(string(q.Gender))), seasonIndex(strings.ToLower(q.Season)), strings.ToLower(q.Time)
 	var all []keyed
 	for d := range ix.entries {
 		doc, e := uint32(d), &ix.entries[d]
 		raw := [4]float64{e.Seasons.Winter, e.Seasons.Spring, e.Seasons.Summer, e.Seasons.Fall}
 		top := max(raw[0], raw[1], raw[2], raw[3])
 		switch {
-		case r.gender != "" && e.Gender() != r.gender,
-			r.season >= 0 && !(raw[r.season] == top && top > 0),
-			r.time == "day" && tenths(e.DayNight.Day) < 500,
-			r.time == "night" && tenths(e.DayNight.Night) < 500:
+		case gender != "" && e.Gender() != gender,
+			season >= 0 && !(raw[season] == top && top > 0),
+			time == "day" && tenths(e.DayNight.Day) < 500,
+			time == "night" && tenths(e.DayNight.Night) < 500:
 			continue
 		}
 		var score float64
 		if wishes == 0 {
 			sum, n := 0, 0
-			if r.season >= 0 {
-				sum, n = sum+int(tenths(raw[r.season])), n+1
+			if season >= 0 {
+				sum, n = sum+int(tenths(raw[season])), n+1
 			}
-			switch r.time {
+			switch time {
 			case "day":
 				sum, n = sum+int(tenths(e.DayNight.Day)), n+1
 			case "night":
