@@ -109,12 +109,12 @@ func (f *flags) String(name, def, usage string) *string {
 	return f.FlagSet.String(name, def, usage+" ["+envName(name)+"]")
 }
 
-// Int defines an int flag with an environment fallback.
 // DB defines --db, the database every command but eval opens by default.
 func (f *flags) DB() *string {
 	return f.String("db", "fragrance.db", "database: a SQLite file path or a postgres:// URL")
 }
 
+// Int defines an int flag with an environment fallback.
 func (f *flags) Int(name string, def int, usage string) *int {
 	if v := f.getenv(envName(name)); v != "" {
 		n, err := strconv.Atoi(v)

@@ -10,8 +10,9 @@ import (
 )
 
 // defaultMemoryLimit keeps a 200,000-perfume catalogue within 400 MB of
-// resident memory: its index holds about 270 MB, and without a limit the
-// garbage collector lets the heap grow to twice what is live.
+// resident memory under load: its index is about 180 MB of live heap, and
+// without a limit the collector lets the heap grow to three times what is
+// live (defaultGCPercent).
 const defaultMemoryLimit = "350MiB"
 
 // applyMemoryLimit sets the Go runtime's soft memory limit from
