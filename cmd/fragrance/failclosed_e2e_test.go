@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fragrance-data/fragrance/internal/access"
+	"github.com/fragrance-data/fragrance/internal/apikey"
 )
 
 // proxyMode is how a tcpProxy treats connections.
@@ -247,7 +247,7 @@ func failClosed(t *testing.T, pgBase string, outage proxyMode, pastTTL bool) {
 	proxy := startProxy(t, pgTarget(t, pgBase))
 	keyA := lastLine(runCmd(t, "keys", "create", "--db", direct, "--tier", "pro", "--email", "a@example.com"))
 	keyB := lastLine(runCmd(t, "keys", "create", "--db", direct, "--tier", "pro", "--email", "b@example.com"))
-	pkA, err := access.ParseKey(keyA)
+	pkA, err := apikey.ParseKey(keyA)
 	if err != nil {
 		t.Fatal(err)
 	}

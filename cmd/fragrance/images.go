@@ -11,7 +11,8 @@ import (
 
 	"github.com/fragrance-data/fragrance/internal/bundled"
 	"github.com/fragrance-data/fragrance/internal/images"
-	"github.com/fragrance-data/fragrance/internal/images/imgstore"
+	"github.com/fragrance-data/fragrance/internal/imgfiles"
+	"github.com/fragrance-data/fragrance/internal/imgstore"
 )
 
 // runImages dispatches "fragrance images <command>".
@@ -225,5 +226,5 @@ func imageDirOf(f *imageFlags) string {
 	if isPostgres(*f.db) {
 		return "the database"
 	}
-	return filepath.Clean(imgstore.DefaultDir(*f.db))
+	return filepath.Clean(imgfiles.DefaultDir(*f.db))
 }

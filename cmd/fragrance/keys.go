@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/fragrance-data/fragrance/internal/access"
+	"github.com/fragrance-data/fragrance/internal/apikey"
 	"github.com/fragrance-data/fragrance/internal/catalog"
 )
 
@@ -17,9 +18,9 @@ func keysCommands() []subcommand {
 	return []subcommand{
 		{"create", "create a key and print it (shown once)", runKeysCreate},
 		{"list", "list the keys", runKeysList},
-		{"revoke", "revoke a key for good", stateCommand("revoke", access.Revoked)},
-		{"suspend", "suspend a key (it answers 403 until resumed)", stateCommand("suspend", access.Suspended)},
-		{"resume", "make a suspended key active again", stateCommand("resume", access.Active)},
+		{"revoke", "revoke a key for good", stateCommand("revoke", apikey.Revoked)},
+		{"suspend", "suspend a key (it answers 403 until resumed)", stateCommand("suspend", apikey.Suspended)},
+		{"resume", "make a suspended key active again", stateCommand("resume", apikey.Active)},
 		{"limits", "set or clear a key's own per-minute and per-day limits", runKeysLimits},
 		{"usage", "show a key's usage per day and endpoint", runKeysUsage},
 		{"signals", "list recent abuse signals", runKeysSignals},
@@ -42,7 +43,7 @@ func newKeyFlags(name, usage string, cio cmdIO) *keyFlags {
 	return &keyFlags{
 		flags:      f,
 		db:         f.DB(),
-		tierLimits: f.String("tier-limits", "", "tier limits as tier=PERMINUTE/PERDAY,... (default "+access.DefaultTiers().String()+")"),
+		tierLimits: f.String("tier-limits", "", "tier limits as tier=PERMINUTE/PERDAY,... (default "+apikey.DefaultTiers().String()+")"),
 	}
 }
 
@@ -67,15 +68,15 @@ func (f *keyFlags) parseWithPrefix(args []string) (prefix string, done bool, err
 			return "", true, errUsage
 		}
 	}
-	p, err := access.NormalizePrefix(rest[0])
+	p, err := apikey.NormalizePrefix(rest[0])
 	return p, err != nil, err
 }
 
 // open opens the store named by --db.
 // open reads --tier-limits and opens the store, for the commands that
 // print keys with their limits.
-func (f *keyFlags) open(ctx context.Context) (backend, access.Tiers, error) {
-	tiers, err := access.ParseTiers(*f.tierLimits, access.DefaultTiers())
+func (f *keyFlags) open(ctx context.Context) (backend, apikey.Tiers, error) {
+	tiers, err := apikey.ParseTiers(*f.tierLimits, apikey.DefaultTiers())
 	if err != nil {
 		return nil, nil, err
 	}
@@ -100,11 +101,11 @@ func runKeysCreate(ctx context.Context, args []string, cio cmdIO) error {
 		f.Usage()
 		return errUsage
 	}
-	t, err := access.ParseTier(*tier)
+	t, err := apikey.ParseTier(*tier)
 	if err != nil {
 		return err
 	}
-	allowed, err := access.ParseOrigins(*origins)
+	allowed, err := apikey.ParseOrigins(*origins)
 	if err != nil {
 		return err
 	}
@@ -113,7 +114,7 @@ func runKeysCreate(ctx context.Context, args []string, cio cmdIO) error {
 		return err
 	}
 	defer store.Close()
-	k, secret, err := access.Issue(ctx, store, access.NewKey{
+	k, secret, err := apikey.Issue(ctx, store, apikey.NewKey{
 		Name: *name, Email: *email, Tier: t, PerMinute: int64(*perMinute), PerDay: int64(*perDay), Origins: allowed,
 	})
 	if err != nil {
@@ -126,7 +127,7 @@ func runKeysCreate(ctx context.Context, args []string, cio cmdIO) error {
 }
 
 // printKey writes a key's details, one "name: value" per line.
-func printKey(cio cmdIO, k access.Key, tiers access.Tiers) {
+func printKey(cio cmdIO, k apikey.Key, tiers apikey.Tiers) {
 	l := tiers.For(k)
 	w := tabwriter.NewWriter(cio.stdout, 0, 4, 1, ' ', 0)
 	fmt.Fprintf(w, "prefix:\t%s\n", k.Prefix)
@@ -180,7 +181,7 @@ func runKeysList(ctx context.Context, args []string, cio cmdIO) error {
 }
 
 // stateCommand returns the command that moves a key to state to.
-func stateCommand(verb string, to access.State) func(context.Context, []string, cmdIO) error {
+func stateCommand(verb string, to apikey.State) func(context.Context, []string, cmdIO) error {
 	return func(ctx context.Context, args []string, cio cmdIO) error {
 		f := newKeyFlags(verb, verb+" [--db PATH] KEYPREFIX", cio)
 		prefix, done, err := f.parseWithPrefix(args)
@@ -206,7 +207,7 @@ func keyError(prefix string, err error) error {
 	switch {
 	case errors.Is(err, catalog.ErrNotFound):
 		return fmt.Errorf("no key has the prefix %s", prefix)
-	case errors.Is(err, access.ErrRevoked):
+	case errors.Is(err, apikey.ErrRevoked):
 		return fmt.Errorf("%s is revoked, which is final; create a new key instead", prefix)
 	}
 	return err

@@ -9,7 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fragrance-data/fragrance/internal/access"
+	"github.com/fragrance-data/fragrance/internal/apikey"
+	"github.com/fragrance-data/fragrance/internal/usage"
 )
 
 // TestKeysLifecycle drives the keys commands as an operator would.
@@ -17,7 +18,7 @@ func TestKeysLifecycle(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "keys.db")
 	out := runCmd(t, "keys", "create", "--db", db, "--tier", "enterprise", "--per-minute", "1000", "--per-day", "50", "--email", "x@example.com")
 	secret := lastLine(out)
-	pk, err := access.ParseKey(secret)
+	pk, err := apikey.ParseKey(secret)
 	if err != nil {
 		t.Fatalf("last line %q is not a key: %v\n%s", secret, err, out)
 	}
@@ -57,13 +58,13 @@ func TestKeysLifecycle(t *testing.T) {
 func TestKeysUsage(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "usage.db")
 	secret := lastLine(runCmd(t, "keys", "create", "--db", db, "--email", "y@example.com", "--name", "demo"))
-	pk, _ := access.ParseKey(secret)
+	pk, _ := apikey.ParseKey(secret)
 	store, err := openStore(context.Background(), db)
 	if err != nil {
 		t.Fatal(err)
 	}
 	now := time.Now().UTC()
-	err = store.RecordUsage(context.Background(), access.UsageBatch{Hourly: []access.UsageCount{
+	err = store.RecordUsage(context.Background(), usage.Batch{Hourly: []usage.Count{
 		{KeyPrefix: pk.Prefix, Endpoint: "perfumes", StatusClass: "2xx", Start: now.Truncate(time.Hour), Count: 12},
 		{KeyPrefix: pk.Prefix, Endpoint: "brands", StatusClass: "4xx", Start: now.Truncate(time.Hour), Count: 3},
 	}})

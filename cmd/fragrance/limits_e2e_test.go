@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/fragrance-data/fragrance/internal/access"
+	"github.com/fragrance-data/fragrance/internal/apikey"
 )
 
 // answer is what a load test keeps of one response.
@@ -57,7 +58,7 @@ func fetch(client *http.Client, url, key string) (answer, error) {
 func TestFreeKeyLoadOneReplica(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "limits.db")
 	key := lastLine(runCmd(t, "keys", "create", "--db", db, "--tier", "free", "--email", "load@example.com"))
-	pk, err := access.ParseKey(key)
+	pk, err := apikey.ParseKey(key)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -309,7 +310,7 @@ func checkMeteredEqualsAnswered(t *testing.T, dsn, prefix string, load shutdownL
 func TestShutdownMetersEveryAnswer(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "shutdown.db")
 	key := lastLine(runCmd(t, "keys", "create", "--db", db, "--tier", "enterprise", "--per-minute", "1000000", "--email", "load@example.com"))
-	pk, err := access.ParseKey(key)
+	pk, err := apikey.ParseKey(key)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -336,7 +337,7 @@ func TestSIGTERMMetersEveryAnswer(t *testing.T) {
 	}
 	db := filepath.Join(dir, "sigterm.db")
 	key := lastLine(runCmd(t, "keys", "create", "--db", db, "--tier", "enterprise", "--per-minute", "1000000", "--email", "load@example.com"))
-	pk, err := access.ParseKey(key)
+	pk, err := apikey.ParseKey(key)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,7 +16,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/fragrance-data/fragrance/internal/access"
+	"github.com/fragrance-data/fragrance/internal/apikey"
 	"github.com/fragrance-data/fragrance/internal/postgres"
 )
 
@@ -75,7 +75,7 @@ func TestReplicas(t *testing.T) {
 	baseA, stopA := startServe(t, noEnv, args...)
 	baseB, stopB := startServe(t, noEnv, args...)
 	key := lastLine(runCmd(t, "keys", "create", "--db", db, "--tier", "free", "--email", "replicas@example.com"))
-	prefix, err := access.ParseKey(key)
+	prefix, err := apikey.ParseKey(key)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,9 +17,11 @@ import (
 	"github.com/fragrance-data/fragrance/internal/access"
 	"github.com/fragrance-data/fragrance/internal/access/redislimit"
 	"github.com/fragrance-data/fragrance/internal/api"
+	"github.com/fragrance-data/fragrance/internal/apikey"
 	"github.com/fragrance-data/fragrance/internal/bundled"
 	"github.com/fragrance-data/fragrance/internal/index"
 	"github.com/fragrance-data/fragrance/internal/postgres"
+	"github.com/fragrance-data/fragrance/internal/usage"
 	"github.com/fragrance-data/fragrance/internal/web"
 )
 
@@ -62,7 +64,7 @@ func serveFlags(cio cmdIO) (*flags, *serveConfig) {
 		imageWorkers:    f.Int("image-workers", 1, "background-removal workers (low priority); 0 or less: none, and nothing is queued"),
 		imageQueueAll:   f.Bool("image-queue-all", true, "with --image-workers above 0: queue a transparent image for every perfume that has none and no job yet (held and failed jobs are left alone)"),
 		trustedProxies:  f.String("trusted-proxies", "", "comma-separated CIDRs whose X-Forwarded-For is trusted for client IPs"),
-		tierLimits:      f.String("tier-limits", "", "tier limits as tier=PERMINUTE/PERDAY,... (default "+access.DefaultTiers().String()+")"),
+		tierLimits:      f.String("tier-limits", "", "tier limits as tier=PERMINUTE/PERDAY,... (default "+apikey.DefaultTiers().String()+")"),
 		curated:         f.String("curated", "", "CSV file of curated similar pairs (slug,slug) for /similar"),
 		seedFile:        f.String("seed-file", "", "catalogue file (JSON Lines or FragDB) that fills a new, empty database instead of the bundled catalogue"),
 		logFormat:       f.String("log-format", "text", "log format: text or json"),
@@ -244,7 +246,7 @@ func serve(ctx context.Context, c *serveConfig, log *slog.Logger, accessLog api.
 // newGuard builds the access layer: tiers, trusted proxies and the
 // limiter (in-process, or Redis with the in-process one as fallback).
 func newGuard(ctx context.Context, c *serveConfig, store accessStore, log *slog.Logger, reg prometheus.Registerer) (*access.Guard, func(), error) {
-	tiers, err := access.ParseTiers(*c.tierLimits, access.DefaultTiers())
+	tiers, err := apikey.ParseTiers(*c.tierLimits, apikey.DefaultTiers())
 	if err != nil {
 		return nil, nil, fmt.Errorf("--tier-limits: %w", err)
 	}
@@ -274,8 +276,8 @@ func newGuard(ctx context.Context, c *serveConfig, store accessStore, log *slog.
 
 // accessStore is what the access layer needs of the store.
 type accessStore interface {
-	access.KeyStore
-	access.UsageStore
+	apikey.Store
+	usage.Store
 }
 
 // healthOf reports the store and the rate limiter for /healthz.

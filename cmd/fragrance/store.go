@@ -4,19 +4,21 @@ import (
 	"context"
 	"strings"
 
-	"github.com/fragrance-data/fragrance/internal/access"
+	"github.com/fragrance-data/fragrance/internal/apikey"
 	"github.com/fragrance-data/fragrance/internal/catalog"
-	"github.com/fragrance-data/fragrance/internal/images/imgstore"
+	"github.com/fragrance-data/fragrance/internal/imgfiles"
+	"github.com/fragrance-data/fragrance/internal/imgstore"
 	"github.com/fragrance-data/fragrance/internal/postgres"
 	"github.com/fragrance-data/fragrance/internal/sqlite"
+	"github.com/fragrance-data/fragrance/internal/usage"
 )
 
 // backend is everything the service keeps in its database. The SQLite and
 // PostgreSQL backends both meet it.
 type backend interface {
 	catalog.Store
-	access.KeyStore
-	access.UsageStore
+	apikey.Store
+	usage.Store
 	imgstore.Jobs
 	Ping(ctx context.Context) error
 	SchemaVersion(ctx context.Context) (int, error)
@@ -50,9 +52,9 @@ func openImageStore(db backend, dsn, dir string) (imgstore.Store, error) {
 		return pg, nil
 	}
 	if dir == "" {
-		dir = imgstore.DefaultDir(dsn)
+		dir = imgfiles.DefaultDir(dsn)
 	}
-	blobs, err := imgstore.NewFS(dir)
+	blobs, err := imgfiles.NewFS(dir)
 	if err != nil {
 		return nil, err
 	}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sync"
 	"time"
+
+	"github.com/fragrance-data/fragrance/internal/usage"
 )
 
 // AbuseConfig sets when abuse signals are raised. Counting is per replica,
@@ -47,7 +49,7 @@ type abuse struct {
 	start   time.Time
 	keys    map[string]*keyAbuse
 	ips     map[string]bool // IPs already reported this window
-	pending []Signal
+	pending []usage.Signal
 	raised  func(kind string)
 }
 
@@ -91,7 +93,7 @@ func (a *abuse) refused(prefix, ip string, now time.Time) {
 	ka.refusals++
 	if ka.refusals >= a.cfg.LimitHits && !ka.hitsReported {
 		ka.hitsReported = true
-		a.raise(Signal{Kind: SignalLimitHits, KeyPrefix: prefix, ClientIP: ip, Count: ka.refusals, Window: a.cfg.Window, At: now,
+		a.raise(usage.Signal{Kind: usage.SignalLimitHits, KeyPrefix: prefix, ClientIP: ip, Count: ka.refusals, Window: a.cfg.Window, At: now,
 			Detail: fmt.Sprintf("%d requests refused by the rate limits within %v", ka.refusals, a.cfg.Window)})
 	}
 }
@@ -112,7 +114,7 @@ func (a *abuse) seen(prefix, ip string, now time.Time) {
 	if len(ka.ips) >= a.cfg.DistinctIPs {
 		ka.ipsReported = true
 		ka.ips = nil // no need to keep them any longer
-		a.raise(Signal{Kind: SignalManyIPs, KeyPrefix: prefix, Count: int64(a.cfg.DistinctIPs), Window: a.cfg.Window, At: now,
+		a.raise(usage.Signal{Kind: usage.SignalManyIPs, KeyPrefix: prefix, Count: int64(a.cfg.DistinctIPs), Window: a.cfg.Window, At: now,
 			Detail: fmt.Sprintf("used from %d or more client IPs within %v", a.cfg.DistinctIPs, a.cfg.Window)})
 	}
 }
@@ -126,12 +128,12 @@ func (a *abuse) failedBurst(ip string, failures int64, window time.Duration, now
 		return
 	}
 	a.ips[ip] = true
-	a.raise(Signal{Kind: SignalFailedChecks, ClientIP: ip, Count: failures, Window: window, At: now,
+	a.raise(usage.Signal{Kind: usage.SignalFailedChecks, ClientIP: ip, Count: failures, Window: window, At: now,
 		Detail: fmt.Sprintf("%d failed API key checks within %v", failures, window)})
 }
 
 // raise queues a signal; under mu.
-func (a *abuse) raise(s Signal) {
+func (a *abuse) raise(s usage.Signal) {
 	if len(a.pending) >= a.cfg.MaxPending {
 		a.pending = a.pending[1:]
 	}
@@ -142,7 +144,7 @@ func (a *abuse) raise(s Signal) {
 }
 
 // take returns and forgets the queued signals.
-func (a *abuse) take() []Signal {
+func (a *abuse) take() []usage.Signal {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	s := a.pending
@@ -151,7 +153,7 @@ func (a *abuse) take() []Signal {
 }
 
 // putBack requeues signals the store could not take, ahead of newer ones.
-func (a *abuse) putBack(s []Signal) {
+func (a *abuse) putBack(s []usage.Signal) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.pending = append(s, a.pending...)

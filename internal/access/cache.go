@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/fragrance-data/fragrance/internal/apikey"
 	"github.com/fragrance-data/fragrance/internal/catalog"
 )
 
@@ -22,12 +23,12 @@ type keyCache struct {
 	clock      func() time.Time
 
 	mu       sync.Mutex
-	entries  map[keySum]*cacheEntry
-	inflight map[keySum]*lookup
+	entries  map[apikey.Sum]*cacheEntry
+	inflight map[apikey.Sum]*lookup
 }
 
 type cacheEntry struct {
-	key     Key
+	key     apikey.Key
 	found   bool
 	fetched time.Time
 	// failed is when a refresh last failed; for failBackoff after it the
@@ -59,13 +60,13 @@ const (
 
 func newKeyCache(ttl, stale time.Duration, max int, timeout time.Duration, clock func() time.Time) *keyCache {
 	return &keyCache{ttl: ttl, stale: stale, max: max, timeout: timeout, clock: clock,
-		entries: make(map[keySum]*cacheEntry), inflight: make(map[keySum]*lookup)}
+		entries: make(map[apikey.Sum]*cacheEntry), inflight: make(map[apikey.Sum]*lookup)}
 }
 
 // get returns the key whose SHA-256 is sum (fetch is given its hex form): an error wrapping
 // catalog.ErrNotFound when there is none, catalog.ErrUnavailable when the
 // store cannot answer and no usable entry is cached.
-func (c *keyCache) get(ctx context.Context, sum keySum, now time.Time, fetch func(context.Context, string) (Key, error)) (Key, cacheResult, error) {
+func (c *keyCache) get(ctx context.Context, sum apikey.Sum, now time.Time, fetch func(context.Context, string) (apikey.Key, error)) (apikey.Key, cacheResult, error) {
 	c.mu.Lock()
 	if e := c.entries[sum]; e != nil && now.Sub(e.fetched) < c.ttl {
 		hit := *e
@@ -93,7 +94,7 @@ func (c *keyCache) get(ctx context.Context, sum keySum, now time.Time, fetch fun
 
 	// The lookup outlives the request that started it: other requests wait on it.
 	fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), c.timeout)
-	k, err := fetch(fctx, storedHash(sum))
+	k, err := fetch(fctx, apikey.StoredHash(sum))
 	cancel()
 
 	c.mu.Lock()
@@ -120,35 +121,35 @@ func (c *keyCache) get(ctx context.Context, sum keySum, now time.Time, fetch fun
 	return l.result()
 }
 
-func (l *lookup) wait(ctx context.Context) (Key, cacheResult, error) {
+func (l *lookup) wait(ctx context.Context) (apikey.Key, cacheResult, error) {
 	select {
 	case <-l.done:
 		return l.result()
 	case <-ctx.Done():
-		return Key{}, cacheError, fmt.Errorf("look up key: %w: %w", ctx.Err(), catalog.ErrUnavailable)
+		return apikey.Key{}, cacheError, fmt.Errorf("look up key: %w: %w", ctx.Err(), catalog.ErrUnavailable)
 	}
 }
 
-func (l *lookup) result() (Key, cacheResult, error) {
+func (l *lookup) result() (apikey.Key, cacheResult, error) {
 	switch {
 	case l.err != nil:
-		return Key{}, cacheError, l.err
+		return apikey.Key{}, cacheError, l.err
 	case l.stale:
 		return l.entry.result(cacheStale)
 	}
 	return l.entry.result(cacheMiss)
 }
 
-func (e cacheEntry) result(how cacheResult) (Key, cacheResult, error) {
+func (e cacheEntry) result(how cacheResult) (apikey.Key, cacheResult, error) {
 	if !e.found {
-		return Key{}, how, fmt.Errorf("key: %w", catalog.ErrNotFound)
+		return apikey.Key{}, how, fmt.Errorf("key: %w", catalog.ErrNotFound)
 	}
 	return e.key, how, nil
 }
 
 // put stores an entry, first making room: entries past their stale bound
 // go, then arbitrary ones, so the cache never exceeds max.
-func (c *keyCache) put(sum keySum, e cacheEntry, now time.Time) {
+func (c *keyCache) put(sum apikey.Sum, e cacheEntry, now time.Time) {
 	if _, ok := c.entries[sum]; !ok && len(c.entries) >= c.max {
 		for h, old := range c.entries {
 			if now.Sub(old.fetched) >= c.stale {
@@ -167,11 +168,11 @@ func (c *keyCache) put(sum keySum, e cacheEntry, now time.Time) {
 
 // update refreshes the cached copies of keys changed in the store, so a
 // suspension or revocation takes effect before the entry's ttl runs out.
-func (c *keyCache) update(changed []Key, now time.Time) {
+func (c *keyCache) update(changed []apikey.Key, now time.Time) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for _, k := range changed {
-		sum, ok := sumOfHash(k.Hash)
+		sum, ok := apikey.SumOfHash(k.Hash)
 		if !ok {
 			continue
 		}

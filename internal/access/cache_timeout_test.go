@@ -10,6 +10,7 @@ import (
 
 	"github.com/fragrance-data/fragrance/internal/access"
 	"github.com/fragrance-data/fragrance/internal/access/limitertest"
+	"github.com/fragrance-data/fragrance/internal/apikey"
 )
 
 // slowFailingKeys is a key store whose lookups, while failing, take as
@@ -20,7 +21,7 @@ type slowFailingKeys struct {
 	took  time.Duration
 }
 
-func (s *slowFailingKeys) KeyByHash(ctx context.Context, hash string) (access.Key, error) {
+func (s *slowFailingKeys) KeyByHash(ctx context.Context, hash string) (apikey.Key, error) {
 	k, err := s.fakeKeys.KeyByHash(ctx, hash)
 	if err != nil {
 		s.clock.Add(s.took) // the lookup ran until its timeout
@@ -43,7 +44,7 @@ func TestGuardStaleBackoffAfterTimeout(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer g.Close(context.Background())
-	_, secret, err := access.Issue(context.Background(), keys, access.NewKey{Tier: access.Pro})
+	_, secret, err := apikey.Issue(context.Background(), keys, apikey.NewKey{Tier: apikey.Pro})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,11 +4,13 @@ import (
 	"context"
 	"net/url"
 	"strings"
+
+	"github.com/fragrance-data/fragrance/internal/apikey"
 )
 
 // requestInfo is what the Guard learned about a request.
 type requestInfo struct {
-	key      Key
+	key      apikey.Key
 	decision Decision
 	clientIP string
 }
@@ -29,11 +31,11 @@ func infoFrom(ctx context.Context) *requestInfo {
 
 // KeyFrom returns the authenticated key of a request that passed the
 // Guard. Log its Prefix, never anything else of the request's credentials.
-func KeyFrom(ctx context.Context) (Key, bool) {
+func KeyFrom(ctx context.Context) (apikey.Key, bool) {
 	if ri := infoFrom(ctx); ri != nil {
 		return ri.key, true
 	}
-	return Key{}, false
+	return apikey.Key{}, false
 }
 
 // DecisionFrom returns the rate-limit decision of a request that passed

@@ -6,14 +6,15 @@ import (
 	"sync"
 	"time"
 
-	"github.com/fragrance-data/fragrance/internal/access"
+	"github.com/fragrance-data/fragrance/internal/apikey"
 	"github.com/fragrance-data/fragrance/internal/catalog"
+	"github.com/fragrance-data/fragrance/internal/usage"
 )
 
-// fakeKeys is an in-memory KeyStore whose failures tests switch on.
+// fakeKeys is an in-memory apikey.Store whose failures tests switch on.
 type fakeKeys struct {
 	mu      sync.Mutex
-	keys    []access.Key
+	keys    []apikey.Key
 	err     error // returned by every call while set
 	lookups int
 	now     func() time.Time
@@ -31,15 +32,15 @@ func (f *fakeKeys) lookupCount() int {
 	return f.lookups
 }
 
-func (f *fakeKeys) CreateKey(_ context.Context, k access.Key) (access.Key, error) {
+func (f *fakeKeys) CreateKey(_ context.Context, k apikey.Key) (apikey.Key, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.err != nil {
-		return access.Key{}, f.err
+		return apikey.Key{}, f.err
 	}
 	for _, o := range f.keys {
 		if o.Prefix == k.Prefix || o.Hash == k.Hash {
-			return access.Key{}, access.ErrKeyExists
+			return apikey.Key{}, apikey.ErrKeyExists
 		}
 	}
 	k.ID = int64(len(f.keys) + 1)
@@ -48,40 +49,40 @@ func (f *fakeKeys) CreateKey(_ context.Context, k access.Key) (access.Key, error
 	return k, nil
 }
 
-func (f *fakeKeys) find(match func(access.Key) bool) (access.Key, error) {
+func (f *fakeKeys) find(match func(apikey.Key) bool) (apikey.Key, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.lookups++
 	if f.err != nil {
-		return access.Key{}, f.err
+		return apikey.Key{}, f.err
 	}
 	for _, k := range f.keys {
 		if match(k) {
 			return k, nil
 		}
 	}
-	return access.Key{}, fmt.Errorf("fake: %w", catalog.ErrNotFound)
+	return apikey.Key{}, fmt.Errorf("fake: %w", catalog.ErrNotFound)
 }
 
-func (f *fakeKeys) KeyByHash(_ context.Context, hash string) (access.Key, error) {
-	return f.find(func(k access.Key) bool { return k.Hash == hash })
+func (f *fakeKeys) KeyByHash(_ context.Context, hash string) (apikey.Key, error) {
+	return f.find(func(k apikey.Key) bool { return k.Hash == hash })
 }
 
-func (f *fakeKeys) KeyByPrefix(_ context.Context, prefix string) (access.Key, error) {
-	return f.find(func(k access.Key) bool { return k.Prefix == prefix })
+func (f *fakeKeys) KeyByPrefix(_ context.Context, prefix string) (apikey.Key, error) {
+	return f.find(func(k apikey.Key) bool { return k.Prefix == prefix })
 }
 
-func (f *fakeKeys) ListKeys(context.Context) ([]access.Key, error) {
+func (f *fakeKeys) ListKeys(context.Context) ([]apikey.Key, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	return append([]access.Key(nil), f.keys...), f.err
+	return append([]apikey.Key(nil), f.keys...), f.err
 }
 
-func (f *fakeKeys) update(prefix string, change func(*access.Key)) (access.Key, error) {
+func (f *fakeKeys) update(prefix string, change func(*apikey.Key)) (apikey.Key, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.err != nil {
-		return access.Key{}, f.err
+		return apikey.Key{}, f.err
 	}
 	for i := range f.keys {
 		if f.keys[i].Prefix == prefix {
@@ -90,24 +91,24 @@ func (f *fakeKeys) update(prefix string, change func(*access.Key)) (access.Key, 
 			return f.keys[i], nil
 		}
 	}
-	return access.Key{}, catalog.ErrNotFound
+	return apikey.Key{}, catalog.ErrNotFound
 }
 
-func (f *fakeKeys) SetKeyState(_ context.Context, prefix string, s access.State) (access.Key, error) {
-	return f.update(prefix, func(k *access.Key) { k.State = s })
+func (f *fakeKeys) SetKeyState(_ context.Context, prefix string, s apikey.State) (apikey.Key, error) {
+	return f.update(prefix, func(k *apikey.Key) { k.State = s })
 }
 
-func (f *fakeKeys) SetKeyLimits(_ context.Context, prefix string, m, d int64) (access.Key, error) {
-	return f.update(prefix, func(k *access.Key) { k.PerMinute, k.PerDay = m, d })
+func (f *fakeKeys) SetKeyLimits(_ context.Context, prefix string, m, d int64) (apikey.Key, error) {
+	return f.update(prefix, func(k *apikey.Key) { k.PerMinute, k.PerDay = m, d })
 }
 
-func (f *fakeKeys) KeysChangedSince(_ context.Context, since time.Time) ([]access.Key, error) {
+func (f *fakeKeys) KeysChangedSince(_ context.Context, since time.Time) ([]apikey.Key, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.err != nil {
 		return nil, f.err
 	}
-	var out []access.Key
+	var out []apikey.Key
 	for _, k := range f.keys {
 		if !k.UpdatedAt.Before(since) {
 			out = append(out, k)
@@ -116,16 +117,16 @@ func (f *fakeKeys) KeysChangedSince(_ context.Context, since time.Time) ([]acces
 	return out, nil
 }
 
-// fakeUsage is an in-memory UsageStore that can fail its next writes.
+// fakeUsage is an in-memory usage.Store that can fail its next writes.
 type fakeUsage struct {
 	mu       sync.Mutex
-	hourly   []access.UsageCount
-	clicks   []access.ClickCount
-	signals  []access.Signal
+	hourly   []usage.Count
+	clicks   []usage.Click
+	signals  []usage.Signal
 	failNext int
 }
 
-func (f *fakeUsage) RecordUsage(_ context.Context, b access.UsageBatch) error {
+func (f *fakeUsage) RecordUsage(_ context.Context, b usage.Batch) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.failNext > 0 {
@@ -138,7 +139,7 @@ func (f *fakeUsage) RecordUsage(_ context.Context, b access.UsageBatch) error {
 }
 
 // total sums the stored requests matching the filter.
-func (f *fakeUsage) total(match func(access.UsageCount) bool) int64 {
+func (f *fakeUsage) total(match func(usage.Count) bool) int64 {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	var n int64
@@ -150,10 +151,10 @@ func (f *fakeUsage) total(match func(access.UsageCount) bool) int64 {
 	return n
 }
 
-func (f *fakeUsage) DailyUsage(_ context.Context, prefix string, from, to time.Time) ([]access.UsageCount, error) {
+func (f *fakeUsage) DailyUsage(_ context.Context, prefix string, from, to time.Time) ([]usage.Count, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	var out []access.UsageCount
+	var out []usage.Count
 	for _, c := range f.hourly {
 		day := c.Start.Truncate(24 * time.Hour)
 		if (prefix == "" || c.KeyPrefix == prefix) && !day.Before(from) && day.Before(to) {
@@ -164,19 +165,19 @@ func (f *fakeUsage) DailyUsage(_ context.Context, prefix string, from, to time.T
 	return out, nil
 }
 
-func (f *fakeUsage) HourlyUsage(context.Context, string, time.Time, time.Time) ([]access.UsageCount, error) {
+func (f *fakeUsage) HourlyUsage(context.Context, string, time.Time, time.Time) ([]usage.Count, error) {
 	return nil, nil
 }
 
-func (f *fakeUsage) DailyClicks(context.Context, time.Time, time.Time) ([]access.ClickCount, error) {
+func (f *fakeUsage) DailyClicks(context.Context, time.Time, time.Time) ([]usage.Click, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	return append([]access.ClickCount(nil), f.clicks...), nil
+	return append([]usage.Click(nil), f.clicks...), nil
 }
 
 func (f *fakeUsage) PruneHourlyUsage(context.Context, time.Time) (int64, error) { return 0, nil }
 
-func (f *fakeUsage) RecordSignals(_ context.Context, s []access.Signal) error {
+func (f *fakeUsage) RecordSignals(_ context.Context, s []usage.Signal) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.failNext > 0 {
@@ -187,10 +188,10 @@ func (f *fakeUsage) RecordSignals(_ context.Context, s []access.Signal) error {
 	return nil
 }
 
-func (f *fakeUsage) Signals(context.Context, time.Time, int) ([]access.Signal, error) {
+func (f *fakeUsage) Signals(context.Context, time.Time, int) ([]usage.Signal, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	return append([]access.Signal(nil), f.signals...), nil
+	return append([]usage.Signal(nil), f.signals...), nil
 }
 
 func (f *fakeUsage) signalKinds() []string {

@@ -10,6 +10,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/fragrance-data/fragrance/internal/apikey"
+	"github.com/fragrance-data/fragrance/internal/usage"
 	"github.com/prometheus/client_golang/prometheus"
 )
 
@@ -17,7 +19,7 @@ import (
 // documented default.
 type Config struct {
 	// Tiers are the tiers' limits; default DefaultTiers().
-	Tiers Tiers
+	Tiers apikey.Tiers
 	// TrustedProxies are the peers whose X-Forwarded-For is believed.
 	TrustedProxies []netip.Prefix
 	// CacheTTL is how long a key checked in the store is trusted without
@@ -38,7 +40,7 @@ type Config struct {
 	// FailedChecks limits failed key checks (malformed, unknown) per client
 	// IP; once full, every request from that IP gets 429 until the window
 	// has room. Default 20 per minute, no day window. Per replica.
-	FailedChecks Limits
+	FailedChecks apikey.Limits
 	// FlushInterval is how often usage and signals are written; default 5s.
 	FlushInterval time.Duration
 	// HourlyRetention is how long hourly usage is kept; default 14 days.
@@ -67,13 +69,13 @@ func (c *Config) setDefaults() {
 	def(&c.FlushInterval, 5*time.Second)
 	def(&c.HourlyRetention, 14*24*time.Hour)
 	if c.Tiers == nil {
-		c.Tiers = DefaultTiers()
+		c.Tiers = apikey.DefaultTiers()
 	}
 	if c.MaxCachedKeys <= 0 {
 		c.MaxCachedKeys = 100_000
 	}
 	if c.FailedChecks.PerMinute <= 0 && c.FailedChecks.PerDay <= 0 {
-		c.FailedChecks = Limits{PerMinute: 20}
+		c.FailedChecks = apikey.Limits{PerMinute: 20}
 	}
 	if c.Now == nil {
 		c.Now = time.Now
@@ -85,8 +87,8 @@ func (c *Config) setDefaults() {
 
 // Guard authenticates, rate-limits and meters the requests of the API.
 type Guard struct {
-	keys     KeyStore
-	usage    UsageStore
+	keys     apikey.Store
+	usage    usage.Store
 	limiter  Limiter
 	cfg      Config
 	cache    *keyCache
@@ -112,9 +114,9 @@ type Guard struct {
 // flushes every FlushInterval, key sync every KeySyncInterval, pruning of
 // old hourly usage every hour. Call Close on shutdown, after the HTTP
 // server has finished its requests.
-func NewGuard(keys KeyStore, usage UsageStore, limiter Limiter, cfg Config) (*Guard, error) {
-	if keys == nil || usage == nil {
-		return nil, errors.New("access: NewGuard needs a KeyStore and a UsageStore")
+func NewGuard(keys apikey.Store, usages usage.Store, limiter Limiter, cfg Config) (*Guard, error) {
+	if keys == nil || usages == nil {
+		return nil, errors.New("access: NewGuard needs a key store and a usage store")
 	}
 	cfg.setDefaults()
 	if err := cfg.Tiers.Validate(); err != nil {
@@ -124,10 +126,10 @@ func NewGuard(keys KeyStore, usage UsageStore, limiter Limiter, cfg Config) (*Gu
 		limiter = NewMemLimiter(MemOptions{Now: cfg.Now})
 	}
 	g := &Guard{
-		keys: keys, usage: usage, limiter: limiter, cfg: cfg, log: cfg.Logger, now: cfg.Now,
+		keys: keys, usage: usages, limiter: limiter, cfg: cfg, log: cfg.Logger, now: cfg.Now,
 		cache:    newKeyCache(cfg.CacheTTL, cfg.StaleTTL, cfg.MaxCachedKeys, cfg.LookupTimeout, cfg.Now),
 		failures: NewMemLimiter(MemOptions{Now: cfg.Now}),
-		meter:    newMeter(usage),
+		meter:    newMeter(usages),
 		stop:     make(chan struct{}), done: make(chan struct{}), poke: make(chan struct{}, 1),
 	}
 	m, err := newMetrics(cfg.Registerer, g.LimiterStatus)
@@ -142,7 +144,7 @@ func NewGuard(keys KeyStore, usage UsageStore, limiter Limiter, cfg Config) (*Gu
 }
 
 // Tiers returns the tier limits in force.
-func (g *Guard) Tiers() Tiers { return g.cfg.Tiers }
+func (g *Guard) Tiers() apikey.Tiers { return g.cfg.Tiers }
 
 // LimiterStatus describes the rate-limit backend, for /healthz.
 func (g *Guard) LimiterStatus() LimiterStatus {

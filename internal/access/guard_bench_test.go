@@ -12,6 +12,7 @@ import (
 
 	"github.com/fragrance-data/fragrance/internal/access"
 	"github.com/fragrance-data/fragrance/internal/access/redislimit"
+	"github.com/fragrance-data/fragrance/internal/apikey"
 )
 
 // BenchmarkGuard measures what Guard.Wrap costs: the same trivial handler
@@ -71,7 +72,7 @@ func benchGuard(b *testing.B, lim access.Limiter) (*access.Guard, string) {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { g.Close(context.Background()) })
-	_, secret, err := access.Issue(context.Background(), keys, access.NewKey{Tier: access.Enterprise, PerMinute: 1 << 40, PerDay: 1 << 40})
+	_, secret, err := apikey.Issue(context.Background(), keys, apikey.NewKey{Tier: apikey.Enterprise, PerMinute: 1 << 40, PerDay: 1 << 40})
 	if err != nil {
 		b.Fatal(err)
 	}

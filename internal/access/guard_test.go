@@ -16,6 +16,8 @@ import (
 
 	"github.com/fragrance-data/fragrance/internal/access"
 	"github.com/fragrance-data/fragrance/internal/access/limitertest"
+	"github.com/fragrance-data/fragrance/internal/apikey"
+	"github.com/fragrance-data/fragrance/internal/usage"
 )
 
 // env is a Guard over fake stores, on a test clock.
@@ -59,12 +61,12 @@ func newEnvWith(t testing.TB, cfg access.Config, limiter func(now func() time.Ti
 	return e
 }
 
-func (e *env) issue(nk access.NewKey) (access.Key, string) {
+func (e *env) issue(nk apikey.NewKey) (apikey.Key, string) {
 	e.t.Helper()
 	if nk.Tier == "" {
-		nk.Tier = access.Free
+		nk.Tier = apikey.Free
 	}
-	k, secret, err := access.Issue(context.Background(), e.keys, nk)
+	k, secret, err := apikey.Issue(context.Background(), e.keys, nk)
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -104,8 +106,8 @@ func problemOf(t *testing.T, w *httptest.ResponseRecorder, status int, code stri
 
 func TestGuardKeySources(t *testing.T) {
 	e := newEnv(t, access.Config{})
-	k, secret := e.issue(access.NewKey{})
-	_, other := e.issue(access.NewKey{})
+	k, secret := e.issue(apikey.NewKey{})
+	_, other := e.issue(apikey.NewKey{})
 	bad := secret[:len(secret)-1] + "x"
 	for _, tc := range []struct {
 		name    string
@@ -140,7 +142,7 @@ func TestGuardKeySources(t *testing.T) {
 
 func TestGuardHidesKeyFromHandler(t *testing.T) {
 	e := newEnv(t, access.Config{})
-	_, secret := e.issue(access.NewKey{})
+	_, secret := e.issue(apikey.NewKey{})
 	w := e.get("/api/perfumes?q=dior&api_key="+secret+"&page=2", "192.0.2.10")
 	if got := w.Header().Get("X-Seen-Query"); got != "q=dior&page=2" {
 		t.Fatalf("handler saw query %q", got)
@@ -152,12 +154,12 @@ func TestGuardHidesKeyFromHandler(t *testing.T) {
 
 func TestGuardKeyStates(t *testing.T) {
 	e := newEnv(t, access.Config{})
-	suspended, s1 := e.issue(access.NewKey{})
-	revoked, s2 := e.issue(access.NewKey{})
-	_, browser := e.issue(access.NewKey{Origins: []string{"https://app.example.com"}})
-	e.keys.SetKeyState(context.Background(), suspended.Prefix, access.Suspended)
-	e.keys.SetKeyState(context.Background(), revoked.Prefix, access.Revoked)
-	unknown, _ := access.GenerateKey()
+	suspended, s1 := e.issue(apikey.NewKey{})
+	revoked, s2 := e.issue(apikey.NewKey{})
+	_, browser := e.issue(apikey.NewKey{Origins: []string{"https://app.example.com"}})
+	e.keys.SetKeyState(context.Background(), suspended.Prefix, apikey.Suspended)
+	e.keys.SetKeyState(context.Background(), revoked.Prefix, apikey.Revoked)
+	unknown, _ := apikey.GenerateKey()
 	for _, tc := range []struct {
 		name    string
 		headers []string
@@ -213,8 +215,8 @@ func counterValue(t *testing.T, reg *prometheus.Registry, name, label string) fl
 
 func TestGuardFailsClosed(t *testing.T) {
 	e := newEnv(t, access.Config{CacheTTL: 10 * time.Second, StaleTTL: time.Minute})
-	_, cached := e.issue(access.NewKey{})
-	_, uncached := e.issue(access.NewKey{})
+	_, cached := e.issue(apikey.NewKey{})
+	_, uncached := e.issue(apikey.NewKey{})
 	if w := e.get("/api/perfumes", "192.0.2.12", "X-API-Key", cached); w.Code != 200 {
 		t.Fatalf("warm-up: %d", w.Code)
 	}
@@ -242,7 +244,7 @@ func TestGuardFailsClosed(t *testing.T) {
 
 func TestGuardCachesKeys(t *testing.T) {
 	e := newEnv(t, access.Config{CacheTTL: 10 * time.Second})
-	_, secret := e.issue(access.NewKey{})
+	_, secret := e.issue(apikey.NewKey{})
 	var wg sync.WaitGroup
 	for i := 0; i < 20; i++ {
 		wg.Add(1)
@@ -264,11 +266,11 @@ func TestGuardCachesKeys(t *testing.T) {
 
 func TestGuardSyncsChangedKeys(t *testing.T) {
 	e := newEnv(t, access.Config{CacheTTL: time.Hour, KeySyncInterval: 5 * time.Millisecond})
-	k, secret := e.issue(access.NewKey{})
+	k, secret := e.issue(apikey.NewKey{})
 	if w := e.get("/api/perfumes", "192.0.2.14", "X-API-Key", secret); w.Code != 200 {
 		t.Fatal(w.Code)
 	}
-	e.keys.SetKeyState(context.Background(), k.Prefix, access.Suspended)
+	e.keys.SetKeyState(context.Background(), k.Prefix, apikey.Suspended)
 	deadline := time.Now().Add(10 * time.Second)
 	for e.get("/api/perfumes", "192.0.2.14", "X-API-Key", secret).Code != http.StatusForbidden {
 		if time.Now().After(deadline) {
@@ -279,9 +281,9 @@ func TestGuardSyncsChangedKeys(t *testing.T) {
 }
 
 func TestGuardLimitsFailedChecksPerIP(t *testing.T) {
-	e := newEnv(t, access.Config{FailedChecks: access.Limits{PerMinute: 5}})
-	_, secret := e.issue(access.NewKey{})
-	unknown, _ := access.GenerateKey()
+	e := newEnv(t, access.Config{FailedChecks: apikey.Limits{PerMinute: 5}})
+	_, secret := e.issue(apikey.NewKey{})
+	unknown, _ := apikey.GenerateKey()
 	for i := 0; i < 5; i++ {
 		problemOf(t, e.get("/api/perfumes", "198.51.100.7", "X-API-Key", unknown), 401, "invalid_api_key")
 	}
@@ -300,14 +302,14 @@ func TestGuardLimitsFailedChecksPerIP(t *testing.T) {
 		t.Fatalf("after a minute: %d", w.Code)
 	}
 	e.g.Flush(context.Background())
-	if kinds := e.usage.signalKinds(); len(kinds) != 1 || kinds[0] != access.SignalFailedChecks {
+	if kinds := e.usage.signalKinds(); len(kinds) != 1 || kinds[0] != usage.SignalFailedChecks {
 		t.Fatalf("signals = %v", kinds)
 	}
 }
 
 func TestGuardHeaders(t *testing.T) {
 	e := newEnv(t, access.Config{})
-	_, secret := e.issue(access.NewKey{})
+	_, secret := e.issue(apikey.NewKey{})
 	w := e.get("/api/perfumes", "192.0.2.15", "X-API-Key", secret)
 	now := limitertest.Base.Unix()
 	want := map[string]string{
@@ -331,7 +333,7 @@ func TestGuardHeaders(t *testing.T) {
 
 func TestGuardMinuteRefusal(t *testing.T) {
 	e := newEnv(t, access.Config{})
-	_, secret := e.issue(access.NewKey{})
+	_, secret := e.issue(apikey.NewKey{})
 	for i := 0; i < 60; i++ {
 		e.get("/api/perfumes", "192.0.2.16", "X-API-Key", secret)
 	}
@@ -355,7 +357,7 @@ func TestGuardMinuteRefusal(t *testing.T) {
 
 func TestGuardDailyRefusal(t *testing.T) {
 	e := newEnv(t, access.Config{})
-	_, secret := e.issue(access.NewKey{Tier: access.Enterprise, PerMinute: 1000, PerDay: 50})
+	_, secret := e.issue(apikey.NewKey{Tier: apikey.Enterprise, PerMinute: 1000, PerDay: 50})
 	for i := 0; i < 50; i++ {
 		if w := e.get("/api/perfumes", "192.0.2.17", "X-API-Key", secret); w.Code != 200 {
 			t.Fatalf("request %d: %d", i, w.Code)
@@ -378,7 +380,7 @@ func TestGuardConcurrentFreeKey(t *testing.T) {
 }
 
 func testConcurrentFreeKey(t *testing.T, e *env) {
-	_, secret := e.issue(access.NewKey{})
+	_, secret := e.issue(apikey.NewKey{})
 	var ok, limited atomic.Int64
 	var wg sync.WaitGroup
 	for c := 0; c < 32; c++ {
@@ -403,7 +405,7 @@ func testConcurrentFreeKey(t *testing.T, e *env) {
 
 func TestGuardFillsLogInfo(t *testing.T) {
 	e := newEnv(t, access.Config{})
-	k, secret := e.issue(access.NewKey{PerMinute: 1})
+	k, secret := e.issue(apikey.NewKey{PerMinute: 1})
 	for i, want := range []int{200, 429} {
 		r := httptest.NewRequest("GET", "/api/perfumes?api_key="+secret, nil)
 		r.RemoteAddr = "192.0.2.30:1234"
@@ -420,11 +422,11 @@ func TestGuardFillsLogInfo(t *testing.T) {
 func TestGuardKeysChangedSyncsAtOnce(t *testing.T) {
 	// The periodic sync is an hour away: only the poke can bring the change.
 	e := newEnv(t, access.Config{CacheTTL: time.Hour, KeySyncInterval: time.Hour})
-	k, secret := e.issue(access.NewKey{})
+	k, secret := e.issue(apikey.NewKey{})
 	if w := e.get("/api/perfumes", "192.0.2.15", "X-API-Key", secret); w.Code != 200 {
 		t.Fatal(w.Code)
 	}
-	e.keys.SetKeyState(context.Background(), k.Prefix, access.Revoked)
+	e.keys.SetKeyState(context.Background(), k.Prefix, apikey.Revoked)
 	e.g.KeysChanged()
 	deadline := time.Now().Add(10 * time.Second)
 	for e.get("/api/perfumes", "192.0.2.15", "X-API-Key", secret).Code != http.StatusUnauthorized {

@@ -3,6 +3,8 @@ package access
 import (
 	"context"
 	"time"
+
+	"github.com/fragrance-data/fragrance/internal/apikey"
 )
 
 // Window policies, as named in the RateLimit headers and violatedPolicies.
@@ -37,7 +39,7 @@ const DefaultExactMax = 1024
 // limit, at worst the requests of one bucket fewer. A limit of 0 means the
 // window does not apply.
 type Limiter interface {
-	Allow(ctx context.Context, id string, l Limits) (Decision, error)
+	Allow(ctx context.Context, id string, l apikey.Limits) (Decision, error)
 }
 
 // LimiterStatus describes the limiter backend for /healthz and /metrics.

@@ -5,6 +5,8 @@ import (
 	"hash/maphash"
 	"sync"
 	"time"
+
+	"github.com/fragrance-data/fragrance/internal/apikey"
 )
 
 // memShards spreads keys over independent locks so that requests of
@@ -66,12 +68,12 @@ func NewMemLimiter(opts MemOptions) *MemLimiter {
 
 // Allow decides and, when admitted, counts one request of id. It never
 // returns an error.
-func (m *MemLimiter) Allow(_ context.Context, id string, l Limits) (Decision, error) {
+func (m *MemLimiter) Allow(_ context.Context, id string, l apikey.Limits) (Decision, error) {
 	return m.decide(id, l, true), nil
 }
 
 // Peek reports what Allow would decide, without counting anything.
-func (m *MemLimiter) Peek(id string, l Limits) Decision { return m.decide(id, l, false) }
+func (m *MemLimiter) Peek(id string, l apikey.Limits) Decision { return m.decide(id, l, false) }
 
 // Cancel un-counts a request that Allow admitted at at (Decision.At), for
 // a caller whose other check refused it after all: refused requests must not
@@ -115,7 +117,7 @@ func (m *MemLimiter) shard(id string) *memShard {
 	return &m.shards[maphash.String(m.seed, id)%memShards]
 }
 
-func (m *MemLimiter) decide(id string, l Limits, commit bool) Decision {
+func (m *MemLimiter) decide(id string, l apikey.Limits, commit bool) Decision {
 	now := m.now().UnixNano()
 	sh := m.shard(id)
 	sh.mu.Lock()

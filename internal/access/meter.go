@@ -6,14 +6,16 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	"github.com/fragrance-data/fragrance/internal/usage"
 )
 
 // meter counts requests and buy-link clicks in memory, off the request
-// path, and writes them to the UsageStore in batches. A failed write puts
+// path, and writes them to the usage.Store in batches. A failed write puts
 // the batch back, so nothing is lost while the process lives; Close writes
 // what is left.
 type meter struct {
-	store UsageStore
+	store usage.Store
 
 	mu     sync.Mutex
 	hourly map[usageKey]int64
@@ -32,7 +34,7 @@ type clickKey struct {
 	day       int64 // Unix seconds of the UTC day's start
 }
 
-func newMeter(store UsageStore) *meter {
+func newMeter(store usage.Store) *meter {
 	return &meter{store: store, hourly: make(map[usageKey]int64), clicks: make(map[clickKey]int64)}
 }
 
@@ -59,23 +61,23 @@ func (m *meter) click(perfumeID int64, at time.Time) {
 }
 
 // take empties the counters and returns them as a batch.
-func (m *meter) take() UsageBatch {
+func (m *meter) take() usage.Batch {
 	m.mu.Lock()
 	hourly, clicks := m.hourly, m.clicks
 	m.hourly, m.clicks = make(map[usageKey]int64, len(hourly)), make(map[clickKey]int64, len(clicks))
 	m.mu.Unlock()
-	var b UsageBatch
+	var b usage.Batch
 	for k, n := range hourly {
-		b.Hourly = append(b.Hourly, UsageCount{KeyPrefix: k.prefix, Endpoint: k.endpoint, StatusClass: k.class, Start: time.Unix(k.hour, 0).UTC(), Count: n})
+		b.Hourly = append(b.Hourly, usage.Count{KeyPrefix: k.prefix, Endpoint: k.endpoint, StatusClass: k.class, Start: time.Unix(k.hour, 0).UTC(), Count: n})
 	}
 	for k, n := range clicks {
-		b.Clicks = append(b.Clicks, ClickCount{PerfumeID: k.perfumeID, Day: time.Unix(k.day, 0).UTC(), Count: n})
+		b.Clicks = append(b.Clicks, usage.Click{PerfumeID: k.perfumeID, Day: time.Unix(k.day, 0).UTC(), Count: n})
 	}
 	return b
 }
 
 // putBack adds a batch that could not be written to the counters.
-func (m *meter) putBack(b UsageBatch) {
+func (m *meter) putBack(b usage.Batch) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	for _, c := range b.Hourly {
@@ -103,13 +105,13 @@ func (m *meter) flush(ctx context.Context) error {
 
 // pending returns the counts of prefix not yet flushed, for usage answers
 // that must include the last few seconds.
-func (m *meter) pending(prefix string) []UsageCount {
+func (m *meter) pending(prefix string) []usage.Count {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	var out []UsageCount
+	var out []usage.Count
 	for k, n := range m.hourly {
 		if k.prefix == prefix {
-			out = append(out, UsageCount{KeyPrefix: k.prefix, Endpoint: k.endpoint, StatusClass: k.class, Start: time.Unix(k.hour, 0).UTC(), Count: n})
+			out = append(out, usage.Count{KeyPrefix: k.prefix, Endpoint: k.endpoint, StatusClass: k.class, Start: time.Unix(k.hour, 0).UTC(), Count: n})
 		}
 	}
 	return out

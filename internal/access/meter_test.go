@@ -11,13 +11,15 @@ import (
 	"time"
 
 	"github.com/fragrance-data/fragrance/internal/access"
+	"github.com/fragrance-data/fragrance/internal/apikey"
+	"github.com/fragrance-data/fragrance/internal/usage"
 )
 
 // TestMeterLosesNothing meters requests from many goroutines while flushes
 // run and some fail; after Close, the store holds every request and click.
 func TestMeterLosesNothing(t *testing.T) {
 	e := newEnv(t, access.Config{FlushInterval: time.Hour})
-	_, secret := e.issue(access.NewKey{Tier: access.Enterprise})
+	_, secret := e.issue(apikey.NewKey{Tier: apikey.Enterprise})
 	notFound := e.g.Wrap("perfume", http.NotFoundHandler())
 	const workers, each = 8, 150
 	var wg sync.WaitGroup
@@ -64,8 +66,8 @@ func TestMeterLosesNothing(t *testing.T) {
 	if err := e.g.Close(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	all := e.usage.total(func(access.UsageCount) bool { return true })
-	notFounds := e.usage.total(func(c access.UsageCount) bool { return c.Endpoint == "perfume" && c.StatusClass == "4xx" })
+	all := e.usage.total(func(usage.Count) bool { return true })
+	notFounds := e.usage.total(func(c usage.Count) bool { return c.Endpoint == "perfume" && c.StatusClass == "4xx" })
 	if all != workers*each || notFounds != workers*50 {
 		t.Fatalf("stored %d requests (%d 404s), want %d (%d)", all, notFounds, workers*each, workers*50)
 	}
@@ -81,18 +83,18 @@ func TestMeterLosesNothing(t *testing.T) {
 
 func TestMeterStatusClasses(t *testing.T) {
 	e := newEnv(t, access.Config{})
-	k, secret := e.issue(access.NewKey{Tier: access.Enterprise, PerMinute: 2})
+	k, secret := e.issue(apikey.NewKey{Tier: apikey.Enterprise, PerMinute: 2})
 	for i := 0; i < 3; i++ {
 		e.get("/api/perfumes", "192.0.2.21", "X-API-Key", secret)
 	}
-	e.keys.SetKeyState(context.Background(), k.Prefix, access.Suspended)
+	e.keys.SetKeyState(context.Background(), k.Prefix, apikey.Suspended)
 	e.clock.Add(time.Minute) // past the cache TTL: the suspension is seen
 	e.get("/api/perfumes", "192.0.2.21", "X-API-Key", secret)
 	if err := e.g.Close(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	ok := e.usage.total(func(c access.UsageCount) bool { return c.StatusClass == "2xx" && c.KeyPrefix == k.Prefix })
-	refused := e.usage.total(func(c access.UsageCount) bool { return c.StatusClass == "4xx" && c.KeyPrefix == k.Prefix })
+	ok := e.usage.total(func(c usage.Count) bool { return c.StatusClass == "2xx" && c.KeyPrefix == k.Prefix })
+	refused := e.usage.total(func(c usage.Count) bool { return c.StatusClass == "4xx" && c.KeyPrefix == k.Prefix })
 	if ok != 2 || refused != 2 {
 		t.Fatalf("2xx %d, 4xx %d; want 2 and 2 (one 429, one 403)", ok, refused)
 	}
@@ -100,7 +102,7 @@ func TestMeterStatusClasses(t *testing.T) {
 
 func TestUsageHandler(t *testing.T) {
 	e := newEnv(t, access.Config{})
-	k, secret := e.issue(access.NewKey{Name: "my app", Tier: access.Basic})
+	k, secret := e.issue(apikey.NewKey{Name: "my app", Tier: apikey.Basic})
 	for i := 0; i < 4; i++ {
 		e.get("/api/perfumes", "192.0.2.22", "X-API-Key", secret)
 	}
@@ -118,7 +120,7 @@ func TestUsageHandler(t *testing.T) {
 		Key struct {
 			Prefix, Name, Tier string
 		}
-		Limits    access.Limits
+		Limits    apikey.Limits
 		Remaining map[string]int64
 		Usage     access.UsageReport
 	}
@@ -141,8 +143,8 @@ func TestUsageHandler(t *testing.T) {
 func TestAbuseSignals(t *testing.T) {
 	trusted, _ := access.ParseTrustedProxies("10.0.0.1")
 	e := newEnv(t, access.Config{TrustedProxies: trusted, Abuse: access.AbuseConfig{LimitHits: 3, DistinctIPs: 4}})
-	hammer, s1 := e.issue(access.NewKey{PerMinute: 1})
-	shared, s2 := e.issue(access.NewKey{})
+	hammer, s1 := e.issue(apikey.NewKey{PerMinute: 1})
+	shared, s2 := e.issue(apikey.NewKey{})
 	for i := 0; i < 6; i++ {
 		e.get("/api/perfumes", "192.0.2.23", "X-API-Key", s1)
 	}
@@ -158,11 +160,11 @@ func TestAbuseSignals(t *testing.T) {
 	}
 	for _, s := range sigs {
 		switch s.Kind {
-		case access.SignalLimitHits:
+		case usage.SignalLimitHits:
 			if s.KeyPrefix != hammer.Prefix || s.Count != 3 {
 				t.Errorf("limit_hits %+v", s)
 			}
-		case access.SignalManyIPs:
+		case usage.SignalManyIPs:
 			if s.KeyPrefix != shared.Prefix || s.Count != 4 {
 				t.Errorf("many_ips %+v", s)
 			}
@@ -175,7 +177,7 @@ func TestAbuseSignals(t *testing.T) {
 // TestMetricsHaveNoKeyLabels: keys are unbounded, so no series may name one.
 func TestMetricsHaveNoKeyLabels(t *testing.T) {
 	e := newEnv(t, access.Config{})
-	_, secret := e.issue(access.NewKey{PerMinute: 1})
+	_, secret := e.issue(apikey.NewKey{PerMinute: 1})
 	for i := 0; i < 3; i++ {
 		e.get("/api/perfumes", "192.0.2.24", "X-API-Key", secret)
 	}

@@ -8,7 +8,9 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/fragrance-data/fragrance/internal/apikey"
 	"github.com/fragrance-data/fragrance/internal/problem"
+	"github.com/fragrance-data/fragrance/internal/usage"
 )
 
 // DayUsage is one UTC day of a key's requests.
@@ -38,7 +40,7 @@ const MaxReportDays = 90
 // BuildUsageReport reads the usage of the key prefix for the days UTC
 // days ending with today (now's day), adding extra counts not yet stored
 // (the meter's pending ones). days is clamped to 1..MaxReportDays.
-func BuildUsageReport(ctx context.Context, store UsageStore, prefix string, now time.Time, days int, extra []UsageCount) (UsageReport, error) {
+func BuildUsageReport(ctx context.Context, store usage.Store, prefix string, now time.Time, days int, extra []usage.Count) (UsageReport, error) {
 	days = min(max(days, 1), MaxReportDays)
 	today := now.UTC().Truncate(24 * time.Hour)
 	from := today.AddDate(0, 0, -(days - 1))
@@ -50,7 +52,7 @@ func BuildUsageReport(ctx context.Context, store UsageStore, prefix string, now 
 	for i := range rep.Days {
 		rep.Days[i] = DayUsage{Date: from.AddDate(0, 0, i).Format(time.DateOnly), ByStatus: map[string]int64{}, ByEndpoint: map[string]int64{}}
 	}
-	add := func(c UsageCount) {
+	add := func(c usage.Count) {
 		i := int(c.Start.UTC().Sub(from) / (24 * time.Hour))
 		if c.Start.Before(from) || i >= days {
 			return
@@ -75,13 +77,13 @@ func BuildUsageReport(ctx context.Context, store UsageStore, prefix string, now 
 // usageAnswer is the body of GET /api/usage.
 type usageAnswer struct {
 	Key struct {
-		Prefix    string    `json:"prefix"`
-		Name      string    `json:"name,omitempty"`
-		Tier      Tier      `json:"tier"`
-		State     State     `json:"state"`
-		CreatedAt time.Time `json:"createdAt"`
+		Prefix    string       `json:"prefix"`
+		Name      string       `json:"name,omitempty"`
+		Tier      apikey.Tier  `json:"tier"`
+		State     apikey.State `json:"state"`
+		CreatedAt time.Time    `json:"createdAt"`
 	} `json:"key"`
-	Limits    Limits           `json:"limits"`
+	Limits    apikey.Limits    `json:"limits"`
 	Remaining map[string]int64 `json:"remaining"`
 	Reset     map[string]int64 `json:"resetSeconds"`
 	Usage     UsageReport      `json:"usage"`

@@ -4,6 +4,8 @@ import (
 	"context"
 	"testing"
 	"time"
+
+	"github.com/fragrance-data/fragrance/internal/apikey"
 )
 
 // TestMemoryBoundedWhateverTheTier drives an enterprise key at a high rate
@@ -11,8 +13,8 @@ import (
 func TestMemoryBoundedWhateverTheTier(t *testing.T) {
 	now := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
 	m := NewMemLimiter(MemOptions{Now: func() time.Time { return now }})
-	big := Limits{PerMinute: 5000, PerDay: 5_000_000}
-	small := Limits{PerMinute: 60, PerDay: 1000}
+	big := apikey.Limits{PerMinute: 5000, PerDay: 5_000_000}
+	small := apikey.Limits{PerMinute: 60, PerDay: 1000}
 	for i := 0; i < 200_000; i++ {
 		now = now.Add(400 * time.Millisecond) // 150 per minute, for 22 hours
 		m.Allow(context.Background(), "big", big)
@@ -38,15 +40,15 @@ func TestMemoryBoundedWhateverTheTier(t *testing.T) {
 func TestSweepForgetsIdleKeys(t *testing.T) {
 	now := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
 	m := NewMemLimiter(MemOptions{Now: func() time.Time { return now }})
-	m.Allow(context.Background(), "day-key", Limits{PerMinute: 10, PerDay: 100})
-	m.Allow(context.Background(), "ip", Limits{PerMinute: 10})
-	m.Peek("never-counted", Limits{PerMinute: 10})
+	m.Allow(context.Background(), "day-key", apikey.Limits{PerMinute: 10, PerDay: 100})
+	m.Allow(context.Background(), "ip", apikey.Limits{PerMinute: 10})
+	m.Peek("never-counted", apikey.Limits{PerMinute: 10})
 	if m.Len() != 2 {
 		t.Fatalf("Len = %d, want 2 (Peek stores nothing)", m.Len())
 	}
 	touchAll := func() {
 		for i := 0; i < 1000; i++ { // reach every shard so each sweeps
-			m.Peek(string(rune('a'+i%26))+string(rune('a'+i/26)), Limits{PerMinute: 1})
+			m.Peek(string(rune('a'+i%26))+string(rune('a'+i/26)), apikey.Limits{PerMinute: 1})
 		}
 	}
 	now = now.Add(2 * time.Minute)
@@ -64,7 +66,7 @@ func TestSweepForgetsIdleKeys(t *testing.T) {
 func TestCancelUncounts(t *testing.T) {
 	now := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
 	m := NewMemLimiter(MemOptions{Now: func() time.Time { return now }})
-	for _, l := range []Limits{{PerMinute: 2, PerDay: 10}, {PerMinute: 2000, PerDay: 3000}} {
+	for _, l := range []apikey.Limits{{PerMinute: 2, PerDay: 10}, {PerMinute: 2000, PerDay: 3000}} {
 		id := "k" + time.Duration(l.PerMinute).String()
 		d1, _ := m.Allow(context.Background(), id, l)
 		now = now.Add(time.Millisecond)

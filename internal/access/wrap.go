@@ -7,6 +7,7 @@ import (
 	"net/netip"
 	"strings"
 
+	"github.com/fragrance-data/fragrance/internal/apikey"
 	"github.com/fragrance-data/fragrance/internal/catalog"
 	"github.com/fragrance-data/fragrance/internal/problem"
 )
@@ -76,15 +77,15 @@ func (g *Guard) ClientIP(r *http.Request) string {
 
 // authenticate returns the request's key, or the problem code refusing it
 // (with the key when it is known, so the refusal can be metered).
-func (g *Guard) authenticate(r *http.Request, ip string) (Key, string) {
+func (g *Guard) authenticate(r *http.Request, ip string) (apikey.Key, string) {
 	secret, ok := credentials(r)
 	if !ok {
-		return Key{}, problem.MissingAPIKey
+		return apikey.Key{}, problem.MissingAPIKey
 	}
-	sum, ok := checkKey(secret)
+	sum, ok := apikey.Check(secret)
 	if !ok {
 		g.failedCheck(r.Context(), ip)
-		return Key{}, problem.InvalidAPIKey
+		return apikey.Key{}, problem.InvalidAPIKey
 	}
 	k, how, err := g.cache.get(r.Context(), sum, g.now(), g.keys.KeyByHash)
 	g.metrics.cacheLookup(how)
@@ -92,21 +93,21 @@ func (g *Guard) authenticate(r *http.Request, ip string) (Key, string) {
 	case errors.Is(err, catalog.ErrNotFound):
 		g.noteStoreOK()
 		g.failedCheck(r.Context(), ip)
-		return Key{}, problem.InvalidAPIKey
+		return apikey.Key{}, problem.InvalidAPIKey
 	case err != nil:
 		g.noteStore(err)
-		return Key{}, problem.Unavailable
+		return apikey.Key{}, problem.Unavailable
 	case how == cacheMiss:
 		g.noteStoreOK()
 	}
 	switch k.State {
-	case Active:
-	case Suspended:
+	case apikey.Active:
+	case apikey.Suspended:
 		return k, problem.SuspendedAPIKey
 	default: // revoked, or a state this code does not know: refuse
 		return k, problem.RevokedAPIKey
 	}
-	if origin := r.Header.Get("Origin"); origin != "" && !originAllowed(k, origin) {
+	if origin := r.Header.Get("Origin"); origin != "" && !k.AllowsOrigin(origin) {
 		return k, problem.OriginNotAllowed
 	}
 	return k, ""
@@ -157,7 +158,7 @@ func bearer(h string) (string, bool) {
 
 // serve limits an authenticated request and runs h when admitted; li is
 // the request's LogInfo, nil when the outer middleware gave none.
-func (g *Guard) serve(w http.ResponseWriter, r *http.Request, li *LogInfo, endpoint string, key Key, ip string, h http.Handler) {
+func (g *Guard) serve(w http.ResponseWriter, r *http.Request, li *LogInfo, endpoint string, key apikey.Key, ip string, h http.Handler) {
 	d, err := g.limiter.Allow(r.Context(), key.Prefix, g.cfg.Tiers.For(key))
 	if err != nil {
 		g.log.Error("access: rate limiter failed", "err", err, "key", key.Prefix)

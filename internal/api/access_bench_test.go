@@ -13,6 +13,7 @@ import (
 	"github.com/fragrance-data/fragrance/internal/access"
 	"github.com/fragrance-data/fragrance/internal/access/redislimit"
 	"github.com/fragrance-data/fragrance/internal/api"
+	"github.com/fragrance-data/fragrance/internal/apikey"
 	"github.com/fragrance-data/fragrance/internal/sqlite"
 )
 
@@ -79,7 +80,7 @@ func benchAccessGuard(b *testing.B, lim access.Limiter) (*access.Guard, string) 
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { g.Close(ctx); db.Close() })
-	_, secret, err := access.Issue(ctx, db, access.NewKey{Tier: access.Enterprise, PerMinute: 1 << 40, PerDay: 1 << 40, Email: "bench@example.com"})
+	_, secret, err := apikey.Issue(ctx, db, apikey.NewKey{Tier: apikey.Enterprise, PerMinute: 1 << 40, PerDay: 1 << 40, Email: "bench@example.com"})
 	if err != nil {
 		b.Fatal(err)
 	}

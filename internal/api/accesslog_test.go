@@ -15,6 +15,7 @@ import (
 
 	"github.com/fragrance-data/fragrance/internal/access"
 	"github.com/fragrance-data/fragrance/internal/api"
+	"github.com/fragrance-data/fragrance/internal/apikey"
 	"github.com/fragrance-data/fragrance/internal/sqlite"
 )
 
@@ -32,7 +33,7 @@ func TestAccessLogNeverHoldsKey(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer g.Close(ctx)
-	key, secret, err := access.Issue(ctx, db, access.NewKey{Tier: access.Free, Email: "log@example.com"})
+	key, secret, err := apikey.Issue(ctx, db, apikey.NewKey{Tier: apikey.Free, Email: "log@example.com"})
 	if err != nil {
 		t.Fatal(err)
 	}

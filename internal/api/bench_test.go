@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/fragrance-data/fragrance/internal/access"
+	"github.com/fragrance-data/fragrance/internal/apikey"
 	"github.com/fragrance-data/fragrance/internal/sqlite"
 )
 
@@ -56,7 +57,7 @@ func guardedServer(b *testing.B, log *slog.Logger) (http.Handler, string) {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { g.Close(ctx) })
-	_, secret, err := access.Issue(ctx, db, access.NewKey{Tier: access.Enterprise, Email: "bench@example.com",
+	_, secret, err := apikey.Issue(ctx, db, apikey.NewKey{Tier: apikey.Enterprise, Email: "bench@example.com",
 		PerMinute: 1 << 40, PerDay: 1 << 40})
 	if err != nil {
 		b.Fatal(err)

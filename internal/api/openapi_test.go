@@ -27,6 +27,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/fragrance-data/fragrance/internal/access"
+	"github.com/fragrance-data/fragrance/internal/apikey"
 	"github.com/fragrance-data/fragrance/internal/sqlite"
 )
 
@@ -482,40 +483,40 @@ func TestOpenAPIAccess(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tiers := access.DefaultTiers()
-	tiers[access.Free] = access.Limits{PerMinute: 3, PerDay: 1000}
+	tiers := apikey.DefaultTiers()
+	tiers[apikey.Free] = apikey.Limits{PerMinute: 3, PerDay: 1000}
 	now := time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC) // a still clock: no window slides during the test
-	g, err := access.NewGuard(db, db, nil, access.Config{Tiers: tiers, FailedChecks: access.Limits{PerMinute: 4},
+	g, err := access.NewGuard(db, db, nil, access.Config{Tiers: tiers, FailedChecks: apikey.Limits{PerMinute: 4},
 		Now: func() time.Time { return now }})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { g.Close(ctx); db.Close() })
 	h := newServer(t, func(c *newConfig) { c.Guard = g; c.Usage = g.UsageHandler() })
-	newKey := func(k access.Key, state access.State) string {
-		secret, err := access.GenerateKey()
+	newKey := func(k apikey.Key, state apikey.State) string {
+		secret, err := apikey.GenerateKey()
 		if err != nil {
 			t.Fatal(err)
 		}
-		pk, _ := access.ParseKey(secret)
+		pk, _ := apikey.ParseKey(secret)
 		k.Prefix, k.Hash, k.Name = pk.Prefix, pk.Hash, "openapi test"
 		if _, err := db.CreateKey(ctx, k); err != nil {
 			t.Fatal(err)
 		}
-		if state != access.Active {
+		if state != apikey.Active {
 			if _, err := db.SetKeyState(ctx, pk.Prefix, state); err != nil {
 				t.Fatal(err)
 			}
 		}
 		return secret
 	}
-	free := newKey(access.Key{Tier: access.Free}, access.Active)
-	pro := newKey(access.Key{Tier: access.Pro}, access.Active)
-	daily := newKey(access.Key{Tier: access.Basic, PerDay: 2}, access.Active)
-	browser := newKey(access.Key{Tier: access.Basic, Origins: []string{"https://app.example"}}, access.Active)
-	revoked := newKey(access.Key{Tier: access.Free}, access.Revoked)
-	suspended := newKey(access.Key{Tier: access.Free}, access.Suspended)
-	unknown, _ := access.GenerateKey()
+	free := newKey(apikey.Key{Tier: apikey.Free}, apikey.Active)
+	pro := newKey(apikey.Key{Tier: apikey.Pro}, apikey.Active)
+	daily := newKey(apikey.Key{Tier: apikey.Basic, PerDay: 2}, apikey.Active)
+	browser := newKey(apikey.Key{Tier: apikey.Basic, Origins: []string{"https://app.example"}}, apikey.Active)
+	revoked := newKey(apikey.Key{Tier: apikey.Free}, apikey.Revoked)
+	suspended := newKey(apikey.Key{Tier: apikey.Free}, apikey.Suspended)
+	unknown, _ := apikey.GenerateKey()
 
 	// Authenticated answers carry the rate-limit headers.
 	limited := func(rec *httptest.ResponseRecorder) {
@@ -553,7 +554,7 @@ func TestOpenAPIAccess(t *testing.T) {
 
 // newUnstored returns a well-formed key that no store holds.
 func newUnstored(t *testing.T) string {
-	k, err := access.GenerateKey()
+	k, err := apikey.GenerateKey()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,8 @@ import (
 
 	"github.com/fragrance-data/fragrance/internal/catalog"
 	"github.com/fragrance-data/fragrance/internal/images"
-	"github.com/fragrance-data/fragrance/internal/images/imgstore"
+	"github.com/fragrance-data/fragrance/internal/imgfiles"
+	"github.com/fragrance-data/fragrance/internal/imgstore"
 	"github.com/fragrance-data/fragrance/internal/sqlite"
 )
 
@@ -42,7 +43,7 @@ func newTestEnv(t *testing.T) *testEnv {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	blobs, err := imgstore.NewFS(imgstore.DefaultDir(path))
+	blobs, err := imgfiles.NewFS(imgfiles.DefaultDir(path))
 	if err != nil {
 		t.Fatal(err)
 	}

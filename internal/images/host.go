@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/fragrance-data/fragrance/internal/catalog"
-	"github.com/fragrance-data/fragrance/internal/images/imgstore"
+	"github.com/fragrance-data/fragrance/internal/imgstore"
 	"github.com/fragrance-data/fragrance/internal/problem"
 )
 

@@ -26,7 +26,7 @@ import (
 	"sync"
 
 	"github.com/fragrance-data/fragrance/internal/catalog"
-	"github.com/fragrance-data/fragrance/internal/images/imgstore"
+	"github.com/fragrance-data/fragrance/internal/imgstore"
 )
 
 // Catalogue is the perfume data the image host needs. The service adapts

@@ -21,7 +21,7 @@ import (
 
 	_ "golang.org/x/image/webp"
 
-	"github.com/fragrance-data/fragrance/internal/images/imgstore"
+	"github.com/fragrance-data/fragrance/internal/imgstore"
 )
 
 // Limits on imported files, against decompression bombs and mistakes.

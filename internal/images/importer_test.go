@@ -15,7 +15,7 @@ import (
 	"testing"
 
 	"github.com/fragrance-data/fragrance/internal/images"
-	"github.com/fragrance-data/fragrance/internal/images/imgstore"
+	"github.com/fragrance-data/fragrance/internal/imgstore"
 )
 
 // photo draws a plain product shot: a dark bottle on a light backdrop.

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/fragrance-data/fragrance/internal/catalog"
-	"github.com/fragrance-data/fragrance/internal/images/imgstore"
+	"github.com/fragrance-data/fragrance/internal/imgstore"
 )
 
 // WorkerConfig tunes a Worker. Zero fields take the defaults.

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/fragrance-data/fragrance/internal/images"
-	"github.com/fragrance-data/fragrance/internal/images/imgstore"
+	"github.com/fragrance-data/fragrance/internal/imgstore"
 )
 
 func TestJobFailureHasReason(t *testing.T) {

@@ -10,7 +10,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/fragrance-data/fragrance/internal/catalog"
-	"github.com/fragrance-data/fragrance/internal/images/imgstore"
+	"github.com/fragrance-data/fragrance/internal/imgstore"
 )
 
 // The PostgreSQL backend holds the image blobs as well as the jobs, so

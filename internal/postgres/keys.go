@@ -8,20 +8,20 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/fragrance-data/fragrance/internal/access"
+	"github.com/fragrance-data/fragrance/internal/apikey"
 	"github.com/fragrance-data/fragrance/internal/catalog"
 )
 
-var _ access.KeyStore = (*DB)(nil)
+var _ apikey.Store = (*DB)(nil)
 
 const keyColumns = `id, prefix, hash, name, email, tier, state, per_minute, per_day, origins, created_at, updated_at`
 
-// CreateKey stores a new key (see access.KeyStore). The table's trigger
+// CreateKey stores a new key (see apikey.Store). The table's trigger
 // announces it on KeysChannel when the insert commits.
-func (d *DB) CreateKey(ctx context.Context, k access.Key) (access.Key, error) {
+func (d *DB) CreateKey(ctx context.Context, k apikey.Key) (apikey.Key, error) {
 	k, err := k.ForCreate()
 	if err != nil {
-		return access.Key{}, err
+		return apikey.Key{}, err
 	}
 	now := d.stamp()
 	k.CreatedAt, k.UpdatedAt = now, now
@@ -29,10 +29,10 @@ func (d *DB) CreateKey(ctx context.Context, k access.Key) (access.Key, error) {
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10) RETURNING id`,
 		k.Prefix, k.Hash, k.Name, k.Email, string(k.Tier), string(k.State), k.PerMinute, k.PerDay, nonNil(k.Origins), now).Scan(&k.ID)
 	if isUniqueViolation(err) {
-		return access.Key{}, fmt.Errorf("postgres: create key %s: %w", k.Prefix, access.ErrKeyExists)
+		return apikey.Key{}, fmt.Errorf("postgres: create key %s: %w", k.Prefix, apikey.ErrKeyExists)
 	}
 	if err != nil {
-		return access.Key{}, fail("create key "+k.Prefix, err)
+		return apikey.Key{}, fail("create key "+k.Prefix, err)
 	}
 	return k, nil
 }
@@ -50,40 +50,40 @@ func nonNil(s []string) []string {
 }
 
 // KeyByHash returns the key with the given hash.
-func (d *DB) KeyByHash(ctx context.Context, hash string) (access.Key, error) {
+func (d *DB) KeyByHash(ctx context.Context, hash string) (apikey.Key, error) {
 	k, err := scanKey(d.pool.QueryRow(ctx, `SELECT `+keyColumns+` FROM api_keys WHERE hash = $1`, hash))
 	if err != nil {
-		return access.Key{}, keyErr("key by hash", err)
+		return apikey.Key{}, keyErr("key by hash", err)
 	}
 	return k, nil
 }
 
 // KeyByPrefix returns the key with the given display prefix.
-func (d *DB) KeyByPrefix(ctx context.Context, prefix string) (access.Key, error) {
+func (d *DB) KeyByPrefix(ctx context.Context, prefix string) (apikey.Key, error) {
 	k, err := scanKey(d.pool.QueryRow(ctx, `SELECT `+keyColumns+` FROM api_keys WHERE prefix = $1`, prefix))
 	if err != nil {
-		return access.Key{}, keyErr("key "+prefix, err)
+		return apikey.Key{}, keyErr("key "+prefix, err)
 	}
 	return k, nil
 }
 
 // ListKeys returns every key, oldest first.
-func (d *DB) ListKeys(ctx context.Context) ([]access.Key, error) {
+func (d *DB) ListKeys(ctx context.Context) ([]apikey.Key, error) {
 	return d.queryKeys(ctx, `SELECT `+keyColumns+` FROM api_keys ORDER BY id`)
 }
 
 // KeysChangedSince returns the keys updated at or after since.
-func (d *DB) KeysChangedSince(ctx context.Context, since time.Time) ([]access.Key, error) {
+func (d *DB) KeysChangedSince(ctx context.Context, since time.Time) ([]apikey.Key, error) {
 	return d.queryKeys(ctx, `SELECT `+keyColumns+` FROM api_keys WHERE updated_at >= $1 ORDER BY updated_at, id`, since)
 }
 
-func (d *DB) queryKeys(ctx context.Context, q string, args ...any) ([]access.Key, error) {
+func (d *DB) queryKeys(ctx context.Context, q string, args ...any) ([]apikey.Key, error) {
 	rows, err := d.pool.Query(ctx, q, args...)
 	if err != nil {
 		return nil, fail("list keys", err)
 	}
 	defer rows.Close()
-	var out []access.Key
+	var out []apikey.Key
 	for rows.Next() {
 		k, err := scanKey(rows)
 		if err != nil {
@@ -98,17 +98,17 @@ func (d *DB) queryKeys(ctx context.Context, q string, args ...any) ([]access.Key
 }
 
 // SetKeyState changes a key's state; a revoked key stays revoked.
-func (d *DB) SetKeyState(ctx context.Context, prefix string, s access.State) (access.Key, error) {
+func (d *DB) SetKeyState(ctx context.Context, prefix string, s apikey.State) (apikey.Key, error) {
 	if !s.Valid() {
-		return access.Key{}, fmt.Errorf("postgres: set state of key %s: unknown state %q: %w", prefix, s, catalog.ErrInvalid)
+		return apikey.Key{}, fmt.Errorf("postgres: set state of key %s: unknown state %q: %w", prefix, s, catalog.ErrInvalid)
 	}
 	return d.updateKey(ctx, prefix, `state = $3`, string(s))
 }
 
 // SetKeyLimits sets a key's limit overrides; 0 means the tier's default.
-func (d *DB) SetKeyLimits(ctx context.Context, prefix string, perMinute, perDay int64) (access.Key, error) {
+func (d *DB) SetKeyLimits(ctx context.Context, prefix string, perMinute, perDay int64) (apikey.Key, error) {
 	if perMinute < 0 || perDay < 0 {
-		return access.Key{}, fmt.Errorf("postgres: set limits of key %s: negative limit: %w", prefix, catalog.ErrInvalid)
+		return apikey.Key{}, fmt.Errorf("postgres: set limits of key %s: negative limit: %w", prefix, catalog.ErrInvalid)
 	}
 	return d.updateKey(ctx, prefix, `per_minute = $3, per_day = $4`, perMinute, perDay)
 }
@@ -116,7 +116,7 @@ func (d *DB) SetKeyLimits(ctx context.Context, prefix string, perMinute, perDay 
 // updateKey applies set (whose parameters start at $3) to a key that is
 // not revoked, in one statement, and returns the key as updated. When no
 // row qualifies it tells a missing key from a revoked one.
-func (d *DB) updateKey(ctx context.Context, prefix, set string, args ...any) (access.Key, error) {
+func (d *DB) updateKey(ctx context.Context, prefix, set string, args ...any) (apikey.Key, error) {
 	// updated_at only moves forward, so KeysChangedSince never misses a change.
 	q := `UPDATE api_keys SET ` + set + `, updated_at = GREATEST($2, updated_at)
 		WHERE prefix = $1 AND state <> 'revoked' RETURNING ` + keyColumns
@@ -125,19 +125,19 @@ func (d *DB) updateKey(ctx context.Context, prefix, set string, args ...any) (ac
 		return k, nil
 	}
 	if !errors.Is(err, pgx.ErrNoRows) {
-		return access.Key{}, fail("update key "+prefix, err)
+		return apikey.Key{}, fail("update key "+prefix, err)
 	}
 	var state string
 	err = d.pool.QueryRow(ctx, `SELECT state FROM api_keys WHERE prefix = $1`, prefix).Scan(&state)
 	switch {
-	case err == nil && access.State(state) == access.Revoked:
-		return access.Key{}, fmt.Errorf("postgres: update key %s: %w", prefix, access.ErrRevoked)
+	case err == nil && apikey.State(state) == apikey.Revoked:
+		return apikey.Key{}, fmt.Errorf("postgres: update key %s: %w", prefix, apikey.ErrRevoked)
 	case err == nil:
 		// Revoked is final, so a live key found now was created after the
 		// update looked: at that moment it was missing.
-		return access.Key{}, fmt.Errorf("postgres: update key %s: %w", prefix, catalog.ErrNotFound)
+		return apikey.Key{}, fmt.Errorf("postgres: update key %s: %w", prefix, catalog.ErrNotFound)
 	}
-	return access.Key{}, keyErr("update key "+prefix, err)
+	return apikey.Key{}, keyErr("update key "+prefix, err)
 }
 
 // keyErr maps a missing row to catalog.ErrNotFound.
@@ -148,14 +148,14 @@ func keyErr(what string, err error) error {
 	return fail(what, err)
 }
 
-func scanKey(r pgx.Row) (access.Key, error) {
-	var k access.Key
+func scanKey(r pgx.Row) (apikey.Key, error) {
+	var k apikey.Key
 	var tier, state string
 	err := r.Scan(&k.ID, &k.Prefix, &k.Hash, &k.Name, &k.Email, &tier, &state, &k.PerMinute, &k.PerDay, &k.Origins, &k.CreatedAt, &k.UpdatedAt)
 	if err != nil {
-		return access.Key{}, err
+		return apikey.Key{}, err
 	}
-	k.Tier, k.State = access.Tier(tier), access.State(state)
+	k.Tier, k.State = apikey.Tier(tier), apikey.State(state)
 	if len(k.Origins) == 0 {
 		k.Origins = nil
 	}

@@ -6,8 +6,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fragrance-data/fragrance/internal/access"
+	"github.com/fragrance-data/fragrance/internal/apikey"
 	"github.com/fragrance-data/fragrance/internal/postgres"
+	"github.com/fragrance-data/fragrance/internal/usage"
 )
 
 // TestUsageFromReplicas: replicas flushing overlapping counts at the same
@@ -21,13 +22,13 @@ func TestUsageFromReplicas(t *testing.T) {
 		dbs[i] = openAt(t, u)
 	}
 	day := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
-	batch := access.UsageBatch{
-		Hourly: []access.UsageCount{
+	batch := usage.Batch{
+		Hourly: []usage.Count{
 			{KeyPrefix: "fds_aaaaaaaa", Endpoint: "perfumes", StatusClass: "2xx", Start: day.Add(9 * time.Hour), Count: 3},
 			{KeyPrefix: "fds_aaaaaaaa", Endpoint: "perfumes", StatusClass: "2xx", Start: day.Add(10 * time.Hour), Count: 4},
 			{KeyPrefix: "fds_bbbbbbbb", Endpoint: "brands", StatusClass: "4xx", Start: day.Add(9 * time.Hour), Count: 1},
 		},
-		Clicks: []access.ClickCount{{PerfumeID: 7, Day: day, Count: 2}, {PerfumeID: 7, Day: day, Count: 1}},
+		Clicks: []usage.Click{{PerfumeID: 7, Day: day, Count: 2}, {PerfumeID: 7, Day: day, Count: 1}},
 	}
 	ctx := context.Background()
 	var wg sync.WaitGroup
@@ -86,12 +87,12 @@ func TestKeyChangesNotify(t *testing.T) {
 	})
 	nextMatching(t, prefixes, "", "initial resync")
 	ctx := context.Background()
-	k, err := admin.CreateKey(ctx, access.Key{Prefix: "fds_AbCd1234", Hash: "ab12", Tier: access.Free})
+	k, err := admin.CreateKey(ctx, apikey.Key{Prefix: "fds_AbCd1234", Hash: "ab12", Tier: apikey.Free})
 	if err != nil {
 		t.Fatal(err)
 	}
 	nextMatching(t, prefixes, k.Prefix, "prefix of the created key")
-	for _, s := range []access.State{access.Suspended, access.Revoked} {
+	for _, s := range []apikey.State{apikey.Suspended, apikey.Revoked} {
 		if _, err := admin.SetKeyState(ctx, k.Prefix, s); err != nil {
 			t.Fatal(err)
 		}

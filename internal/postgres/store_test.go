@@ -4,14 +4,15 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fragrance-data/fragrance/internal/access"
-	"github.com/fragrance-data/fragrance/internal/images/imgstore"
+	"github.com/fragrance-data/fragrance/internal/apikey"
+	"github.com/fragrance-data/fragrance/internal/imgstore"
 	"github.com/fragrance-data/fragrance/internal/storetest"
+	"github.com/fragrance-data/fragrance/internal/usage"
 )
 
 func TestKeyStoreContract(t *testing.T) {
 	t.Parallel()
-	storetest.RunKeyStore(t, func(t *testing.T, now func() time.Time) access.KeyStore {
+	storetest.RunKeyStore(t, func(t *testing.T, now func() time.Time) apikey.Store {
 		db := open(t)
 		db.SetClock(now)
 		return db
@@ -20,7 +21,7 @@ func TestKeyStoreContract(t *testing.T) {
 
 func TestUsageStoreContract(t *testing.T) {
 	t.Parallel()
-	storetest.RunUsageStore(t, func(t *testing.T) access.UsageStore { return open(t) })
+	storetest.RunUsageStore(t, func(t *testing.T) usage.Store { return open(t) })
 }
 
 // TestImageStore runs the image contract with PostgreSQL holding both the

@@ -5,12 +5,11 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/fragrance-data/fragrance/internal/usage"
 	"github.com/jackc/pgx/v5"
-
-	"github.com/fragrance-data/fragrance/internal/access"
 )
 
-var _ access.UsageStore = (*DB)(nil)
+var _ usage.Store = (*DB)(nil)
 
 // addUsage adds counts to usage_hourly or usage_daily (the table and its
 // time column are constants). The rows arrive as arrays, are summed per
@@ -30,7 +29,7 @@ const addClicks = `INSERT INTO clicks_daily (perfume_id, day, count)
 
 // RecordUsage adds a batch of counts in one transaction: each hourly count
 // goes to its hour and to its UTC day.
-func (d *DB) RecordUsage(ctx context.Context, b access.UsageBatch) error {
+func (d *DB) RecordUsage(ctx context.Context, b usage.Batch) error {
 	if b.Empty() {
 		return nil
 	}
@@ -67,17 +66,17 @@ func (d *DB) inTx(ctx context.Context, fn func(tx pgx.Tx) error) error {
 }
 
 // DailyUsage returns per-day counts of a key (all keys for "") in [from, to).
-func (d *DB) DailyUsage(ctx context.Context, prefix string, from, to time.Time) ([]access.UsageCount, error) {
+func (d *DB) DailyUsage(ctx context.Context, prefix string, from, to time.Time) ([]usage.Count, error) {
 	return d.usage(ctx, "usage_daily", "day", prefix, from, to)
 }
 
 // HourlyUsage returns per-hour counts of a key (all keys for "") in [from, to).
-func (d *DB) HourlyUsage(ctx context.Context, prefix string, from, to time.Time) ([]access.UsageCount, error) {
+func (d *DB) HourlyUsage(ctx context.Context, prefix string, from, to time.Time) ([]usage.Count, error) {
 	return d.usage(ctx, "usage_hourly", "hour", prefix, from, to)
 }
 
 // usage reads one of the two usage tables; table and col are constants.
-func (d *DB) usage(ctx context.Context, table, col, prefix string, from, to time.Time) ([]access.UsageCount, error) {
+func (d *DB) usage(ctx context.Context, table, col, prefix string, from, to time.Time) ([]usage.Count, error) {
 	q := `SELECT key_prefix, endpoint, status_class, ` + col + `, count FROM ` + table +
 		` WHERE ` + col + ` >= $1 AND ` + col + ` < $2 AND ($3 = '' OR key_prefix = $3)
 		ORDER BY ` + col + `, key_prefix, endpoint, status_class`
@@ -85,8 +84,8 @@ func (d *DB) usage(ctx context.Context, table, col, prefix string, from, to time
 	if err != nil {
 		return nil, fail("read "+table, err)
 	}
-	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (access.UsageCount, error) {
-		var c access.UsageCount
+	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (usage.Count, error) {
+		var c usage.Count
 		err := r.Scan(&c.KeyPrefix, &c.Endpoint, &c.StatusClass, &c.Start, &c.Count)
 		c.Start = c.Start.UTC()
 		return c, err
@@ -106,14 +105,14 @@ func emptyNil[T any](s []T) []T {
 }
 
 // DailyClicks returns buy-link clicks of days in [from, to), by day then perfume.
-func (d *DB) DailyClicks(ctx context.Context, from, to time.Time) ([]access.ClickCount, error) {
+func (d *DB) DailyClicks(ctx context.Context, from, to time.Time) ([]usage.Click, error) {
 	rows, err := d.pool.Query(ctx, `SELECT perfume_id, day, count FROM clicks_daily
 		WHERE day >= $1 AND day < $2 ORDER BY day, perfume_id`, from, to)
 	if err != nil {
 		return nil, fail("read clicks", err)
 	}
-	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (access.ClickCount, error) {
-		var c access.ClickCount
+	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (usage.Click, error) {
+		var c usage.Click
 		err := r.Scan(&c.PerfumeID, &c.Day, &c.Count)
 		c.Day = c.Day.UTC()
 		return c, err
@@ -134,7 +133,7 @@ func (d *DB) PruneHourlyUsage(ctx context.Context, before time.Time) (int64, err
 }
 
 // RecordSignals stores abuse signals in one statement.
-func (d *DB) RecordSignals(ctx context.Context, signals []access.Signal) error {
+func (d *DB) RecordSignals(ctx context.Context, signals []usage.Signal) error {
 	if len(signals) == 0 {
 		return nil
 	}
@@ -154,14 +153,14 @@ func (d *DB) RecordSignals(ctx context.Context, signals []access.Signal) error {
 }
 
 // Signals returns the signals at or after since, newest first, at most limit.
-func (d *DB) Signals(ctx context.Context, since time.Time, limit int) ([]access.Signal, error) {
+func (d *DB) Signals(ctx context.Context, since time.Time, limit int) ([]usage.Signal, error) {
 	rows, err := d.pool.Query(ctx, `SELECT id, kind, key_prefix, client_ip, count, window_seconds, detail, at
 		FROM abuse_signals WHERE at >= $1 ORDER BY at DESC, id DESC LIMIT $2`, since, limit)
 	if err != nil {
 		return nil, fail("read signals", err)
 	}
-	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (access.Signal, error) {
-		var s access.Signal
+	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (usage.Signal, error) {
+		var s usage.Signal
 		var window int64
 		err := r.Scan(&s.ID, &s.Kind, &s.KeyPrefix, &s.ClientIP, &s.Count, &window, &s.Detail, &s.At)
 		s.Window, s.At = time.Duration(window)*time.Second, s.At.UTC()

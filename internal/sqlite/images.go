@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/fragrance-data/fragrance/internal/catalog"
-	"github.com/fragrance-data/fragrance/internal/images/imgstore"
+	"github.com/fragrance-data/fragrance/internal/imgstore"
 )
 
 var _ imgstore.Jobs = (*DB)(nil)

@@ -6,7 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fragrance-data/fragrance/internal/images/imgstore"
+	"github.com/fragrance-data/fragrance/internal/imgfiles"
+	"github.com/fragrance-data/fragrance/internal/imgstore"
 	"github.com/fragrance-data/fragrance/internal/sqlite"
 	"github.com/fragrance-data/fragrance/internal/storetest"
 )
@@ -23,7 +24,7 @@ func TestImageStore(t *testing.T) {
 		}
 		t.Cleanup(func() { db.Close() })
 		db.SetClock(now)
-		blobs, err := imgstore.NewFS(imgstore.DefaultDir(path))
+		blobs, err := imgfiles.NewFS(imgfiles.DefaultDir(path))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -9,23 +9,23 @@ import (
 	"strings"
 	"time"
 
-	"github.com/fragrance-data/fragrance/internal/access"
+	"github.com/fragrance-data/fragrance/internal/apikey"
 	"github.com/fragrance-data/fragrance/internal/catalog"
 )
 
-var _ access.KeyStore = (*DB)(nil)
+var _ apikey.Store = (*DB)(nil)
 
 const keyColumns = `id, prefix, hash, name, email, tier, state, per_minute, per_day, origins, created_at, updated_at`
 
-// CreateKey stores a new key (see access.KeyStore).
-func (d *DB) CreateKey(ctx context.Context, k access.Key) (access.Key, error) {
+// CreateKey stores a new key (see apikey.Store).
+func (d *DB) CreateKey(ctx context.Context, k apikey.Key) (apikey.Key, error) {
 	k, err := k.ForCreate()
 	if err != nil {
-		return access.Key{}, err
+		return apikey.Key{}, err
 	}
 	origins, err := json.Marshal(nonNil(k.Origins))
 	if err != nil {
-		return access.Key{}, fmt.Errorf("create key %s: %w", k.Prefix, err)
+		return apikey.Key{}, fmt.Errorf("create key %s: %w", k.Prefix, err)
 	}
 	now := d.now().UTC().Truncate(time.Millisecond)
 	k.CreatedAt, k.UpdatedAt = now, now
@@ -34,12 +34,12 @@ func (d *DB) CreateKey(ctx context.Context, k access.Key) (access.Key, error) {
 		k.Prefix, k.Hash, k.Name, k.Email, string(k.Tier), string(k.State), k.PerMinute, k.PerDay, string(origins), now.UnixMilli(), now.UnixMilli())
 	if err != nil {
 		if strings.Contains(err.Error(), "UNIQUE constraint failed") {
-			return access.Key{}, fmt.Errorf("create key %s: %w", k.Prefix, access.ErrKeyExists)
+			return apikey.Key{}, fmt.Errorf("create key %s: %w", k.Prefix, apikey.ErrKeyExists)
 		}
-		return access.Key{}, fmt.Errorf("create key %s: %w", k.Prefix, err)
+		return apikey.Key{}, fmt.Errorf("create key %s: %w", k.Prefix, err)
 	}
 	if k.ID, err = res.LastInsertId(); err != nil {
-		return access.Key{}, fmt.Errorf("create key %s: %w", k.Prefix, err)
+		return apikey.Key{}, fmt.Errorf("create key %s: %w", k.Prefix, err)
 	}
 	return k, nil
 }
@@ -52,40 +52,40 @@ func nonNil(s []string) []string {
 }
 
 // KeyByHash returns the key with the given hash.
-func (d *DB) KeyByHash(ctx context.Context, hash string) (access.Key, error) {
+func (d *DB) KeyByHash(ctx context.Context, hash string) (apikey.Key, error) {
 	k, err := scanKey(d.db.QueryRowContext(ctx, `SELECT `+keyColumns+` FROM api_keys WHERE hash = ?`, hash))
 	if err != nil {
-		return access.Key{}, fmt.Errorf("key by hash: %w", err)
+		return apikey.Key{}, fmt.Errorf("key by hash: %w", err)
 	}
 	return k, nil
 }
 
 // KeyByPrefix returns the key with the given display prefix.
-func (d *DB) KeyByPrefix(ctx context.Context, prefix string) (access.Key, error) {
+func (d *DB) KeyByPrefix(ctx context.Context, prefix string) (apikey.Key, error) {
 	k, err := scanKey(d.db.QueryRowContext(ctx, `SELECT `+keyColumns+` FROM api_keys WHERE prefix = ?`, prefix))
 	if err != nil {
-		return access.Key{}, fmt.Errorf("key %s: %w", prefix, err)
+		return apikey.Key{}, fmt.Errorf("key %s: %w", prefix, err)
 	}
 	return k, nil
 }
 
 // ListKeys returns every key, oldest first.
-func (d *DB) ListKeys(ctx context.Context) ([]access.Key, error) {
+func (d *DB) ListKeys(ctx context.Context) ([]apikey.Key, error) {
 	return d.queryKeys(ctx, `SELECT `+keyColumns+` FROM api_keys ORDER BY id`)
 }
 
 // KeysChangedSince returns the keys updated at or after since.
-func (d *DB) KeysChangedSince(ctx context.Context, since time.Time) ([]access.Key, error) {
+func (d *DB) KeysChangedSince(ctx context.Context, since time.Time) ([]apikey.Key, error) {
 	return d.queryKeys(ctx, `SELECT `+keyColumns+` FROM api_keys WHERE updated_at >= ? ORDER BY updated_at, id`, since.UnixMilli())
 }
 
-func (d *DB) queryKeys(ctx context.Context, q string, args ...any) ([]access.Key, error) {
+func (d *DB) queryKeys(ctx context.Context, q string, args ...any) ([]apikey.Key, error) {
 	rows, err := d.db.QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, fmt.Errorf("list keys: %w", err)
 	}
 	defer rows.Close()
-	var out []access.Key
+	var out []apikey.Key
 	for rows.Next() {
 		k, err := scanKey(rows)
 		if err != nil {
@@ -100,48 +100,48 @@ func (d *DB) queryKeys(ctx context.Context, q string, args ...any) ([]access.Key
 }
 
 // SetKeyState changes a key's state; a revoked key stays revoked.
-func (d *DB) SetKeyState(ctx context.Context, prefix string, s access.State) (access.Key, error) {
+func (d *DB) SetKeyState(ctx context.Context, prefix string, s apikey.State) (apikey.Key, error) {
 	if !s.Valid() {
-		return access.Key{}, fmt.Errorf("set state of key %s: unknown state %q: %w", prefix, s, catalog.ErrInvalid)
+		return apikey.Key{}, fmt.Errorf("set state of key %s: unknown state %q: %w", prefix, s, catalog.ErrInvalid)
 	}
 	return d.updateKey(ctx, prefix, `state = ?`, string(s))
 }
 
 // SetKeyLimits sets a key's limit overrides; 0 means the tier's default.
-func (d *DB) SetKeyLimits(ctx context.Context, prefix string, perMinute, perDay int64) (access.Key, error) {
+func (d *DB) SetKeyLimits(ctx context.Context, prefix string, perMinute, perDay int64) (apikey.Key, error) {
 	if perMinute < 0 || perDay < 0 {
-		return access.Key{}, fmt.Errorf("set limits of key %s: negative limit: %w", prefix, catalog.ErrInvalid)
+		return apikey.Key{}, fmt.Errorf("set limits of key %s: negative limit: %w", prefix, catalog.ErrInvalid)
 	}
 	return d.updateKey(ctx, prefix, `per_minute = ?, per_day = ?`, perMinute, perDay)
 }
 
 // updateKey applies set to a key that is not revoked, in one transaction,
 // and returns the key as updated.
-func (d *DB) updateKey(ctx context.Context, prefix, set string, args ...any) (access.Key, error) {
+func (d *DB) updateKey(ctx context.Context, prefix, set string, args ...any) (apikey.Key, error) {
 	tx, err := d.db.BeginTx(ctx, nil)
 	if err != nil {
-		return access.Key{}, fmt.Errorf("update key %s: %w", prefix, err)
+		return apikey.Key{}, fmt.Errorf("update key %s: %w", prefix, err)
 	}
 	defer tx.Rollback()
 	k, err := scanKey(tx.QueryRowContext(ctx, `SELECT `+keyColumns+` FROM api_keys WHERE prefix = ?`, prefix))
 	if err != nil {
-		return access.Key{}, fmt.Errorf("update key %s: %w", prefix, err)
+		return apikey.Key{}, fmt.Errorf("update key %s: %w", prefix, err)
 	}
-	if k.State == access.Revoked {
-		return access.Key{}, fmt.Errorf("update key %s: %w", prefix, access.ErrRevoked)
+	if k.State == apikey.Revoked {
+		return apikey.Key{}, fmt.Errorf("update key %s: %w", prefix, apikey.ErrRevoked)
 	}
 	// updated_at only moves forward, so KeysChangedSince never misses a change.
 	now := max(d.now().UTC().Truncate(time.Millisecond).UnixMilli(), k.UpdatedAt.UnixMilli())
 	args = append(append(args, now), prefix)
 	if _, err := tx.ExecContext(ctx, `UPDATE api_keys SET `+set+`, updated_at = ? WHERE prefix = ?`, args...); err != nil {
-		return access.Key{}, fmt.Errorf("update key %s: %w", prefix, err)
+		return apikey.Key{}, fmt.Errorf("update key %s: %w", prefix, err)
 	}
 	k, err = scanKey(tx.QueryRowContext(ctx, `SELECT `+keyColumns+` FROM api_keys WHERE prefix = ?`, prefix))
 	if err != nil {
-		return access.Key{}, fmt.Errorf("update key %s: %w", prefix, err)
+		return apikey.Key{}, fmt.Errorf("update key %s: %w", prefix, err)
 	}
 	if err := tx.Commit(); err != nil {
-		return access.Key{}, fmt.Errorf("update key %s: %w", prefix, err)
+		return apikey.Key{}, fmt.Errorf("update key %s: %w", prefix, err)
 	}
 	return k, nil
 }
@@ -151,20 +151,20 @@ type rowScanner interface {
 	Scan(dest ...any) error
 }
 
-func scanKey(r rowScanner) (access.Key, error) {
-	var k access.Key
+func scanKey(r rowScanner) (apikey.Key, error) {
+	var k apikey.Key
 	var tier, state, origins string
 	var created, updated int64
 	err := r.Scan(&k.ID, &k.Prefix, &k.Hash, &k.Name, &k.Email, &tier, &state, &k.PerMinute, &k.PerDay, &origins, &created, &updated)
 	if errors.Is(err, sql.ErrNoRows) {
-		return access.Key{}, catalog.ErrNotFound
+		return apikey.Key{}, catalog.ErrNotFound
 	}
 	if err != nil {
-		return access.Key{}, err
+		return apikey.Key{}, err
 	}
-	k.Tier, k.State = access.Tier(tier), access.State(state)
+	k.Tier, k.State = apikey.Tier(tier), apikey.State(state)
 	if err := json.Unmarshal([]byte(origins), &k.Origins); err != nil {
-		return access.Key{}, fmt.Errorf("key %s: origins: %w", k.Prefix, err)
+		return apikey.Key{}, fmt.Errorf("key %s: origins: %w", k.Prefix, err)
 	}
 	if len(k.Origins) == 0 {
 		k.Origins = nil

@@ -5,14 +5,14 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/fragrance-data/fragrance/internal/access"
+	"github.com/fragrance-data/fragrance/internal/usage"
 )
 
-var _ access.UsageStore = (*DB)(nil)
+var _ usage.Store = (*DB)(nil)
 
 // RecordUsage adds a batch of counts in one transaction: each hourly count
 // goes to its hour and to its UTC day.
-func (d *DB) RecordUsage(ctx context.Context, b access.UsageBatch) error {
+func (d *DB) RecordUsage(ctx context.Context, b usage.Batch) error {
 	if b.Empty() {
 		return nil
 	}
@@ -57,17 +57,17 @@ func (d *DB) RecordUsage(ctx context.Context, b access.UsageBatch) error {
 }
 
 // DailyUsage returns per-day counts of a key (all keys for "") in [from, to).
-func (d *DB) DailyUsage(ctx context.Context, prefix string, from, to time.Time) ([]access.UsageCount, error) {
+func (d *DB) DailyUsage(ctx context.Context, prefix string, from, to time.Time) ([]usage.Count, error) {
 	return d.usage(ctx, "usage_daily", "day", prefix, from, to)
 }
 
 // HourlyUsage returns per-hour counts of a key (all keys for "") in [from, to).
-func (d *DB) HourlyUsage(ctx context.Context, prefix string, from, to time.Time) ([]access.UsageCount, error) {
+func (d *DB) HourlyUsage(ctx context.Context, prefix string, from, to time.Time) ([]usage.Count, error) {
 	return d.usage(ctx, "usage_hourly", "hour", prefix, from, to)
 }
 
 // usage reads one of the two usage tables; table and col are constants.
-func (d *DB) usage(ctx context.Context, table, col, prefix string, from, to time.Time) ([]access.UsageCount, error) {
+func (d *DB) usage(ctx context.Context, table, col, prefix string, from, to time.Time) ([]usage.Count, error) {
 	q := `SELECT key_prefix, endpoint, status_class, ` + col + `, count FROM ` + table +
 		` WHERE ` + col + ` >= ? AND ` + col + ` < ? AND (? = '' OR key_prefix = ?)
 		ORDER BY ` + col + `, key_prefix, endpoint, status_class`
@@ -76,9 +76,9 @@ func (d *DB) usage(ctx context.Context, table, col, prefix string, from, to time
 		return nil, fmt.Errorf("read %s: %w", table, err)
 	}
 	defer rows.Close()
-	var out []access.UsageCount
+	var out []usage.Count
 	for rows.Next() {
-		var c access.UsageCount
+		var c usage.Count
 		var start int64
 		if err := rows.Scan(&c.KeyPrefix, &c.Endpoint, &c.StatusClass, &start, &c.Count); err != nil {
 			return nil, fmt.Errorf("read %s: %w", table, err)
@@ -93,16 +93,16 @@ func (d *DB) usage(ctx context.Context, table, col, prefix string, from, to time
 }
 
 // DailyClicks returns buy-link clicks of days in [from, to), by day then perfume.
-func (d *DB) DailyClicks(ctx context.Context, from, to time.Time) ([]access.ClickCount, error) {
+func (d *DB) DailyClicks(ctx context.Context, from, to time.Time) ([]usage.Click, error) {
 	rows, err := d.db.QueryContext(ctx, `SELECT perfume_id, day, count FROM clicks_daily
 		WHERE day >= ? AND day < ? ORDER BY day, perfume_id`, from.Unix(), to.Unix())
 	if err != nil {
 		return nil, fmt.Errorf("read clicks: %w", err)
 	}
 	defer rows.Close()
-	var out []access.ClickCount
+	var out []usage.Click
 	for rows.Next() {
-		var c access.ClickCount
+		var c usage.Click
 		var day int64
 		if err := rows.Scan(&c.PerfumeID, &day, &c.Count); err != nil {
 			return nil, fmt.Errorf("read clicks: %w", err)
@@ -130,7 +130,7 @@ func (d *DB) PruneHourlyUsage(ctx context.Context, before time.Time) (int64, err
 }
 
 // RecordSignals stores abuse signals in one transaction.
-func (d *DB) RecordSignals(ctx context.Context, signals []access.Signal) error {
+func (d *DB) RecordSignals(ctx context.Context, signals []usage.Signal) error {
 	if len(signals) == 0 {
 		return nil
 	}
@@ -152,16 +152,16 @@ func (d *DB) RecordSignals(ctx context.Context, signals []access.Signal) error {
 }
 
 // Signals returns the signals at or after since, newest first, at most limit.
-func (d *DB) Signals(ctx context.Context, since time.Time, limit int) ([]access.Signal, error) {
+func (d *DB) Signals(ctx context.Context, since time.Time, limit int) ([]usage.Signal, error) {
 	rows, err := d.db.QueryContext(ctx, `SELECT id, kind, key_prefix, client_ip, count, window_seconds, detail, at
 		FROM abuse_signals WHERE at >= ? ORDER BY at DESC, id DESC LIMIT ?`, since.UnixMilli(), limit)
 	if err != nil {
 		return nil, fmt.Errorf("read signals: %w", err)
 	}
 	defer rows.Close()
-	var out []access.Signal
+	var out []usage.Signal
 	for rows.Next() {
-		var s access.Signal
+		var s usage.Signal
 		var window, at int64
 		if err := rows.Scan(&s.ID, &s.Kind, &s.KeyPrefix, &s.ClientIP, &s.Count, &window, &s.Detail, &at); err != nil {
 			return nil, fmt.Errorf("read signals: %w", err)

@@ -3,10 +3,10 @@ package sqlite_test
 import (
 	"testing"
 
-	"github.com/fragrance-data/fragrance/internal/access"
 	"github.com/fragrance-data/fragrance/internal/storetest"
+	"github.com/fragrance-data/fragrance/internal/usage"
 )
 
 func TestUsageStoreContract(t *testing.T) {
-	storetest.RunUsageStore(t, func(t *testing.T) access.UsageStore { return open(t) })
+	storetest.RunUsageStore(t, func(t *testing.T) usage.Store { return open(t) })
 }

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/fragrance-data/fragrance/internal/catalog"
-	"github.com/fragrance-data/fragrance/internal/images/imgstore"
+	"github.com/fragrance-data/fragrance/internal/imgstore"
 )
 
 // jobClock is a settable test clock. Backends under test read now; the

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/fragrance-data/fragrance/internal/access"
+	"github.com/fragrance-data/fragrance/internal/apikey"
 )
 
 // Clock is a settable clock safe for concurrent use.
@@ -89,7 +90,7 @@ func newFixture(t *testing.T, newLimiter NewFunc) *fixture {
 }
 
 // at sets the clock to Base+off and asks once.
-func (f *fixture) at(off time.Duration, l access.Limits) access.Decision {
+func (f *fixture) at(off time.Duration, l apikey.Limits) access.Decision {
 	f.t.Helper()
 	f.clock.Set(Base.Add(off))
 	d, err := f.lim.Allow(context.Background(), f.id, l)
@@ -100,7 +101,7 @@ func (f *fixture) at(off time.Duration, l access.Limits) access.Decision {
 }
 
 // want checks the admission of one request at +off.
-func (f *fixture) want(off time.Duration, l access.Limits, allowed bool) access.Decision {
+func (f *fixture) want(off time.Duration, l apikey.Limits, allowed bool) access.Decision {
 	f.t.Helper()
 	d := f.at(off, l)
 	if d.Allowed != allowed {
@@ -110,7 +111,7 @@ func (f *fixture) want(off time.Duration, l access.Limits, allowed bool) access.
 }
 
 // fill admits n requests at +off, each of which must pass.
-func (f *fixture) fill(off time.Duration, l access.Limits, n int) {
+func (f *fixture) fill(off time.Duration, l apikey.Limits, n int) {
 	f.t.Helper()
 	for i := 0; i < n; i++ {
 		f.want(off, l, true)
@@ -119,7 +120,7 @@ func (f *fixture) fill(off time.Duration, l access.Limits, n int) {
 
 func testMinuteBoundary(t *testing.T, newLimiter NewFunc) {
 	f := newFixture(t, newLimiter)
-	free := access.Limits{PerMinute: 60, PerDay: 1000}
+	free := apikey.Limits{PerMinute: 60, PerDay: 1000}
 	d := f.want(0, free, true)
 	if d.Minute.Remaining != 59 || d.Day.Remaining != 999 || d.Minute.Reset != time.Minute || d.Day.Reset != 24*time.Hour {
 		t.Fatalf("first decision: %+v", d)
@@ -145,7 +146,7 @@ func testMinuteBoundary(t *testing.T, newLimiter NewFunc) {
 
 func testTrailingWindow(t *testing.T, newLimiter NewFunc) {
 	f := newFixture(t, newLimiter)
-	l := access.Limits{PerMinute: 3, PerDay: 1000}
+	l := apikey.Limits{PerMinute: 3, PerDay: 1000}
 	for _, s := range []int{0, 20, 40} {
 		f.want(time.Duration(s)*time.Second, l, true)
 	}
@@ -167,7 +168,7 @@ func testTrailingWindow(t *testing.T, newLimiter NewFunc) {
 
 func testRefusedDoNotCount(t *testing.T, newLimiter NewFunc) {
 	f := newFixture(t, newLimiter)
-	l := access.Limits{PerMinute: 2, PerDay: 1000}
+	l := apikey.Limits{PerMinute: 2, PerDay: 1000}
 	f.want(0, l, true)
 	f.want(time.Second, l, true)
 	for i := 0; i < 50; i++ {
@@ -184,7 +185,7 @@ func testRefusedDoNotCount(t *testing.T, newLimiter NewFunc) {
 
 func testDayWindow(t *testing.T, newLimiter NewFunc) {
 	f := newFixture(t, newLimiter)
-	l := access.Limits{PerMinute: 100, PerDay: 5}
+	l := apikey.Limits{PerMinute: 100, PerDay: 5}
 	for i := 0; i < 5; i++ {
 		f.want(time.Duration(i)*time.Hour, l, true)
 	}
@@ -200,7 +201,7 @@ func testDayWindow(t *testing.T, newLimiter NewFunc) {
 
 func testBothWindows(t *testing.T, newLimiter NewFunc) {
 	f := newFixture(t, newLimiter)
-	l := access.Limits{PerMinute: 2, PerDay: 2}
+	l := apikey.Limits{PerMinute: 2, PerDay: 2}
 	f.fill(0, l, 2)
 	d := f.want(time.Second, l, false)
 	if !slices.Equal(d.Violated(), []string{"minute", "day"}) {
@@ -217,18 +218,18 @@ func testBothWindows(t *testing.T, newLimiter NewFunc) {
 
 func testOverrides(t *testing.T, newLimiter NewFunc) {
 	f := newFixture(t, newLimiter)
-	f.fill(0, access.Limits{PerMinute: 60, PerDay: 1000}, 10)
-	lower := access.Limits{PerMinute: 5, PerDay: 1000}
+	f.fill(0, apikey.Limits{PerMinute: 60, PerDay: 1000}, 10)
+	lower := apikey.Limits{PerMinute: 5, PerDay: 1000}
 	d := f.want(time.Second, lower, false)
 	if d.RetryAfter() != 59*time.Second || d.Minute.Remaining != 0 {
 		t.Fatalf("lowered: %+v", d)
 	}
 	f.want(time.Minute, lower, true)
-	higher := access.Limits{PerMinute: 20, PerDay: 1000}
+	higher := apikey.Limits{PerMinute: 20, PerDay: 1000}
 	f.fill(time.Minute, higher, 19)
 	f.want(time.Minute, higher, false)
 	// A day override lower than what was used refuses at once.
-	d = f.want(2*time.Minute, access.Limits{PerMinute: 60, PerDay: 20}, false)
+	d = f.want(2*time.Minute, apikey.Limits{PerMinute: 60, PerDay: 20}, false)
 	if !slices.Equal(d.Violated(), []string{"day"}) {
 		t.Fatalf("day override: %v", d.Violated())
 	}
@@ -236,7 +237,7 @@ func testOverrides(t *testing.T, newLimiter NewFunc) {
 
 func testBucketedMinute(t *testing.T, newLimiter NewFunc) {
 	f := newFixture(t, newLimiter)
-	l := access.Limits{PerMinute: 2000, PerDay: 5_000_000}
+	l := apikey.Limits{PerMinute: 2000, PerDay: 5_000_000}
 	half := 500 * time.Millisecond
 	f.fill(half, l, 2000)
 	d := f.want(half, l, false)
@@ -253,7 +254,7 @@ func testBucketedMinute(t *testing.T, newLimiter NewFunc) {
 
 func testBucketedDay(t *testing.T, newLimiter NewFunc) {
 	f := newFixture(t, newLimiter)
-	l := access.Limits{PerMinute: 5000, PerDay: 1500}
+	l := apikey.Limits{PerMinute: 5000, PerDay: 1500}
 	f.fill(30*time.Second, l, 1000)
 	f.fill(2*time.Hour, l, 500)
 	d := f.want(3*time.Hour, l, false)
@@ -271,8 +272,8 @@ func testBucketedDay(t *testing.T, newLimiter NewFunc) {
 // counts survive each conversion, on the safe side.
 func testModeSwitch(t *testing.T, newLimiter NewFunc) {
 	f := newFixture(t, newLimiter)
-	small := access.Limits{PerMinute: access.DefaultExactMax, PerDay: 5_000_000}
-	large := access.Limits{PerMinute: access.DefaultExactMax + 100, PerDay: 5_000_000}
+	small := apikey.Limits{PerMinute: access.DefaultExactMax, PerDay: 5_000_000}
+	large := apikey.Limits{PerMinute: access.DefaultExactMax + 100, PerDay: 5_000_000}
 	half := 500 * time.Millisecond
 	f.fill(half, small, access.DefaultExactMax)
 	f.want(half, small, false)
@@ -295,7 +296,7 @@ func testModeSwitch(t *testing.T, newLimiter NewFunc) {
 
 func testKeysIndependent(t *testing.T, newLimiter NewFunc) {
 	f := newFixture(t, newLimiter)
-	l := access.Limits{PerMinute: 1, PerDay: 10}
+	l := apikey.Limits{PerMinute: 1, PerDay: 10}
 	f.want(0, l, true)
 	f.want(0, l, false)
 	other := *f
@@ -307,7 +308,7 @@ func testKeysIndependent(t *testing.T, newLimiter NewFunc) {
 // one free key are admitted exactly 60 times in a minute.
 func testConcurrentFreeKey(t *testing.T, newLimiter NewFunc) {
 	f := newFixture(t, newLimiter)
-	free := access.Limits{PerMinute: 60, PerDay: 1000}
+	free := apikey.Limits{PerMinute: 60, PerDay: 1000}
 	for round := 0; round < 2; round++ {
 		var admitted atomic.Int64
 		var wg sync.WaitGroup
@@ -340,7 +341,7 @@ func testConcurrentFreeKey(t *testing.T, newLimiter NewFunc) {
 // reference log; bucketed ones never over-admit and refuse only when the
 // window lengthened by one bucket is full.
 func testRandomAgainstReference(t *testing.T, newLimiter NewFunc) {
-	for _, l := range []access.Limits{{PerMinute: 7, PerDay: 40}, {PerMinute: 1100, PerDay: 1200}, {PerMinute: 1100, PerDay: 3000}} {
+	for _, l := range []apikey.Limits{{PerMinute: 7, PerDay: 40}, {PerMinute: 1100, PerDay: 1200}, {PerMinute: 1100, PerDay: 3000}} {
 		f := newFixture(t, newLimiter)
 		rng := rand.New(rand.NewPCG(1, uint64(l.PerMinute)))
 		var log []time.Time
@@ -383,7 +384,7 @@ func testRandomAgainstReference(t *testing.T, newLimiter NewFunc) {
 
 // reference reports whether a request at now fits windows lengthened by
 // extraMinute and extraDay, counting the admitted log (sorted by time).
-func reference(log []time.Time, now time.Time, l access.Limits, extraMinute, extraDay time.Duration) bool {
+func reference(log []time.Time, now time.Time, l apikey.Limits, extraMinute, extraDay time.Duration) bool {
 	in := func(span time.Duration) int64 {
 		from := now.Add(-span)
 		i, _ := slices.BinarySearchFunc(log, from, func(at, from time.Time) int {

@@ -31,6 +31,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/fragrance-data/fragrance/internal/access"
+	"github.com/fragrance-data/fragrance/internal/apikey"
 )
 
 //go:embed window.lua
@@ -165,7 +166,7 @@ func (l *Limiter) register(reg prometheus.Registerer) error {
 }
 
 // Allow decides one request of id (see the package comment).
-func (l *Limiter) Allow(ctx context.Context, id string, lim access.Limits) (access.Decision, error) {
+func (l *Limiter) Allow(ctx context.Context, id string, lim apikey.Limits) (access.Decision, error) {
 	local, err := l.local.Allow(ctx, id, lim)
 	if err != nil || !local.Allowed || l.degraded() {
 		return local, err
@@ -184,7 +185,7 @@ func (l *Limiter) Allow(ctx context.Context, id string, lim access.Limits) (acce
 }
 
 // eval runs the script for one request.
-func (l *Limiter) eval(ctx context.Context, id string, lim access.Limits) (access.Decision, error) {
+func (l *Limiter) eval(ctx context.Context, id string, lim apikey.Limits) (access.Decision, error) {
 	ctx, cancel := context.WithTimeout(ctx, l.timeout)
 	defer cancel()
 	base := l.prefix + "{" + id + "}:"

@@ -17,6 +17,7 @@ import (
 	"github.com/fragrance-data/fragrance/internal/access"
 	"github.com/fragrance-data/fragrance/internal/access/limitertest"
 	"github.com/fragrance-data/fragrance/internal/access/redislimit"
+	"github.com/fragrance-data/fragrance/internal/apikey"
 )
 
 // testRedis returns the options of the test Redis named by
@@ -99,7 +100,7 @@ type roundRobin struct {
 	replicas []access.Limiter
 }
 
-func (r *roundRobin) Allow(ctx context.Context, id string, l access.Limits) (access.Decision, error) {
+func (r *roundRobin) Allow(ctx context.Context, id string, l apikey.Limits) (access.Decision, error) {
 	return r.replicas[r.next.Add(1)%uint64(len(r.replicas))].Allow(ctx, id, l)
 }
 
@@ -121,7 +122,7 @@ func TestRedisLimiterSharedWindows(t *testing.T) {
 		t.Cleanup(func() { l.Close() })
 		replicas = append(replicas, l)
 	}
-	lim := access.Limits{PerMinute: 10, PerDay: 100}
+	lim := apikey.Limits{PerMinute: 10, PerDay: 100}
 	admitted := 0
 	for i := 0; i < 30; i++ {
 		d, err := replicas[i%2].Allow(context.Background(), "fds_shared00", lim)
@@ -151,7 +152,7 @@ func TestRedisUnreachableFallsBack(t *testing.T) {
 	if !st.Degraded || st.Backend != "redis" || st.LastError == "" {
 		t.Fatalf("status = %+v, want degraded", st)
 	}
-	lim := access.Limits{PerMinute: 2, PerDay: 10}
+	lim := apikey.Limits{PerMinute: 2, PerDay: 10}
 	var allowed int
 	for i := 0; i < 5; i++ {
 		d, err := l.Allow(context.Background(), "fds_fallback", lim)
@@ -228,7 +229,7 @@ func TestRedisRecovers(t *testing.T) {
 	t.Cleanup(func() { client.Close() })
 	clock := limitertest.NewClock(limitertest.Base)
 	l := newLimiter(t, client, clock.Now, 10*time.Millisecond)
-	lim := access.Limits{PerMinute: 3, PerDay: 100}
+	lim := apikey.Limits{PerMinute: 3, PerDay: 100}
 	allow := func() bool {
 		d, err := l.Allow(context.Background(), "fds_recover0", lim)
 		if err != nil {
@@ -277,7 +278,7 @@ func TestRedisClockAndExpiry(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer l.Close()
-	for _, lim := range []access.Limits{{PerMinute: 60, PerDay: 1000}, {PerMinute: 5000, PerDay: 5_000_000}} {
+	for _, lim := range []apikey.Limits{{PerMinute: 60, PerDay: 1000}, {PerMinute: 5000, PerDay: 5_000_000}} {
 		id := fmt.Sprintf("fds_clock%04d", lim.PerMinute)
 		d, err := l.Allow(context.Background(), id, lim)
 		if err != nil || !d.Allowed {

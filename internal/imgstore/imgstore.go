@@ -1,10 +1,10 @@
 // Package imgstore is the storage contract of the image host: where image
-// bytes live (Blobs) and the queue of background-removal jobs (Jobs). The
-// filesystem (FS) holds the blobs by default, next to the SQLite database
-// that holds the jobs; the PostgreSQL backend holds both so replicas share
-// them. Every backend passes the suite in internal/storetest.
+// bytes live (Blobs) and the queue of background-removal jobs (Jobs). Files
+// on disk (internal/imgfiles) hold the blobs by default, next to the SQLite
+// database that holds the jobs; the PostgreSQL backend holds both so
+// replicas share them. Every backend passes the suites in internal/storetest.
 //
-// The package uses only the standard library and the catalog error kinds so
+// It holds types and interfaces only and imports nothing of the project, so
 // that backends can implement it without pulling in the image code.
 package imgstore
 

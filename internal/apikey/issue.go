@@ -1,4 +1,4 @@
-package access
+package apikey
 
 import (
 	"context"
@@ -23,7 +23,7 @@ type NewKey struct {
 
 // Issue generates a key, stores its hash and returns the stored record with
 // the key itself, which is to be shown once: it is not kept anywhere.
-func Issue(ctx context.Context, store KeyStore, nk NewKey) (Key, string, error) {
+func Issue(ctx context.Context, store Store, nk NewKey) (Key, string, error) {
 	if _, err := ParseTier(string(nk.Tier)); err != nil {
 		return Key{}, "", err
 	}

@@ -1,4 +1,17 @@
-package access
+// Package apikey is the domain of API keys: the key format (a random
+// secret with a readable prefix and a checksum, stored only as a SHA-256
+// hash), the key record and its states, the tiers and their limits, and
+// the Store the backends meet. It holds types, pure functions and
+// interfaces, and imports only the standard library and the catalogue's
+// error kinds.
+//
+// A key is "fds_", 43 random base62 characters (256 bits from crypto/rand)
+// and a 6-character base62 CRC32 of the random part: 53 characters. The
+// checksum refuses a mistyped key before any store lookup. Only the SHA-256
+// of the key and its display prefix ("fds_" and 8 characters) are stored;
+// Issue returns the key once. States are active, suspended (403) and
+// revoked (401, final).
+package apikey
 
 import (
 	"context"
@@ -34,7 +47,7 @@ var ErrRevoked = fmt.Errorf("key is revoked, which is final: %w", catalog.ErrInv
 // ForCreate is k ready to be stored as a new key: an empty state becomes
 // active, and a key without prefix, hash or tier, or with an unknown
 // state, is refused with an error wrapping catalog.ErrInvalid. Every
-// KeyStore's CreateKey applies it, so the backends agree on the rule.
+// Store's CreateKey applies it, so the backends agree on the rule.
 func (k Key) ForCreate() (Key, error) {
 	if k.State == "" {
 		k.State = Active
@@ -67,10 +80,10 @@ type Key struct {
 	UpdatedAt time.Time
 }
 
-// KeyStore persists keys. Lookups of a missing key return an error wrapping
+// Store persists keys. Lookups of a missing key return an error wrapping
 // catalog.ErrNotFound; any other error means the store cannot answer, and
 // authentication then fails closed.
-type KeyStore interface {
+type Store interface {
 	// CreateKey stores k (Prefix and Hash set, ID ignored), stamping
 	// CreatedAt and UpdatedAt, and returns it as stored. A taken prefix or
 	// hash gives an error wrapping ErrKeyExists.
@@ -89,76 +102,6 @@ type KeyStore interface {
 	// KeysChangedSince returns the keys whose UpdatedAt is at or after
 	// since, so replicas can refresh their caches without a full reload.
 	KeysChangedSince(ctx context.Context, since time.Time) ([]Key, error)
-}
-
-// UsageCount is a number of requests of one key to one endpoint with one
-// status class ("2xx" ... "5xx") in one hour or one day starting at Start
-// (UTC).
-type UsageCount struct {
-	KeyPrefix   string
-	Endpoint    string
-	StatusClass string
-	Start       time.Time
-	Count       int64
-}
-
-// ClickCount is a number of buy-link clicks on one perfume in one UTC day.
-type ClickCount struct {
-	PerfumeID int64
-	Day       time.Time
-	Count     int64
-}
-
-// UsageBatch is what the meter flushes at once: hourly request counts (the
-// store adds each to its hour and to its day) and daily click counts.
-type UsageBatch struct {
-	Hourly []UsageCount
-	Clicks []ClickCount
-}
-
-// Empty reports whether b holds nothing to write.
-func (b UsageBatch) Empty() bool { return len(b.Hourly) == 0 && len(b.Clicks) == 0 }
-
-// Signal kinds recorded for the admin dashboard.
-const (
-	SignalLimitHits    = "limit_hits"    // a key keeps hitting its limits
-	SignalManyIPs      = "many_ips"      // a key is used from unusually many client IPs
-	SignalFailedChecks = "failed_checks" // a burst of failed key checks from one client IP
-)
-
-// Signal is one abuse observation.
-type Signal struct {
-	ID        int64
-	Kind      string
-	KeyPrefix string // empty for failed_checks
-	ClientIP  string // empty for many_ips
-	// Count is what crossed the threshold (refusals, distinct IPs, failures)
-	// within Window.
-	Count  int64
-	Window time.Duration
-	Detail string
-	At     time.Time
-}
-
-// UsageStore persists usage counts and abuse signals.
-type UsageStore interface {
-	// RecordUsage adds every count of b to the stored totals in one
-	// transaction: all of b is written or none of it.
-	RecordUsage(ctx context.Context, b UsageBatch) error
-	// DailyUsage returns the per-day counts of a key (every key when prefix
-	// is empty) for days starting in [from, to), ordered by day.
-	DailyUsage(ctx context.Context, prefix string, from, to time.Time) ([]UsageCount, error)
-	// HourlyUsage is DailyUsage by the hour, for the hours still kept.
-	HourlyUsage(ctx context.Context, prefix string, from, to time.Time) ([]UsageCount, error)
-	// DailyClicks returns the buy-link clicks of days in [from, to).
-	DailyClicks(ctx context.Context, from, to time.Time) ([]ClickCount, error)
-	// PruneHourlyUsage deletes hourly counts of hours before before and
-	// returns how many rows went. Daily counts are kept.
-	PruneHourlyUsage(ctx context.Context, before time.Time) (int64, error)
-	// RecordSignals stores abuse signals.
-	RecordSignals(ctx context.Context, s []Signal) error
-	// Signals returns the signals at or after since, newest first, at most limit.
-	Signals(ctx context.Context, since time.Time, limit int) ([]Signal, error)
 }
 
 // ParseOrigins reads a comma-separated list of browser origins for a key,
@@ -189,8 +132,9 @@ func normalizeOrigin(o string) (string, bool) {
 	return strings.ToLower(u.Scheme + "://" + u.Host), true
 }
 
-// originAllowed reports whether a request's Origin header value may use k.
-func originAllowed(k Key, origin string) bool {
+// AllowsOrigin reports whether a request whose Origin header is origin
+// may use k: a key without origins allows every origin.
+func (k Key) AllowsOrigin(origin string) bool {
 	if len(k.Origins) == 0 {
 		return true
 	}

@@ -1,4 +1,7 @@
-package imgstore
+// Package imgfiles is the default blob backend of the image host: image
+// bytes as files in one directory, beside the SQLite database by default.
+// It meets imgstore.Blobs; the job queue lives in the database.
+package imgfiles
 
 import (
 	"context"
@@ -11,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/fragrance-data/fragrance/internal/catalog"
+	"github.com/fragrance-data/fragrance/internal/imgstore"
 )
 
 // FS keeps image blobs as files under one directory:
@@ -20,7 +24,7 @@ type FS struct {
 	dir string
 }
 
-var _ Blobs = (*FS)(nil)
+var _ imgstore.Blobs = (*FS)(nil)
 
 // NewFS returns a blob store rooted at dir, creating the directory.
 func NewFS(dir string) (*FS, error) {
@@ -48,7 +52,7 @@ func (s *FS) Dir() string { return s.dir }
 
 // path is the file of one blob; the extension tells a person browsing the
 // directory what the file is.
-func (s *FS) path(kind Kind, id int64) (string, error) {
+func (s *FS) path(kind imgstore.Kind, id int64) (string, error) {
 	if !kind.Valid() {
 		return "", fmt.Errorf("image store: unknown kind %q", kind)
 	}
@@ -56,7 +60,7 @@ func (s *FS) path(kind Kind, id int64) (string, error) {
 		return "", fmt.Errorf("image store: negative id %d", id)
 	}
 	ext := ".jpg"
-	if kind == Nobg {
+	if kind == imgstore.Nobg {
 		ext = ".webp"
 	}
 	shard := fmt.Sprintf("%03d", id%1000)
@@ -65,7 +69,7 @@ func (s *FS) path(kind Kind, id int64) (string, error) {
 
 // PutImage writes the blob to a temporary file and renames it into place,
 // so readers never see a half-written image, even after a crash.
-func (s *FS) PutImage(ctx context.Context, kind Kind, id int64, data []byte) error {
+func (s *FS) PutImage(ctx context.Context, kind imgstore.Kind, id int64, data []byte) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -102,7 +106,7 @@ func (s *FS) PutImage(ctx context.Context, kind Kind, id int64, data []byte) err
 }
 
 // Image reads one blob.
-func (s *FS) Image(ctx context.Context, kind Kind, id int64) ([]byte, error) {
+func (s *FS) Image(ctx context.Context, kind imgstore.Kind, id int64) ([]byte, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}

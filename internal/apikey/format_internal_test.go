@@ -1,4 +1,4 @@
-package access
+package apikey
 
 import (
 	"hash/crc32"
@@ -33,11 +33,11 @@ func TestChecksumIsCRC32IEEE(t *testing.T) {
 
 func TestCheckKeyAllocates(t *testing.T) {
 	const k = "fds_sbIHX2pjxT7L0DWeASPeD1h5NErXpRkR35x8ykAdtkj2xzeLk"
-	if n := testing.AllocsPerRun(100, func() { checkKey(k) }); n != 0 {
-		t.Fatalf("checkKey allocates %v times per call, want 0", n)
+	if n := testing.AllocsPerRun(100, func() { Check(k) }); n != 0 {
+		t.Fatalf("Check allocates %v times per call, want 0", n)
 	}
-	sum, _ := checkKey(k)
-	if back, ok := sumOfHash(HashKey(k)); !ok || back != sum {
-		t.Fatal("sumOfHash(HashKey(k)) is not the sum checkKey returns")
+	sum, _ := Check(k)
+	if back, ok := SumOfHash(HashKey(k)); !ok || back != sum {
+		t.Fatal("SumOfHash(HashKey(k)) is not the sum Check returns")
 	}
 }

@@ -1,4 +1,4 @@
-package access
+package apikey
 
 import (
 	"crypto/rand"
@@ -96,18 +96,18 @@ var isBase62 = func() (t [256]bool) {
 // ParseKey checks the format and checksum of s and returns its prefix and
 // hash. It never consults a store, so it is safe to run on every request.
 func ParseKey(s string) (ParsedKey, error) {
-	sum, ok := checkKey(s)
+	sum, ok := Check(s)
 	if !ok {
 		return ParsedKey{}, ErrMalformedKey
 	}
 	// A copy: a substring would keep the whole secret alive.
-	return ParsedKey{Prefix: strings.Clone(s[:len(KeyScheme)+displayRandLen]), Hash: storedHash(sum)}, nil
+	return ParsedKey{Prefix: strings.Clone(s[:len(KeyScheme)+displayRandLen]), Hash: StoredHash(sum)}, nil
 }
 
-// checkKey checks the format and checksum of s and returns its SHA-256,
+// Check checks the format and checksum of s and returns its SHA-256,
 // without allocating: the Guard runs it on every request and looks its
 // cache up by the sum, making the hex form only to ask the store.
-func checkKey(s string) (sum keySum, ok bool) {
+func Check(s string) (sum Sum, ok bool) {
 	if len(s) != keyLen || !strings.HasPrefix(s, KeyScheme) {
 		return sum, false
 	}
@@ -126,18 +126,19 @@ func checkKey(s string) (sum keySum, ok bool) {
 }
 
 // HashKey returns the hex SHA-256 of a key string, the form a store keeps.
-func HashKey(s string) string { return storedHash(sha256.Sum256([]byte(s))) }
+func HashKey(s string) string { return StoredHash(sha256.Sum256([]byte(s))) }
 
-// keySum is the SHA-256 of a key string. The Guard checks keys and looks
+// Sum is the SHA-256 of a key string. The Guard checks keys and looks
 // its cache up by it on every request; storedHash makes the hex form a
 // store keeps (Key.Hash) only when a store is asked, and sumOfHash reads
 // it back.
-type keySum = [sha256.Size]byte
+type Sum = [sha256.Size]byte
 
-func storedHash(sum keySum) string { return hex.EncodeToString(sum[:]) }
+// StoredHash is the hex form of sum, as a Store keeps it (Key.Hash).
+func StoredHash(sum Sum) string { return hex.EncodeToString(sum[:]) }
 
-// sumOfHash is the SHA-256 a hex hash spells, false when it spells none.
-func sumOfHash(hash string) (sum keySum, ok bool) {
+// SumOfHash is the SHA-256 a hex hash spells, false when it spells none.
+func SumOfHash(hash string) (sum Sum, ok bool) {
 	if len(hash) != 2*sha256.Size {
 		return sum, false
 	}

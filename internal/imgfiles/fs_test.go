@@ -1,16 +1,17 @@
-package imgstore_test
+package imgfiles_test
 
 import (
 	"path/filepath"
 	"testing"
 
-	"github.com/fragrance-data/fragrance/internal/images/imgstore"
+	"github.com/fragrance-data/fragrance/internal/imgfiles"
+	"github.com/fragrance-data/fragrance/internal/imgstore"
 	"github.com/fragrance-data/fragrance/internal/storetest"
 )
 
 func TestFS(t *testing.T) {
 	storetest.RunImageBlobs(t, func(t *testing.T) imgstore.Blobs {
-		s, err := imgstore.NewFS(filepath.Join(t.TempDir(), "images"))
+		s, err := imgfiles.NewFS(filepath.Join(t.TempDir(), "images"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -25,7 +26,7 @@ func TestDefaultDir(t *testing.T) {
 		{"noext", "noext-images"},
 		{"dir/.hidden", "dir/.hidden-images"},
 	} {
-		if got := imgstore.DefaultDir(c.db); got != c.want {
+		if got := imgfiles.DefaultDir(c.db); got != c.want {
 			t.Errorf("DefaultDir(%q) = %q, want %q", c.db, got, c.want)
 		}
 	}

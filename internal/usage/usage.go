@@ -1,0 +1,81 @@
+// Package usage is the contract of usage metering: what the meter counts
+// (requests per key, endpoint, status class and hour; buy-link clicks per
+// perfume and day) and the abuse signals the access layer raises, and the
+// Store the backends meet to keep them. It holds types and interfaces only
+// and imports nothing of the project.
+package usage
+
+import (
+	"context"
+	"time"
+)
+
+// Count is a number of requests of one key to one endpoint with one
+// status class ("2xx" ... "5xx") in one hour or one day starting at Start
+// (UTC).
+type Count struct {
+	KeyPrefix   string
+	Endpoint    string
+	StatusClass string
+	Start       time.Time
+	Count       int64
+}
+
+// Click is a number of buy-link clicks on one perfume in one UTC day.
+type Click struct {
+	PerfumeID int64
+	Day       time.Time
+	Count     int64
+}
+
+// Batch is what the meter flushes at once: hourly request counts (the
+// store adds each to its hour and to its day) and daily click counts.
+type Batch struct {
+	Hourly []Count
+	Clicks []Click
+}
+
+// Empty reports whether b holds nothing to write.
+func (b Batch) Empty() bool { return len(b.Hourly) == 0 && len(b.Clicks) == 0 }
+
+// Signal kinds recorded for the admin dashboard.
+const (
+	SignalLimitHits    = "limit_hits"    // a key keeps hitting its limits
+	SignalManyIPs      = "many_ips"      // a key is used from unusually many client IPs
+	SignalFailedChecks = "failed_checks" // a burst of failed key checks from one client IP
+)
+
+// Signal is one abuse observation.
+type Signal struct {
+	ID        int64
+	Kind      string
+	KeyPrefix string // empty for failed_checks
+	ClientIP  string // empty for many_ips
+	// Count is what crossed the threshold (refusals, distinct IPs, failures)
+	// within Window.
+	Count  int64
+	Window time.Duration
+	Detail string
+	At     time.Time
+}
+
+// Store persists usage counts and abuse signals.
+type Store interface {
+	// RecordUsage adds every count of b to the stored totals in one
+	// transaction: all of b is written or none of it.
+	RecordUsage(ctx context.Context, b Batch) error
+	// DailyUsage returns the per-day counts of a key (every key when prefix
+	// is empty) for days starting in [from, to), ordered by day.
+	DailyUsage(ctx context.Context, prefix string, from, to time.Time) ([]Count, error)
+	// HourlyUsage is DailyUsage by the hour, for the hours still kept.
+	HourlyUsage(ctx context.Context, prefix string, from, to time.Time) ([]Count, error)
+	// DailyClicks returns the buy-link clicks of days in [from, to).
+	DailyClicks(ctx context.Context, from, to time.Time) ([]Click, error)
+	// PruneHourlyUsage deletes hourly counts of hours before before and
+	// returns how many rows went. Daily counts are kept.
+	PruneHourlyUsage(ctx context.Context, before time.Time) (int64, error)
+	// RecordSignals stores abuse signals.
+	RecordSignals(ctx context.Context, s []Signal) error
+	// Signals returns the signals at or after since, newest first, at most limit.
+	Signals(ctx context.Context, since time.Time, limit int) ([]Signal, error)
+}
