@@ -9,9 +9,10 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/fragrance-data/fragrance/internal/access"
+	"github.com/fragrance-data/fragrance/internal/access/meter"
 	"github.com/fragrance-data/fragrance/internal/apikey"
 	"github.com/fragrance-data/fragrance/internal/catalog"
+	"github.com/fragrance-data/fragrance/internal/usage"
 )
 
 func keysCommands() []subcommand {
@@ -239,7 +240,7 @@ func runKeysUsage(ctx context.Context, args []string, cio cmdIO) error {
 	f := newKeyFlags("usage", "usage [--db PATH] [--days N] KEYPREFIX\n\n"+
 		"Shows the key's requests per day (UTC), status class and endpoint. A running\n"+
 		"server writes its counts every few seconds.", cio)
-	days := f.Int("days", 7, fmt.Sprintf("number of days, today included (at most %d)", access.MaxReportDays))
+	days := f.Int("days", 7, fmt.Sprintf("number of days, today included (at most %d)", usage.MaxReportDays))
 	prefix, done, err := f.parseWithPrefix(args)
 	if done {
 		return err
@@ -253,7 +254,7 @@ func runKeysUsage(ctx context.Context, args []string, cio cmdIO) error {
 	if err != nil {
 		return keyError(prefix, err)
 	}
-	rep, err := access.BuildUsageReport(ctx, store, prefix, time.Now(), *days, nil)
+	rep, err := meter.BuildReport(ctx, store, prefix, time.Now(), *days, nil)
 	if err != nil {
 		return err
 	}
@@ -262,7 +263,7 @@ func runKeysUsage(ctx context.Context, args []string, cio cmdIO) error {
 	return nil
 }
 
-func printKeyUsage(cio cmdIO, rep access.UsageReport) {
+func printKeyUsage(cio cmdIO, rep usage.Report) {
 	w := tabwriter.NewWriter(cio.stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintf(w, "\ntoday (%s):\t%d requests\t%s\n", rep.Today.Date, rep.Today.Requests, formatCounts(rep.Today.ByStatus))
 	fmt.Fprintln(w, "\nDAY\tREQUESTS\tBY STATUS")

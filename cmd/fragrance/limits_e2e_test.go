@@ -16,7 +16,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fragrance-data/fragrance/internal/access"
+	"github.com/fragrance-data/fragrance/internal/access/meter"
 	"github.com/fragrance-data/fragrance/internal/apikey"
 )
 
@@ -245,7 +245,7 @@ func loadThroughShutdown(t *testing.T, base, key string, trigger int64, shutdown
 				mu.Lock()
 				switch {
 				case err == nil:
-					res.answered[access.StatusClass(a.status)]++
+					res.answered[meter.StatusClass(a.status)]++
 				case a.status != 0:
 					res.lost = append(res.lost, err)
 				default:

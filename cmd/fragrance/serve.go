@@ -15,13 +15,14 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/fragrance-data/fragrance/internal/access"
-	"github.com/fragrance-data/fragrance/internal/access/redislimit"
+	"github.com/fragrance-data/fragrance/internal/access/meter"
+	"github.com/fragrance-data/fragrance/internal/access/ratelimit"
+	"github.com/fragrance-data/fragrance/internal/access/ratelimit/redislimit"
 	"github.com/fragrance-data/fragrance/internal/api"
 	"github.com/fragrance-data/fragrance/internal/apikey"
 	"github.com/fragrance-data/fragrance/internal/bundled"
 	"github.com/fragrance-data/fragrance/internal/index"
 	"github.com/fragrance-data/fragrance/internal/postgres"
-	"github.com/fragrance-data/fragrance/internal/usage"
 	"github.com/fragrance-data/fragrance/internal/web"
 )
 
@@ -145,7 +146,13 @@ func serve(ctx context.Context, c *serveConfig, log *slog.Logger, accessLog api.
 
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	guard, closeLimiter, err := newGuard(ctx, c, store, log, reg)
+	m, err := meter.New(store, meter.Options{Logger: log, Registerer: reg})
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	m.Start()
+	guard, closeLimiter, err := newGuard(ctx, c, store, m, log, reg)
 	if err != nil {
 		ln.Close()
 		return err
@@ -174,7 +181,7 @@ func serve(ctx context.Context, c *serveConfig, log *slog.Logger, accessLog api.
 		Catalogue:     holder,
 		Guard:         guard,
 		Usage:         guard.UsageHandler(),
-		Click:         guard.RecordClick,
+		Click:         m.Click,
 		BaseURL:       base,
 		ShopURL:       *c.shopURL,
 		AccordColor:   ref.Color,
@@ -233,7 +240,8 @@ func serve(ctx context.Context, c *serveConfig, log *slog.Logger, accessLog api.
 	shutdownErr := errors.Join(hs.Shutdown(sctx), imgs.shutdown(sctx))
 	// Every request has finished: flush what the meter counted, then the
 	// deferred closes release the limiter and the store.
-	if err := guard.Close(sctx); err != nil {
+	guard.Close(sctx)
+	if err := m.Close(sctx); err != nil {
 		shutdownErr = errors.Join(shutdownErr, fmt.Errorf("flush usage: %w", err))
 	}
 	if shutdownErr != nil {
@@ -245,7 +253,7 @@ func serve(ctx context.Context, c *serveConfig, log *slog.Logger, accessLog api.
 
 // newGuard builds the access layer: tiers, trusted proxies and the
 // limiter (in-process, or Redis with the in-process one as fallback).
-func newGuard(ctx context.Context, c *serveConfig, store accessStore, log *slog.Logger, reg prometheus.Registerer) (*access.Guard, func(), error) {
+func newGuard(ctx context.Context, c *serveConfig, store apikey.Store, m *meter.Meter, log *slog.Logger, reg prometheus.Registerer) (*access.Guard, func(), error) {
 	tiers, err := apikey.ParseTiers(*c.tierLimits, apikey.DefaultTiers())
 	if err != nil {
 		return nil, nil, fmt.Errorf("--tier-limits: %w", err)
@@ -254,8 +262,8 @@ func newGuard(ctx context.Context, c *serveConfig, store accessStore, log *slog.
 	if err != nil {
 		return nil, nil, fmt.Errorf("--trusted-proxies: %w", err)
 	}
-	mem := access.NewMemLimiter(access.MemOptions{})
-	var limiter access.Limiter = mem
+	mem := ratelimit.NewMemLimiter(ratelimit.MemOptions{})
+	var limiter ratelimit.Limiter = mem
 	closeLimiter := func() {}
 	if *c.redis != "" {
 		rl, err := redislimit.New(ctx, redislimit.Options{URL: *c.redis, Local: mem, Logger: log, Registerer: reg})
@@ -264,7 +272,7 @@ func newGuard(ctx context.Context, c *serveConfig, store accessStore, log *slog.
 		}
 		limiter, closeLimiter = rl, func() { rl.Close() }
 	}
-	guard, err := access.NewGuard(store, store, limiter, access.Config{
+	guard, err := access.NewGuard(store, m, limiter, access.Config{
 		Tiers: tiers, TrustedProxies: trusted, Logger: log, Registerer: reg,
 	})
 	if err != nil {
@@ -272,12 +280,6 @@ func newGuard(ctx context.Context, c *serveConfig, store accessStore, log *slog.
 		return nil, nil, err
 	}
 	return guard, closeLimiter, nil
-}
-
-// accessStore is what the access layer needs of the store.
-type accessStore interface {
-	apikey.Store
-	usage.Store
 }
 
 // healthOf reports the store and the rate limiter for /healthz.

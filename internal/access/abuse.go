@@ -20,9 +20,6 @@ type AbuseConfig struct {
 	// DistinctIPs raises many_ips when a key is used from this many client
 	// IPs in a window; default 50.
 	DistinctIPs int
-	// MaxPending bounds the signals kept while the store cannot take them;
-	// default 10000 (the oldest are dropped).
-	MaxPending int
 }
 
 func (c *AbuseConfig) setDefaults() {
@@ -35,9 +32,6 @@ func (c *AbuseConfig) setDefaults() {
 	if c.DistinctIPs <= 0 {
 		c.DistinctIPs = 50
 	}
-	if c.MaxPending <= 0 {
-		c.MaxPending = 10_000
-	}
 }
 
 // abuse watches for the three signals. Its memory is bounded by the keys and
@@ -45,12 +39,11 @@ func (c *AbuseConfig) setDefaults() {
 type abuse struct {
 	cfg AbuseConfig
 
-	mu      sync.Mutex
-	start   time.Time
-	keys    map[string]*keyAbuse
-	ips     map[string]bool // IPs already reported this window
-	pending []usage.Signal
-	raised  func(kind string)
+	mu     sync.Mutex
+	start  time.Time
+	keys   map[string]*keyAbuse
+	ips    map[string]bool // IPs already reported this window
+	raised func(s usage.Signal)
 }
 
 type keyAbuse struct {
@@ -60,7 +53,7 @@ type keyAbuse struct {
 	ipsReported  bool
 }
 
-func newAbuse(cfg AbuseConfig, raised func(kind string)) *abuse {
+func newAbuse(cfg AbuseConfig, raised func(s usage.Signal)) *abuse {
 	cfg.setDefaults()
 	return &abuse{cfg: cfg, keys: make(map[string]*keyAbuse), ips: make(map[string]bool), raised: raised}
 }
@@ -132,32 +125,5 @@ func (a *abuse) failedBurst(ip string, failures int64, window time.Duration, now
 		Detail: fmt.Sprintf("%d failed API key checks within %v", failures, window)})
 }
 
-// raise queues a signal; under mu.
-func (a *abuse) raise(s usage.Signal) {
-	if len(a.pending) >= a.cfg.MaxPending {
-		a.pending = a.pending[1:]
-	}
-	a.pending = append(a.pending, s)
-	if a.raised != nil {
-		a.raised(s.Kind)
-	}
-}
-
-// take returns and forgets the queued signals.
-func (a *abuse) take() []usage.Signal {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	s := a.pending
-	a.pending = nil
-	return s
-}
-
-// putBack requeues signals the store could not take, ahead of newer ones.
-func (a *abuse) putBack(s []usage.Signal) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	a.pending = append(s, a.pending...)
-	if over := len(a.pending) - a.cfg.MaxPending; over > 0 {
-		a.pending = a.pending[over:]
-	}
-}
+// raise hands a signal on; under mu.
+func (a *abuse) raise(s usage.Signal) { a.raised(s) }

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/fragrance-data/fragrance/internal/access"
-	"github.com/fragrance-data/fragrance/internal/access/limitertest"
+	"github.com/fragrance-data/fragrance/internal/access/ratelimit/limitertest"
 	"github.com/fragrance-data/fragrance/internal/apikey"
 )
 
@@ -37,7 +37,7 @@ func (s *slowFailingKeys) KeyByHash(ctx context.Context, hash string) (apikey.Ke
 func TestGuardStaleBackoffAfterTimeout(t *testing.T) {
 	clock := limitertest.NewClock(limitertest.Base)
 	keys := &slowFailingKeys{fakeKeys: &fakeKeys{now: clock.Now}, clock: clock, took: 2 * time.Second}
-	g, err := access.NewGuard(keys, &fakeUsage{}, nil, access.Config{
+	g, err := access.NewGuard(keys, newTestMeter(t, &fakeUsage{}, clock.Now), nil, access.Config{
 		CacheTTL: 10 * time.Second, StaleTTL: time.Minute, LookupTimeout: 2 * time.Second, Now: clock.Now,
 	})
 	if err != nil {

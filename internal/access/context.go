@@ -5,13 +5,14 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/fragrance-data/fragrance/internal/access/ratelimit"
 	"github.com/fragrance-data/fragrance/internal/apikey"
 )
 
 // requestInfo is what the Guard learned about a request.
 type requestInfo struct {
 	key      apikey.Key
-	decision Decision
+	decision ratelimit.Decision
 	clientIP string
 }
 
@@ -40,11 +41,11 @@ func KeyFrom(ctx context.Context) (apikey.Key, bool) {
 
 // DecisionFrom returns the rate-limit decision of a request that passed
 // the Guard.
-func DecisionFrom(ctx context.Context) (Decision, bool) {
+func DecisionFrom(ctx context.Context) (ratelimit.Decision, bool) {
 	if ri := infoFrom(ctx); ri != nil {
 		return ri.decision, true
 	}
-	return Decision{}, false
+	return ratelimit.Decision{}, false
 }
 
 // LogInfo is what the Guard tells middleware that runs outside it, such as

@@ -4,8 +4,10 @@ import (
 	"context"
 	"fmt"
 	"sync"
+	"testing"
 	"time"
 
+	"github.com/fragrance-data/fragrance/internal/access/meter"
 	"github.com/fragrance-data/fragrance/internal/apikey"
 	"github.com/fragrance-data/fragrance/internal/catalog"
 	"github.com/fragrance-data/fragrance/internal/usage"
@@ -202,4 +204,15 @@ func (f *fakeUsage) signalKinds() []string {
 		out = append(out, s.Kind)
 	}
 	return out
+}
+
+// newTestMeter is a meter over store on clock now, never flushing by
+// itself: tests flush it when they want the store to see the counts.
+func newTestMeter(t testing.TB, store usage.Store, now func() time.Time) *meter.Meter {
+	t.Helper()
+	m, err := meter.New(store, meter.Options{Now: now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
 }

@@ -10,6 +10,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/fragrance-data/fragrance/internal/access/meter"
+	"github.com/fragrance-data/fragrance/internal/access/ratelimit"
 	"github.com/fragrance-data/fragrance/internal/apikey"
 	"github.com/fragrance-data/fragrance/internal/usage"
 	"github.com/prometheus/client_golang/prometheus"
@@ -41,11 +43,6 @@ type Config struct {
 	// IP; once full, every request from that IP gets 429 until the window
 	// has room. Default 20 per minute, no day window. Per replica.
 	FailedChecks apikey.Limits
-	// FlushInterval is how often usage and signals are written; default 5s.
-	FlushInterval time.Duration
-	// HourlyRetention is how long hourly usage is kept; default 14 days.
-	// Daily usage is kept for ever.
-	HourlyRetention time.Duration
 	// Abuse sets the abuse signals' thresholds.
 	Abuse AbuseConfig
 	// Now is the clock; default time.Now.
@@ -66,8 +63,6 @@ func (c *Config) setDefaults() {
 	def(&c.StaleTTL, 5*time.Minute)
 	def(&c.LookupTimeout, 2*time.Second)
 	def(&c.KeySyncInterval, 2*time.Second)
-	def(&c.FlushInterval, 5*time.Second)
-	def(&c.HourlyRetention, 14*24*time.Hour)
 	if c.Tiers == nil {
 		c.Tiers = apikey.DefaultTiers()
 	}
@@ -88,12 +83,11 @@ func (c *Config) setDefaults() {
 // Guard authenticates, rate-limits and meters the requests of the API.
 type Guard struct {
 	keys     apikey.Store
-	usage    usage.Store
-	limiter  Limiter
+	limiter  ratelimit.Limiter
 	cfg      Config
 	cache    *keyCache
-	failures *MemLimiter
-	meter    *meter
+	failures *ratelimit.MemLimiter
+	meter    *meter.Meter
 	abuse    *abuse
 	metrics  *metrics
 	log      *slog.Logger
@@ -106,38 +100,39 @@ type Guard struct {
 	done      chan struct{}
 	poke      chan struct{} // KeysChanged: sync keys now
 	closeOnce sync.Once
-	closeErr  error
 }
 
-// NewGuard returns a Guard over the stores and limiter (nil: an in-process
-// MemLimiter on cfg.Now) and starts its background loop: usage and signal
-// flushes every FlushInterval, key sync every KeySyncInterval, pruning of
-// old hourly usage every hour. Call Close on shutdown, after the HTTP
-// server has finished its requests.
-func NewGuard(keys apikey.Store, usages usage.Store, limiter Limiter, cfg Config) (*Guard, error) {
-	if keys == nil || usages == nil {
-		return nil, errors.New("access: NewGuard needs a key store and a usage store")
+// NewGuard returns a Guard over the key store and limiter (nil: an
+// in-process MemLimiter on cfg.Now) that counts requests and abuse signals
+// into m, and starts its background key sync (every KeySyncInterval). Call
+// Close on shutdown, after the HTTP server has finished its requests.
+func NewGuard(keys apikey.Store, m *meter.Meter, limiter ratelimit.Limiter, cfg Config) (*Guard, error) {
+	if keys == nil || m == nil {
+		return nil, errors.New("access: NewGuard needs a key store and a meter")
 	}
 	cfg.setDefaults()
 	if err := cfg.Tiers.Validate(); err != nil {
 		return nil, err
 	}
 	if limiter == nil {
-		limiter = NewMemLimiter(MemOptions{Now: cfg.Now})
+		limiter = ratelimit.NewMemLimiter(ratelimit.MemOptions{Now: cfg.Now})
 	}
 	g := &Guard{
-		keys: keys, usage: usages, limiter: limiter, cfg: cfg, log: cfg.Logger, now: cfg.Now,
+		keys: keys, limiter: limiter, cfg: cfg, log: cfg.Logger, now: cfg.Now,
 		cache:    newKeyCache(cfg.CacheTTL, cfg.StaleTTL, cfg.MaxCachedKeys, cfg.LookupTimeout, cfg.Now),
-		failures: NewMemLimiter(MemOptions{Now: cfg.Now}),
-		meter:    newMeter(usages),
+		failures: ratelimit.NewMemLimiter(ratelimit.MemOptions{Now: cfg.Now}),
+		meter:    m,
 		stop:     make(chan struct{}), done: make(chan struct{}), poke: make(chan struct{}, 1),
 	}
-	m, err := newMetrics(cfg.Registerer, g.LimiterStatus)
+	ms, err := newMetrics(cfg.Registerer, g.LimiterStatus)
 	if err != nil {
 		return nil, err
 	}
-	g.metrics = m
-	g.abuse = newAbuse(cfg.Abuse, func(kind string) { m.signals.WithLabelValues(kind).Inc() })
+	g.metrics = ms
+	g.abuse = newAbuse(cfg.Abuse, func(s usage.Signal) {
+		ms.signals.WithLabelValues(s.Kind).Inc()
+		m.Signal(s)
+	})
 	g.synced = g.now()
 	go g.loop()
 	return g, nil
@@ -147,11 +142,11 @@ func NewGuard(keys apikey.Store, usages usage.Store, limiter Limiter, cfg Config
 func (g *Guard) Tiers() apikey.Tiers { return g.cfg.Tiers }
 
 // LimiterStatus describes the rate-limit backend, for /healthz.
-func (g *Guard) LimiterStatus() LimiterStatus {
-	if sr, ok := g.limiter.(StatusReporter); ok {
+func (g *Guard) LimiterStatus() ratelimit.Status {
+	if sr, ok := g.limiter.(ratelimit.StatusReporter); ok {
 		return sr.Status()
 	}
-	return LimiterStatus{Backend: fmt.Sprintf("%T", g.limiter)}
+	return ratelimit.Status{Backend: fmt.Sprintf("%T", g.limiter)}
 }
 
 // KeysChanged asks for an immediate key sync: a store that can announce
@@ -165,62 +160,29 @@ func (g *Guard) KeysChanged() {
 	}
 }
 
-// RecordClick counts one buy-link click on a perfume (for /goto).
-func (g *Guard) RecordClick(perfumeID int64) { g.meter.click(perfumeID, g.now()) }
-
-// Flush writes the usage counted and the signals raised so far.
-func (g *Guard) Flush(ctx context.Context) error {
-	err := g.meter.flush(ctx)
-	if err != nil {
-		g.metrics.flushes.WithLabelValues("error").Inc()
-	} else {
-		g.metrics.flushes.WithLabelValues("ok").Inc()
-	}
-	if s := g.abuse.take(); len(s) > 0 {
-		if serr := g.usage.RecordSignals(ctx, s); serr != nil {
-			g.abuse.putBack(s)
-			err = errors.Join(err, fmt.Errorf("record abuse signals: %w", serr))
-		}
-	}
-	return err
-}
-
-// Close stops the background loop and flushes everything left. Call it
-// after http.Server.Shutdown has returned, so no request is still being
-// metered, and before closing the stores. It is safe to call twice.
-func (g *Guard) Close(ctx context.Context) error {
+// Close stops the background key sync. Call it on shutdown; the meter,
+// which the Guard counts into, is closed by its owner afterwards. It is
+// safe to call twice.
+func (g *Guard) Close(context.Context) error {
 	g.closeOnce.Do(func() {
 		close(g.stop)
 		<-g.done
-		g.closeErr = g.Flush(ctx)
 	})
-	return g.closeErr
+	return nil
 }
 
 func (g *Guard) loop() {
 	defer close(g.done)
-	flush := time.NewTicker(g.cfg.FlushInterval)
-	defer flush.Stop()
 	sync := time.NewTicker(g.cfg.KeySyncInterval)
 	defer sync.Stop()
-	prune := time.NewTicker(time.Hour)
-	defer prune.Stop()
 	for {
 		select {
 		case <-g.stop:
 			return
-		case <-flush.C:
-			ctx, cancel := context.WithTimeout(context.Background(), g.cfg.FlushInterval)
-			if err := g.Flush(ctx); err != nil {
-				g.log.Warn("access: usage flush failed; counts kept for the next try", "err", err)
-			}
-			cancel()
 		case <-sync.C:
 			g.syncKeys()
 		case <-g.poke:
 			g.syncKeys()
-		case <-prune.C:
-			g.pruneUsage()
 		}
 	}
 }
@@ -240,14 +202,6 @@ func (g *Guard) syncKeys() {
 	}
 	g.cache.update(ks, start)
 	g.synced = start
-}
-
-func (g *Guard) pruneUsage() {
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	if _, err := g.usage.PruneHourlyUsage(ctx, g.now().Add(-g.cfg.HourlyRetention)); err != nil {
-		g.log.Warn("access: prune hourly usage", "err", err)
-	}
 }
 
 // noteStore logs the first failure of the key store in a row.

@@ -11,7 +11,8 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/fragrance-data/fragrance/internal/access"
-	"github.com/fragrance-data/fragrance/internal/access/redislimit"
+	"github.com/fragrance-data/fragrance/internal/access/ratelimit"
+	"github.com/fragrance-data/fragrance/internal/access/ratelimit/redislimit"
 	"github.com/fragrance-data/fragrance/internal/apikey"
 )
 
@@ -45,7 +46,7 @@ func BenchmarkGuard(b *testing.B) {
 		defer client.Close()
 		prefix := "fragrance-bench:" + time.Now().Format("150405.000000") + ":"
 		rl, err := redislimit.New(context.Background(), redislimit.Options{
-			Client: client, Local: access.NewMemLimiter(access.MemOptions{}), KeyPrefix: prefix,
+			Client: client, Local: ratelimit.NewMemLimiter(ratelimit.MemOptions{}), KeyPrefix: prefix,
 		})
 		if err != nil {
 			b.Fatal(err)
@@ -65,9 +66,9 @@ func BenchmarkGuard(b *testing.B) {
 	})
 }
 
-func benchGuard(b *testing.B, lim access.Limiter) (*access.Guard, string) {
+func benchGuard(b *testing.B, lim ratelimit.Limiter) (*access.Guard, string) {
 	keys := &fakeKeys{now: time.Now}
-	g, err := access.NewGuard(keys, &fakeUsage{}, lim, access.Config{})
+	g, err := access.NewGuard(keys, newTestMeter(b, &fakeUsage{}, time.Now), lim, access.Config{})
 	if err != nil {
 		b.Fatal(err)
 	}

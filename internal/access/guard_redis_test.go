@@ -11,7 +11,8 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/fragrance-data/fragrance/internal/access"
-	"github.com/fragrance-data/fragrance/internal/access/redislimit"
+	"github.com/fragrance-data/fragrance/internal/access/ratelimit"
+	"github.com/fragrance-data/fragrance/internal/access/ratelimit/redislimit"
 )
 
 // TestGuardConcurrentFreeKeyRedis is the acceptance case through the HTTP
@@ -34,9 +35,9 @@ func TestGuardConcurrentFreeKeyRedis(t *testing.T) {
 			client.Del(context.Background(), keys...)
 		}
 	})
-	e := newEnvWith(t, access.Config{}, func(now func() time.Time) access.Limiter {
+	e := newEnvWith(t, access.Config{}, func(now func() time.Time) ratelimit.Limiter {
 		l, err := redislimit.New(context.Background(), redislimit.Options{
-			Client: client, Local: access.NewMemLimiter(access.MemOptions{Now: now}), KeyPrefix: prefix, Now: now,
+			Client: client, Local: ratelimit.NewMemLimiter(ratelimit.MemOptions{Now: now}), KeyPrefix: prefix, Now: now,
 		})
 		if err != nil {
 			t.Fatal(err)

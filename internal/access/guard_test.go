@@ -15,7 +15,9 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/fragrance-data/fragrance/internal/access"
-	"github.com/fragrance-data/fragrance/internal/access/limitertest"
+	"github.com/fragrance-data/fragrance/internal/access/meter"
+	"github.com/fragrance-data/fragrance/internal/access/ratelimit"
+	"github.com/fragrance-data/fragrance/internal/access/ratelimit/limitertest"
 	"github.com/fragrance-data/fragrance/internal/apikey"
 	"github.com/fragrance-data/fragrance/internal/usage"
 )
@@ -26,6 +28,7 @@ type env struct {
 	clock   *limitertest.Clock
 	keys    *fakeKeys
 	usage   *fakeUsage
+	meter   *meter.Meter
 	reg     *prometheus.Registry
 	g       *access.Guard
 	handler http.Handler
@@ -37,16 +40,17 @@ func newEnv(t testing.TB, cfg access.Config) *env {
 
 // newEnvWith is newEnv with a limiter made on the env's clock (nil: the
 // Guard's own in-process one).
-func newEnvWith(t testing.TB, cfg access.Config, limiter func(now func() time.Time) access.Limiter) *env {
+func newEnvWith(t testing.TB, cfg access.Config, limiter func(now func() time.Time) ratelimit.Limiter) *env {
 	t.Helper()
 	e := &env{t: t, clock: limitertest.NewClock(limitertest.Base), usage: &fakeUsage{}, reg: prometheus.NewRegistry()}
 	e.keys = &fakeKeys{now: e.clock.Now}
 	cfg.Now, cfg.Registerer = e.clock.Now, e.reg
-	var lim access.Limiter
+	var lim ratelimit.Limiter
 	if limiter != nil {
 		lim = limiter(e.clock.Now)
 	}
-	g, err := access.NewGuard(e.keys, e.usage, lim, cfg)
+	e.meter = newTestMeter(t, e.usage, e.clock.Now)
+	g, err := access.NewGuard(e.keys, e.meter, lim, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -301,7 +305,7 @@ func TestGuardLimitsFailedChecksPerIP(t *testing.T) {
 	if w := e.get("/api/perfumes", "198.51.100.7", "X-API-Key", secret); w.Code != 200 {
 		t.Fatalf("after a minute: %d", w.Code)
 	}
-	e.g.Flush(context.Background())
+	e.meter.Flush(context.Background())
 	if kinds := e.usage.signalKinds(); len(kinds) != 1 || kinds[0] != usage.SignalFailedChecks {
 		t.Fatalf("signals = %v", kinds)
 	}

@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/fragrance-data/fragrance/internal/access/ratelimit"
 	"github.com/fragrance-data/fragrance/internal/problem"
 )
 
@@ -46,8 +47,8 @@ func ceilMillis(d time.Duration) int64 {
 // changes only with the limits, is kept per set of limits; the four other
 // values are written into one string and one array of values, and stored
 // under their canonical names (Header.Set would canonicalise them again).
-func SetRateLimitHeaders(h http.Header, d Decision) {
-	ws, n := d.windows()
+func SetRateLimitHeaders(h http.Header, d ratelimit.Decision) {
+	ws, n := d.WindowArray()
 	if n == 0 {
 		return
 	}
@@ -95,7 +96,7 @@ type policyLimit struct {
 	span  time.Duration
 }
 
-func policyValue(ws []WindowState) []string {
+func policyValue(ws []ratelimit.WindowState) []string {
 	var k [2]policyLimit
 	for i, w := range ws {
 		k[i] = policyLimit{w.Limit, w.Span}
@@ -124,7 +125,7 @@ func policyValue(ws []WindowState) []string {
 // nearest is the window nearest to refusing: of the refused windows, the
 // one with the longest wait; otherwise the one with the fewest requests
 // left, the shorter window on a tie.
-func nearest(ws []WindowState) WindowState {
+func nearest(ws []ratelimit.WindowState) ratelimit.WindowState {
 	best := ws[0]
 	for _, w := range ws[1:] {
 		switch {
@@ -145,7 +146,7 @@ func nearest(ws []WindowState) WindowState {
 
 // writeRateLimited answers 429 for a refused decision. A refusal by the
 // day window (alone or with the minute's) is "Daily limit exceeded".
-func writeRateLimited(w http.ResponseWriter, r *http.Request, d Decision) {
+func writeRateLimited(w http.ResponseWriter, r *http.Request, d ratelimit.Decision) {
 	retry := d.RetryAfter()
 	violated := d.Violated()
 	p := problem.New(http.StatusTooManyRequests, problem.RateLimited, titleRateLimited,

@@ -18,7 +18,7 @@ import (
 // TestMeterLosesNothing meters requests from many goroutines while flushes
 // run and some fail; after Close, the store holds every request and click.
 func TestMeterLosesNothing(t *testing.T) {
-	e := newEnv(t, access.Config{FlushInterval: time.Hour})
+	e := newEnv(t, access.Config{})
 	_, secret := e.issue(apikey.NewKey{Tier: apikey.Enterprise})
 	notFound := e.g.Wrap("perfume", http.NotFoundHandler())
 	const workers, each = 8, 150
@@ -35,7 +35,7 @@ func TestMeterLosesNothing(t *testing.T) {
 				} else {
 					e.get("/api/perfumes", "192.0.2.20", "X-API-Key", secret)
 				}
-				e.g.RecordClick(int64(j % 4))
+				e.meter.Click(int64(j % 4))
 			}
 		}()
 	}
@@ -54,7 +54,7 @@ func TestMeterLosesNothing(t *testing.T) {
 				e.usage.failNext = 1
 				e.usage.mu.Unlock()
 			}
-			e.g.Flush(context.Background())
+			e.meter.Flush(context.Background())
 		}
 	}()
 	wg.Wait()
@@ -63,7 +63,7 @@ func TestMeterLosesNothing(t *testing.T) {
 	e.usage.mu.Lock()
 	e.usage.failNext = 0
 	e.usage.mu.Unlock()
-	if err := e.g.Close(context.Background()); err != nil {
+	if err := e.meter.Close(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	all := e.usage.total(func(usage.Count) bool { return true })
@@ -90,7 +90,7 @@ func TestMeterStatusClasses(t *testing.T) {
 	e.keys.SetKeyState(context.Background(), k.Prefix, apikey.Suspended)
 	e.clock.Add(time.Minute) // past the cache TTL: the suspension is seen
 	e.get("/api/perfumes", "192.0.2.21", "X-API-Key", secret)
-	if err := e.g.Close(context.Background()); err != nil {
+	if err := e.meter.Close(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	ok := e.usage.total(func(c usage.Count) bool { return c.StatusClass == "2xx" && c.KeyPrefix == k.Prefix })
@@ -106,7 +106,7 @@ func TestUsageHandler(t *testing.T) {
 	for i := 0; i < 4; i++ {
 		e.get("/api/perfumes", "192.0.2.22", "X-API-Key", secret)
 	}
-	e.g.Flush(context.Background())
+	e.meter.Flush(context.Background())
 	e.get("/api/perfumes", "192.0.2.22", "X-API-Key", secret) // pending, not flushed
 	h := e.g.Wrap("usage", e.g.UsageHandler())
 	r := httptest.NewRequest("GET", "/api/usage?days=3", nil)
@@ -122,7 +122,7 @@ func TestUsageHandler(t *testing.T) {
 		}
 		Limits    apikey.Limits
 		Remaining map[string]int64
-		Usage     access.UsageReport
+		Usage     usage.Report
 	}
 	if err := json.Unmarshal(w.Body.Bytes(), &got); err != nil {
 		t.Fatal(err)
@@ -151,7 +151,7 @@ func TestAbuseSignals(t *testing.T) {
 	for _, ip := range []string{"198.51.100.1", "198.51.100.2", "198.51.100.3", "198.51.100.4", "198.51.100.5"} {
 		e.get("/api/perfumes", "10.0.0.1", "X-API-Key", s2, "X-Forwarded-For", ip)
 	}
-	if err := e.g.Flush(context.Background()); err != nil {
+	if err := e.meter.Flush(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	sigs, _ := e.usage.Signals(context.Background(), time.Time{}, 10)

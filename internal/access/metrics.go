@@ -3,6 +3,7 @@ package access
 import (
 	"fmt"
 
+	"github.com/fragrance-data/fragrance/internal/access/ratelimit"
 	"github.com/prometheus/client_golang/prometheus"
 )
 
@@ -12,7 +13,6 @@ type metrics struct {
 	authFailures *prometheus.CounterVec
 	refusals     *prometheus.CounterVec
 	cache        *prometheus.CounterVec
-	flushes      *prometheus.CounterVec
 	signals      *prometheus.CounterVec
 	// cacheHits is the hot path's child, resolved once.
 	cacheHits prometheus.Counter
@@ -27,7 +27,7 @@ func (m *metrics) cacheLookup(how cacheResult) {
 	m.cache.WithLabelValues(string(how)).Inc()
 }
 
-func newMetrics(reg prometheus.Registerer, status func() LimiterStatus) (*metrics, error) {
+func newMetrics(reg prometheus.Registerer, status func() ratelimit.Status) (*metrics, error) {
 	m := &metrics{
 		authFailures: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "fragrance_auth_failures_total",
@@ -40,10 +40,6 @@ func newMetrics(reg prometheus.Registerer, status func() LimiterStatus) (*metric
 		cache: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "fragrance_keycache_lookups_total",
 			Help: "Key lookups by result: hit, miss (asked the store), stale (store down, cached key used), error.",
-		}, []string{"result"}),
-		flushes: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "fragrance_usage_flushes_total",
-			Help: "Usage flushes to the store, by result (ok, error).",
 		}, []string{"result"}),
 		signals: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "fragrance_abuse_signals_total",
@@ -63,7 +59,7 @@ func newMetrics(reg prometheus.Registerer, status func() LimiterStatus) (*metric
 	if reg == nil {
 		return m, nil
 	}
-	for _, c := range []prometheus.Collector{m.authFailures, m.refusals, m.cache, m.flushes, m.signals, degraded} {
+	for _, c := range []prometheus.Collector{m.authFailures, m.refusals, m.cache, m.signals, degraded} {
 		if err := reg.Register(c); err != nil {
 			return nil, fmt.Errorf("access: register metrics: %w", err)
 		}

@@ -45,7 +45,7 @@ func (g *Guard) Wrap(endpoint string, h http.Handler) http.Handler {
 			g.metrics.authFailures.WithLabelValues(code).Inc()
 			p := authProblem(code)
 			if key.Prefix != "" {
-				g.meter.request(key.Prefix, endpoint, p.Status, g.now())
+				g.meter.Request(key.Prefix, endpoint, p.Status, g.now(), 0)
 			}
 			writeAuthProblem(w, r, code)
 			return
@@ -173,7 +173,7 @@ func (g *Guard) serve(w http.ResponseWriter, r *http.Request, li *LogInfo, endpo
 		}
 		writeRateLimited(w, r, d)
 		now := g.now()
-		g.meter.request(key.Prefix, endpoint, http.StatusTooManyRequests, now)
+		g.meter.Request(key.Prefix, endpoint, http.StatusTooManyRequests, now, 0)
 		g.abuse.refused(key.Prefix, ip, now)
 		return
 	}
@@ -203,14 +203,14 @@ func (g *Guard) serve(w http.ResponseWriter, r *http.Request, li *LogInfo, endpo
 	}
 	defer func() {
 		if p := recover(); p != nil {
-			g.meter.request(key.Prefix, endpoint, http.StatusInternalServerError, g.now())
+			g.meter.Request(key.Prefix, endpoint, http.StatusInternalServerError, g.now(), g.now().Sub(now))
 			panic(p)
 		}
 		status := rec.Status()
 		if status == 0 { // nothing written: net/http answers 200
 			status = http.StatusOK
 		}
-		g.meter.request(key.Prefix, endpoint, status, now)
+		g.meter.Request(key.Prefix, endpoint, status, now, g.now().Sub(now))
 	}()
 	h.ServeHTTP(rec, r2)
 }

@@ -11,7 +11,9 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/fragrance-data/fragrance/internal/access"
-	"github.com/fragrance-data/fragrance/internal/access/redislimit"
+	"github.com/fragrance-data/fragrance/internal/access/meter"
+	"github.com/fragrance-data/fragrance/internal/access/ratelimit"
+	"github.com/fragrance-data/fragrance/internal/access/ratelimit/redislimit"
 	"github.com/fragrance-data/fragrance/internal/api"
 	"github.com/fragrance-data/fragrance/internal/apikey"
 	"github.com/fragrance-data/fragrance/internal/sqlite"
@@ -68,13 +70,17 @@ func benchAccess(b *testing.B, h http.Handler, target, secret string) {
 // benchAccessGuard returns a Guard over a new SQLite key store and limiter
 // lim (nil: in-process), and an enterprise key whose limits are never
 // reached.
-func benchAccessGuard(b *testing.B, lim access.Limiter) (*access.Guard, string) {
+func benchAccessGuard(b *testing.B, lim ratelimit.Limiter) (*access.Guard, string) {
 	ctx := context.Background()
 	db, err := sqlite.Open(ctx, filepath.Join(b.TempDir(), "keys.db"))
 	if err != nil {
 		b.Fatal(err)
 	}
-	g, err := access.NewGuard(db, db, lim, access.Config{})
+	m, err := meter.New(db, meter.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	g, err := access.NewGuard(db, m, lim, access.Config{})
 	if err != nil {
 		db.Close()
 		b.Fatal(err)
@@ -105,7 +111,7 @@ func benchRedisLimiter(b *testing.B) *redislimit.Limiter {
 	}
 	prefix := "fragrance-api-bench:" + time.Now().Format("150405.000000") + ":"
 	rl, err := redislimit.New(context.Background(), redislimit.Options{
-		Client: client, Local: access.NewMemLimiter(access.MemOptions{}), KeyPrefix: prefix,
+		Client: client, Local: ratelimit.NewMemLimiter(ratelimit.MemOptions{}), KeyPrefix: prefix,
 	})
 	if err != nil {
 		client.Close()

@@ -28,7 +28,7 @@ func TestAccessLogNeverHoldsKey(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	g, err := access.NewGuard(db, db, nil, access.Config{})
+	g, err := access.NewGuard(db, testMeter(t, db, nil), nil, access.Config{})
 	if err != nil {
 		t.Fatal(err)
 	}

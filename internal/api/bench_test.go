@@ -52,7 +52,7 @@ func guardedServer(b *testing.B, log *slog.Logger) (http.Handler, string) {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { db.Close() })
-	g, err := access.NewGuard(db, db, nil, access.Config{})
+	g, err := access.NewGuard(db, testMeter(b, db, nil), nil, access.Config{})
 	if err != nil {
 		b.Fatal(err)
 	}

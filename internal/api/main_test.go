@@ -11,12 +11,15 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
+	"github.com/fragrance-data/fragrance/internal/access/meter"
 	"github.com/fragrance-data/fragrance/internal/api"
 	"github.com/fragrance-data/fragrance/internal/bundled"
 	"github.com/fragrance-data/fragrance/internal/importer"
 	"github.com/fragrance-data/fragrance/internal/index"
 	"github.com/fragrance-data/fragrance/internal/sqlite"
+	"github.com/fragrance-data/fragrance/internal/usage"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -143,3 +146,14 @@ type newConfig = api.Config
 
 // emptyHolder is a catalogue that has not loaded yet.
 func emptyHolder() *index.Holder { return index.NewHolder(nil) }
+
+// testMeter is a meter over store on clock now (nil: time.Now) that only
+// writes when flushed.
+func testMeter(t testing.TB, store usage.Store, now func() time.Time) *meter.Meter {
+	t.Helper()
+	m, err := meter.New(store, meter.Options{Now: now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}

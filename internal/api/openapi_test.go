@@ -486,7 +486,7 @@ func TestOpenAPIAccess(t *testing.T) {
 	tiers := apikey.DefaultTiers()
 	tiers[apikey.Free] = apikey.Limits{PerMinute: 3, PerDay: 1000}
 	now := time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC) // a still clock: no window slides during the test
-	g, err := access.NewGuard(db, db, nil, access.Config{Tiers: tiers, FailedChecks: apikey.Limits{PerMinute: 4},
+	g, err := access.NewGuard(db, testMeter(t, db, func() time.Time { return now }), nil, access.Config{Tiers: tiers, FailedChecks: apikey.Limits{PerMinute: 4},
 		Now: func() time.Time { return now }})
 	if err != nil {
 		t.Fatal(err)

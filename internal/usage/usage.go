@@ -1,8 +1,9 @@
 // Package usage is the contract of usage metering: what the meter counts
-// (requests per key, endpoint, status class and hour; buy-link clicks per
-// perfume and day) and the abuse signals the access layer raises, and the
-// Store the backends meet to keep them. It holds types and interfaces only
-// and imports nothing of the project.
+// (requests per key, endpoint, status class and hour; the latency of each
+// endpoint per hour; buy-link clicks, perfume views and searches that found
+// nothing, per day) and the abuse signals the access layer raises, and the
+// Store the backends meet to keep them. It holds types, the latency bucket
+// scheme and interfaces, and imports only the standard library.
 package usage
 
 import (
@@ -29,14 +30,21 @@ type Click struct {
 }
 
 // Batch is what the meter flushes at once: hourly request counts (the
-// store adds each to its hour and to its day) and daily click counts.
+// store adds each to its hour and to its day), hourly latency buckets and
+// daily counts of clicks, perfume views and empty searches. The store adds
+// every count to what it holds, so batches from several replicas merge.
 type Batch struct {
-	Hourly []Count
-	Clicks []Click
+	Hourly        []Count
+	Clicks        []Click
+	Latency       []Latency
+	Views         []View
+	EmptySearches []Search
 }
 
 // Empty reports whether b holds nothing to write.
-func (b Batch) Empty() bool { return len(b.Hourly) == 0 && len(b.Clicks) == 0 }
+func (b Batch) Empty() bool {
+	return len(b.Hourly)+len(b.Clicks)+len(b.Latency)+len(b.Views)+len(b.EmptySearches) == 0
+}
 
 // Signal kinds recorded for the admin dashboard.
 const (
@@ -79,3 +87,27 @@ type Store interface {
 	// Signals returns the signals at or after since, newest first, at most limit.
 	Signals(ctx context.Context, since time.Time, limit int) ([]Signal, error)
 }
+
+// Day is one UTC day of a key's requests.
+type Day struct {
+	Date       string           `json:"date"`
+	Requests   int64            `json:"requests"`
+	ByStatus   map[string]int64 `json:"byStatus"`
+	ByEndpoint map[string]int64 `json:"byEndpoint"`
+}
+
+// Report is a key's usage over the last days, today included.
+type Report struct {
+	KeyPrefix string `json:"keyPrefix"`
+	// Today is the last element of Days.
+	Today Day `json:"today"`
+	// Days are oldest first, one per day, with zero days included.
+	Days []Day `json:"days"`
+	// Endpoints totals the requests per endpoint over Days.
+	Endpoints map[string]int64 `json:"endpoints"`
+	// Total is the number of requests over Days.
+	Total int64 `json:"total"`
+}
+
+// MaxReportDays bounds a usage report.
+const MaxReportDays = 90

@@ -1,4 +1,4 @@
-// Package redislimit is the Redis backend of access.Limiter, for several
+// Package redislimit is the Redis backend of ratelimit.Limiter, for several
 // replicas that must share their windows. Each decision is one Lua script
 // (window.lua): the check and the count of both windows in one atomic step,
 // on Redis's clock, in keys that expire with their window.
@@ -30,7 +30,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/redis/go-redis/v9"
 
-	"github.com/fragrance-data/fragrance/internal/access"
+	"github.com/fragrance-data/fragrance/internal/access/ratelimit"
 	"github.com/fragrance-data/fragrance/internal/apikey"
 )
 
@@ -45,7 +45,7 @@ type Options struct {
 	Client redis.UniversalClient
 	// Local is the in-process limiter used as shadow and fallback; it is
 	// required, and should be the one limiter of the process.
-	Local *access.MemLimiter
+	Local *ratelimit.MemLimiter
 	// KeyPrefix starts every Redis key; default "fragrance:rl:".
 	KeyPrefix string
 	// Timeout bounds one decision in Redis; default 250ms.
@@ -64,11 +64,11 @@ type Options struct {
 	Now func() time.Time
 }
 
-// Limiter is the Redis-backed access.Limiter.
+// Limiter is the Redis-backed ratelimit.Limiter.
 type Limiter struct {
 	client    redis.UniversalClient
 	ownClient bool
-	local     *access.MemLimiter
+	local     *ratelimit.MemLimiter
 	script    *redis.Script
 	prefix    string
 	token     string
@@ -89,8 +89,8 @@ type Limiter struct {
 }
 
 var (
-	_ access.Limiter        = (*Limiter)(nil)
-	_ access.StatusReporter = (*Limiter)(nil)
+	_ ratelimit.Limiter        = (*Limiter)(nil)
+	_ ratelimit.StatusReporter = (*Limiter)(nil)
 )
 
 // New returns a Limiter and starts its probe. Redis being unreachable is
@@ -166,7 +166,7 @@ func (l *Limiter) register(reg prometheus.Registerer) error {
 }
 
 // Allow decides one request of id (see the package comment).
-func (l *Limiter) Allow(ctx context.Context, id string, lim apikey.Limits) (access.Decision, error) {
+func (l *Limiter) Allow(ctx context.Context, id string, lim apikey.Limits) (ratelimit.Decision, error) {
 	local, err := l.local.Allow(ctx, id, lim)
 	if err != nil || !local.Allowed || l.degraded() {
 		return local, err
@@ -185,7 +185,7 @@ func (l *Limiter) Allow(ctx context.Context, id string, lim apikey.Limits) (acce
 }
 
 // eval runs the script for one request.
-func (l *Limiter) eval(ctx context.Context, id string, lim apikey.Limits) (access.Decision, error) {
+func (l *Limiter) eval(ctx context.Context, id string, lim apikey.Limits) (ratelimit.Decision, error) {
 	ctx, cancel := context.WithTimeout(ctx, l.timeout)
 	defer cancel()
 	base := l.prefix + "{" + id + "}:"
@@ -197,14 +197,14 @@ func (l *Limiter) eval(ctx context.Context, id string, lim apikey.Limits) (acces
 	token := l.token + strconv.FormatUint(l.seq.Add(1), 36)
 	res, err := l.script.Run(ctx, l.client, keys, lim.PerMinute, lim.PerDay, l.local.ExactMax(), token, now).Int64Slice()
 	if err != nil {
-		return access.Decision{}, fmt.Errorf("redislimit: run script: %w", err)
+		return ratelimit.Decision{}, fmt.Errorf("redislimit: run script: %w", err)
 	}
 	if len(res) != 8 {
-		return access.Decision{}, fmt.Errorf("redislimit: script answered %d values, want 8", len(res))
+		return ratelimit.Decision{}, fmt.Errorf("redislimit: script answered %d values, want 8", len(res))
 	}
 	at := time.UnixMicro(res[1])
-	win := func(limit, used, oldest, free int64) access.WindowCount {
-		wc := access.WindowCount{Limit: limit, Used: used, Refused: free > 0}
+	win := func(limit, used, oldest, free int64) ratelimit.WindowCount {
+		wc := ratelimit.WindowCount{Limit: limit, Used: used, Refused: free > 0}
 		if oldest > 0 {
 			wc.OldestExpiry = time.UnixMicro(oldest)
 		}
@@ -213,16 +213,16 @@ func (l *Limiter) eval(ctx context.Context, id string, lim apikey.Limits) (acces
 		}
 		return wc
 	}
-	return access.NewDecision(at, res[0] == 1,
+	return ratelimit.NewDecision(at, res[0] == 1,
 		win(lim.PerMinute, res[2], res[3], res[4]),
 		win(lim.PerDay, res[5], res[6], res[7])), nil
 }
 
 // Status reports whether Redis answers or the fallback stands in.
-func (l *Limiter) Status() access.LimiterStatus {
+func (l *Limiter) Status() ratelimit.Status {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return access.LimiterStatus{Backend: "redis", Degraded: l.down, Since: l.since, LastError: l.lastErr}
+	return ratelimit.Status{Backend: "redis", Degraded: l.down, Since: l.since, LastError: l.lastErr}
 }
 
 func (l *Limiter) degraded() bool {

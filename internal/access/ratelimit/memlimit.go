@@ -1,4 +1,4 @@
-package access
+package ratelimit
 
 import (
 	"context"
@@ -95,7 +95,7 @@ func (m *MemLimiter) Cancel(id string, at time.Time) {
 }
 
 // Status reports the memory backend, which is never degraded.
-func (m *MemLimiter) Status() LimiterStatus { return LimiterStatus{Backend: "memory"} }
+func (m *MemLimiter) Status() Status { return Status{Backend: "memory"} }
 
 // ExactMax is the largest limit this limiter counts exactly; another
 // backend that shadows it must use the same.

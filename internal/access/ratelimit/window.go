@@ -1,4 +1,4 @@
-package access
+package ratelimit
 
 // The in-process counters of one sliding window. Times are Unix nanoseconds.
 //

@@ -1,4 +1,20 @@
-package access
+// Package ratelimit decides whether a key's (or a client IP's) next
+// request fits its sliding windows: the Limiter contract every backend
+// meets, the Decision it answers with, and the in-process backend
+// (MemLimiter). redislimit shares the windows between replicas through
+// Redis; limitertest is the contract suite both pass.
+//
+// Each key has a minute and a day window that slide: a request is admitted
+// only if, counting it, no trailing 60 s and no trailing 24 h holds more
+// admitted requests than the key's limits; refused requests are not
+// counted. A window whose limit is at most DefaultExactMax (1024) keeps
+// the exact timestamps of its newest requests and decides exactly. A
+// larger one keeps one counter per bucket (1 s for the minute, 1 min for
+// the day) and counts the bucket holding the window's start in full, so it
+// never over-admits and under-admits at most as if the window were one
+// bucket longer (61 s, 24 h 1 min). Memory per key is thus at most about
+// 16 KiB whatever the tier, and keys idle for a day are forgotten.
+package ratelimit
 
 import (
 	"context"
@@ -42,8 +58,8 @@ type Limiter interface {
 	Allow(ctx context.Context, id string, l apikey.Limits) (Decision, error)
 }
 
-// LimiterStatus describes the limiter backend for /healthz and /metrics.
-type LimiterStatus struct {
+// Status describes the limiter backend for /healthz and /metrics.
+type Status struct {
 	// Backend is "memory" or "redis".
 	Backend string `json:"backend"`
 	// Degraded is true while a shared backend cannot be reached and the
@@ -57,7 +73,7 @@ type LimiterStatus struct {
 
 // StatusReporter is a limiter that can describe its backend.
 type StatusReporter interface {
-	Status() LimiterStatus
+	Status() Status
 }
 
 // WindowState is one window of a decision, as the headers report it.
@@ -87,12 +103,13 @@ type Decision struct {
 
 // Windows returns the windows that apply, minute first.
 func (d Decision) Windows() []WindowState {
-	ws, n := d.windows()
+	ws, n := d.WindowArray()
 	return ws[:n:n]
 }
 
-// windows is Windows without an allocation: the first n of ws apply.
-func (d Decision) windows() (ws [2]WindowState, n int) {
+// WindowArray is Windows without an allocation, for the hot path: the
+// first n of ws apply.
+func (d Decision) WindowArray() (ws [2]WindowState, n int) {
 	for _, w := range [...]WindowState{d.Minute, d.Day} {
 		if w.Limit > 0 {
 			ws[n] = w

@@ -1,4 +1,4 @@
-// Package limitertest is the contract test suite every access.Limiter
+// Package limitertest is the contract test suite every ratelimit.Limiter
 // backend runs: the in-process limiter always, the Redis limiter when a
 // test Redis is configured. Time is injected, so the windows' boundaries
 // are tested exactly and no test waits.
@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fragrance-data/fragrance/internal/access"
+	"github.com/fragrance-data/fragrance/internal/access/ratelimit"
 	"github.com/fragrance-data/fragrance/internal/apikey"
 )
 
@@ -50,7 +50,7 @@ var Base = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 
 // NewFunc returns a fresh limiter reading the given clock. Backends whose
 // state outlives the limiter (Redis) must isolate and clean up per test.
-type NewFunc func(t *testing.T, now func() time.Time) access.Limiter
+type NewFunc func(t *testing.T, now func() time.Time) ratelimit.Limiter
 
 // Run runs the contract against the backend made by newLimiter.
 func Run(t *testing.T, newLimiter NewFunc) {
@@ -80,7 +80,7 @@ func Run(t *testing.T, newLimiter NewFunc) {
 type fixture struct {
 	t     *testing.T
 	clock *Clock
-	lim   access.Limiter
+	lim   ratelimit.Limiter
 	id    string
 }
 
@@ -90,7 +90,7 @@ func newFixture(t *testing.T, newLimiter NewFunc) *fixture {
 }
 
 // at sets the clock to Base+off and asks once.
-func (f *fixture) at(off time.Duration, l apikey.Limits) access.Decision {
+func (f *fixture) at(off time.Duration, l apikey.Limits) ratelimit.Decision {
 	f.t.Helper()
 	f.clock.Set(Base.Add(off))
 	d, err := f.lim.Allow(context.Background(), f.id, l)
@@ -101,7 +101,7 @@ func (f *fixture) at(off time.Duration, l apikey.Limits) access.Decision {
 }
 
 // want checks the admission of one request at +off.
-func (f *fixture) want(off time.Duration, l apikey.Limits, allowed bool) access.Decision {
+func (f *fixture) want(off time.Duration, l apikey.Limits, allowed bool) ratelimit.Decision {
 	f.t.Helper()
 	d := f.at(off, l)
 	if d.Allowed != allowed {
@@ -272,10 +272,10 @@ func testBucketedDay(t *testing.T, newLimiter NewFunc) {
 // counts survive each conversion, on the safe side.
 func testModeSwitch(t *testing.T, newLimiter NewFunc) {
 	f := newFixture(t, newLimiter)
-	small := apikey.Limits{PerMinute: access.DefaultExactMax, PerDay: 5_000_000}
-	large := apikey.Limits{PerMinute: access.DefaultExactMax + 100, PerDay: 5_000_000}
+	small := apikey.Limits{PerMinute: ratelimit.DefaultExactMax, PerDay: 5_000_000}
+	large := apikey.Limits{PerMinute: ratelimit.DefaultExactMax + 100, PerDay: 5_000_000}
 	half := 500 * time.Millisecond
-	f.fill(half, small, access.DefaultExactMax)
+	f.fill(half, small, ratelimit.DefaultExactMax)
 	f.want(half, small, false)
 	f.fill(half, large, 100)
 	d := f.want(half, large, false)
@@ -289,7 +289,7 @@ func testModeSwitch(t *testing.T, newLimiter NewFunc) {
 	}
 	f.want(61*time.Second-100*time.Millisecond, small, false)
 	d = f.want(61*time.Second, small, true)
-	if d.Minute.Remaining != access.DefaultExactMax-1 {
+	if d.Minute.Remaining != ratelimit.DefaultExactMax-1 {
 		t.Fatalf("remaining %d", d.Minute.Remaining)
 	}
 }
@@ -366,7 +366,7 @@ func testRandomAgainstReference(t *testing.T, newLimiter NewFunc) {
 			if !d.Allowed && bucketed {
 				t.Fatalf("limits %+v: refused at +%v beyond the documented bound", l, off)
 			}
-			if l.PerMinute <= access.DefaultExactMax && l.PerDay <= access.DefaultExactMax && d.Allowed != exact {
+			if l.PerMinute <= ratelimit.DefaultExactMax && l.PerDay <= ratelimit.DefaultExactMax && d.Allowed != exact {
 				t.Fatalf("limits %+v: exact window decided %v at +%v, reference %v", l, d.Allowed, off, exact)
 			}
 			if d.Allowed {
@@ -395,5 +395,5 @@ func reference(log []time.Time, now time.Time, l apikey.Limits, extraMinute, ext
 		})
 		return int64(len(log) - i)
 	}
-	return in(access.MinuteSpan+extraMinute)+1 <= l.PerMinute && in(access.DaySpan+extraDay)+1 <= l.PerDay
+	return in(ratelimit.MinuteSpan+extraMinute)+1 <= l.PerMinute && in(ratelimit.DaySpan+extraDay)+1 <= l.PerDay
 }

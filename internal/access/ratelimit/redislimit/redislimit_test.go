@@ -14,9 +14,9 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/redis/go-redis/v9"
 
-	"github.com/fragrance-data/fragrance/internal/access"
-	"github.com/fragrance-data/fragrance/internal/access/limitertest"
-	"github.com/fragrance-data/fragrance/internal/access/redislimit"
+	"github.com/fragrance-data/fragrance/internal/access/ratelimit"
+	"github.com/fragrance-data/fragrance/internal/access/ratelimit/limitertest"
+	"github.com/fragrance-data/fragrance/internal/access/ratelimit/redislimit"
 	"github.com/fragrance-data/fragrance/internal/apikey"
 )
 
@@ -51,7 +51,7 @@ func isolated(t testing.TB, c redis.UniversalClient) string {
 func newLimiter(t testing.TB, client redis.UniversalClient, now func() time.Time, probe time.Duration) *redislimit.Limiter {
 	t.Helper()
 	l, err := redislimit.New(context.Background(), redislimit.Options{
-		Client: client, Local: access.NewMemLimiter(access.MemOptions{Now: now}),
+		Client: client, Local: ratelimit.NewMemLimiter(ratelimit.MemOptions{Now: now}),
 		KeyPrefix: isolated(t, client), Now: now, ProbeInterval: probe,
 	})
 	if err != nil {
@@ -65,7 +65,7 @@ func TestRedisLimiterContract(t *testing.T) {
 	o := testRedis(t)
 	client := redis.NewClient(o)
 	t.Cleanup(func() { client.Close() })
-	limitertest.Run(t, func(t *testing.T, now func() time.Time) access.Limiter {
+	limitertest.Run(t, func(t *testing.T, now func() time.Time) ratelimit.Limiter {
 		return newLimiter(t, client, now, time.Minute)
 	})
 }
@@ -76,12 +76,12 @@ func TestRedisLimiterContract(t *testing.T) {
 func TestRedisLimiterContractReplicas(t *testing.T) {
 	client := redis.NewClient(testRedis(t))
 	t.Cleanup(func() { client.Close() })
-	limitertest.Run(t, func(t *testing.T, now func() time.Time) access.Limiter {
+	limitertest.Run(t, func(t *testing.T, now func() time.Time) ratelimit.Limiter {
 		prefix := isolated(t, client)
 		rr := &roundRobin{}
 		for i := 0; i < 3; i++ {
 			l, err := redislimit.New(context.Background(), redislimit.Options{
-				Client: client, Local: access.NewMemLimiter(access.MemOptions{Now: now}),
+				Client: client, Local: ratelimit.NewMemLimiter(ratelimit.MemOptions{Now: now}),
 				KeyPrefix: prefix, Now: now,
 			})
 			if err != nil {
@@ -97,10 +97,10 @@ func TestRedisLimiterContractReplicas(t *testing.T) {
 // roundRobin sends each request to the next replica.
 type roundRobin struct {
 	next     atomic.Uint64
-	replicas []access.Limiter
+	replicas []ratelimit.Limiter
 }
 
-func (r *roundRobin) Allow(ctx context.Context, id string, l apikey.Limits) (access.Decision, error) {
+func (r *roundRobin) Allow(ctx context.Context, id string, l apikey.Limits) (ratelimit.Decision, error) {
 	return r.replicas[r.next.Add(1)%uint64(len(r.replicas))].Allow(ctx, id, l)
 }
 
@@ -110,10 +110,10 @@ func TestRedisLimiterSharedWindows(t *testing.T) {
 	t.Cleanup(func() { client.Close() })
 	clock := limitertest.NewClock(limitertest.Base)
 	prefix := isolated(t, client)
-	var replicas []access.Limiter
+	var replicas []ratelimit.Limiter
 	for i := 0; i < 2; i++ {
 		l, err := redislimit.New(context.Background(), redislimit.Options{
-			Client: client, Local: access.NewMemLimiter(access.MemOptions{Now: clock.Now}),
+			Client: client, Local: ratelimit.NewMemLimiter(ratelimit.MemOptions{Now: clock.Now}),
 			KeyPrefix: prefix, Now: clock.Now,
 		})
 		if err != nil {
@@ -141,7 +141,7 @@ func TestRedisLimiterSharedWindows(t *testing.T) {
 func TestRedisUnreachableFallsBack(t *testing.T) {
 	reg := prometheus.NewRegistry()
 	l, err := redislimit.New(context.Background(), redislimit.Options{
-		URL: "redis://127.0.0.1:1/0", Local: access.NewMemLimiter(access.MemOptions{}),
+		URL: "redis://127.0.0.1:1/0", Local: ratelimit.NewMemLimiter(ratelimit.MemOptions{}),
 		Timeout: 50 * time.Millisecond, Registerer: reg,
 	})
 	if err != nil {
@@ -272,7 +272,7 @@ func TestRedisClockAndExpiry(t *testing.T) {
 	t.Cleanup(func() { client.Close() })
 	prefix := isolated(t, client)
 	l, err := redislimit.New(context.Background(), redislimit.Options{
-		Client: client, Local: access.NewMemLimiter(access.MemOptions{}), KeyPrefix: prefix,
+		Client: client, Local: ratelimit.NewMemLimiter(ratelimit.MemOptions{}), KeyPrefix: prefix,
 	})
 	if err != nil {
 		t.Fatal(err)
