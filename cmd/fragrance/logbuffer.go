@@ -7,7 +7,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/fragrance-data/fragrance/internal/api"
+	"github.com/fragrance-data/fragrance/internal/server"
 )
 
 // logBuffer batches serve's log lines: every answer writes an access-log
@@ -98,7 +98,7 @@ func (lb *logBuffer) Close() error {
 }
 
 // accessLog writes access-log lines into the log buffer as the text or
-// JSON handler would (api.AccessEntry.AppendText, AppendJSON), formatted
+// JSON handler would (server.AccessEntry.AppendText, AppendJSON), formatted
 // outside any lock and copied in under one: a line per request is the
 // log's whole volume, and slog's handlers cost twice as much and hold a
 // second lock. Lines of level Warn or above are flushed at once.
@@ -110,7 +110,7 @@ type accessLog struct {
 
 func (a accessLog) Enabled(level slog.Level) bool { return level >= a.level }
 
-func (a accessLog) Log(e *api.AccessEntry) {
+func (a accessLog) Log(e *server.AccessEntry) {
 	var buf [512]byte
 	b := buf[:0]
 	if a.json {

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fragrance-data/fragrance/internal/api"
+	"github.com/fragrance-data/fragrance/internal/server"
 )
 
 // TestLogBuffer: lines from many goroutines all arrive, whole and in each
@@ -57,7 +57,7 @@ func TestLogBuffer(t *testing.T) {
 // slog logger would write for the same entry, holds info lines for the
 // periodic flush and writes warnings at once.
 func TestAccessLog(t *testing.T) {
-	e := api.AccessEntry{Time: time.Date(2026, 11, 22, 3, 4, 5, 6e6, time.UTC), Level: slog.LevelInfo, RequestID: "abc",
+	e := server.AccessEntry{Time: time.Date(2026, 11, 22, 3, 4, 5, 6e6, time.UTC), Level: slog.LevelInfo, RequestID: "abc",
 		Method: "GET", Path: "/api/perfumes", Route: "perfumes.list", Status: 200, Bytes: 10, Duration: time.Millisecond,
 		Remote: "127.0.0.1:1", Query: "q=a b", KeyPrefix: "fds_abcdefgh", ClientIP: "127.0.0.1"}
 	for _, format := range []string{"text", "json"} {

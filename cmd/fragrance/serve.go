@@ -23,6 +23,8 @@ import (
 	"github.com/fragrance-data/fragrance/internal/bundled"
 	"github.com/fragrance-data/fragrance/internal/index"
 	"github.com/fragrance-data/fragrance/internal/postgres"
+	"github.com/fragrance-data/fragrance/internal/server"
+	"github.com/fragrance-data/fragrance/internal/view"
 	"github.com/fragrance-data/fragrance/internal/web"
 )
 
@@ -57,7 +59,7 @@ func serveFlags(cio cmdIO) (*flags, *serveConfig) {
 		dsn:             f.DB(),
 		redis:           f.String("redis", "", "Redis URL (redis://host:6379/0) to share rate-limit windows between replicas"),
 		baseURL:         f.String("base-url", "", "public base URL of the service, used in buyUrl (default http://ADDR)"),
-		shopURL:         f.String("shop-url", api.DefaultShopURL, "buy-link template; {brand} {name} {slug} {id} are filled in"),
+		shopURL:         f.String("shop-url", web.DefaultShopURL, "buy-link template; {brand} {name} {slug} {id} are filled in"),
 		imageBaseURL:    f.String("image-base-url", "", "base URL of the image host in API answers (default BASE-URL + IMAGE-PATH)"),
 		imageAddr:       f.String("image-addr", "", "serve images on this separate listen address instead of under --image-path"),
 		imagePath:       f.String("image-path", "/img", "path prefix of the image host on the main listener"),
@@ -109,7 +111,7 @@ const logFlushEvery = 100 * time.Millisecond
 // newLogger builds the structured logger serve writes to stderr through
 // lb, and the access log that writes the same lines to lb without going
 // through slog.
-func newLogger(lb *logBuffer, format, level string) (*slog.Logger, api.AccessLog, error) {
+func newLogger(lb *logBuffer, format, level string) (*slog.Logger, server.AccessLog, error) {
 	var lv slog.Level
 	if err := lv.UnmarshalText([]byte(level)); err != nil {
 		return nil, nil, fmt.Errorf("--log-level %q: %w", level, err)
@@ -125,7 +127,7 @@ func newLogger(lb *logBuffer, format, level string) (*slog.Logger, api.AccessLog
 }
 
 // serve runs the service until ctx is cancelled, then shuts down gracefully.
-func serve(ctx context.Context, c *serveConfig, log *slog.Logger, accessLog api.AccessLog) error {
+func serve(ctx context.Context, c *serveConfig, log *slog.Logger, accessLog server.AccessLog) error {
 	store, err := openStore(ctx, *c.dsn)
 	if err != nil {
 		return err
@@ -159,12 +161,12 @@ func serve(ctx context.Context, c *serveConfig, log *slog.Logger, accessLog api.
 	}
 	defer closeLimiter()
 	holder := index.NewHolder(nil)
-	imgs, err := startImages(ctx, c, store, ref, holder, base, log)
+	imgs, err := startImages(ctx, c, store, ref, holder, base, log, accessLog)
 	if err != nil {
 		ln.Close()
 		return err
 	}
-	site, err := web.New()
+	site, err := web.New(web.Config{Catalogue: holder, ShopURL: *c.shopURL, Click: m.Click})
 	if err != nil {
 		ln.Close()
 		return err
@@ -173,25 +175,27 @@ func serve(ctx context.Context, c *serveConfig, log *slog.Logger, accessLog api.
 	if *c.imageAddr != "" {
 		imagePath = "" // served by its own listener
 	}
-	srv := api.New(api.Config{
-		Pages:         site.Handler(),
-		Images:        imgs.svc,
-		ImageHost:     imgs.svc.Handler(),
-		ImagePath:     imagePath,
-		Catalogue:     holder,
-		Guard:         guard,
-		Usage:         guard.UsageHandler(),
-		Click:         m.Click,
-		BaseURL:       base,
-		ShopURL:       *c.shopURL,
-		AccordColor:   ref.Color,
-		Health:        healthOf(store, guard),
-		Logger:        log,
-		AccessLog:     accessLog,
-		Registry:      reg,
-		Metrics:       promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg}),
-		Version:       version,
-		AnswerCacheMB: answerCacheSize(*c.answerCache),
+	srv := server.New(server.Config{
+		Catalogue: holder,
+		API: api.New(api.Config{
+			Catalogue:     holder,
+			URLs:          view.NewURLs(base, imgs.svc, ref.Color),
+			Guard:         guard,
+			Caller:        guard,
+			Usage:         m,
+			Logger:        log,
+			AnswerCacheMB: answerCacheSize(*c.answerCache),
+		}),
+		Images:    imgs.svc.Handler(),
+		ImagePath: imagePath,
+		Pages:     site,
+		NotFound:  site.NotFound(),
+		Health:    healthOf(store, guard),
+		Metrics:   promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg}),
+		Logger:    log,
+		AccessLog: accessLog,
+		Registry:  reg,
+		Version:   version,
 	})
 	hs := &http.Server{
 		Handler:           srv,
@@ -283,9 +287,9 @@ func newGuard(ctx context.Context, c *serveConfig, store apikey.Store, m *meter.
 }
 
 // healthOf reports the store and the rate limiter for /healthz.
-func healthOf(store interface{ Ping(context.Context) error }, guard *access.Guard) func(context.Context) api.Health {
-	return func(ctx context.Context) api.Health {
-		h := api.Health{Ready: true, Components: map[string]string{"store": "ok"}}
+func healthOf(store interface{ Ping(context.Context) error }, guard *access.Guard) func(context.Context) server.Health {
+	return func(ctx context.Context) server.Health {
+		h := server.Health{Ready: true, Components: map[string]string{"store": "ok"}}
 		pctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 		defer cancel()
 		if err := store.Ping(pctx); err != nil {

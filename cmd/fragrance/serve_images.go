@@ -14,6 +14,7 @@ import (
 	"github.com/fragrance-data/fragrance/internal/catalog"
 	"github.com/fragrance-data/fragrance/internal/images"
 	"github.com/fragrance-data/fragrance/internal/index"
+	"github.com/fragrance-data/fragrance/internal/server"
 )
 
 // holderCatalogue shows the image host the catalogue currently served, so
@@ -62,7 +63,7 @@ type imageHost struct {
 
 // startImages builds the image service, starts its background worker and,
 // when asked, its own listener. base is the API's public base URL.
-func startImages(ctx context.Context, c *serveConfig, store backend, ref *bundled.Reference, holder *index.Holder, base string, log *slog.Logger) (*imageHost, error) {
+func startImages(ctx context.Context, c *serveConfig, store backend, ref *bundled.Reference, holder *index.Holder, base string, log *slog.Logger, accessLog server.AccessLog) (*imageHost, error) {
 	imgStore, err := openImageStore(store, *c.dsn, *c.imageDir)
 	if err != nil {
 		return nil, err
@@ -89,7 +90,8 @@ func startImages(ctx context.Context, c *serveConfig, store backend, ref *bundle
 	}
 	h := &imageHost{svc: svc, done: make(chan struct{})}
 	if ln != nil {
-		h.server = &http.Server{Handler: svc.Handler(), ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 120 * time.Second}
+		h.server = &http.Server{Handler: server.NewImageHost(server.Config{Images: svc.Handler(), Logger: log, AccessLog: accessLog, Version: version}),
+			ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 120 * time.Second}
 		go h.server.Serve(ln)
 		log.Info("images listening", "addr", ln.Addr().String())
 	}

@@ -39,13 +39,14 @@ func KeyFrom(ctx context.Context) (apikey.Key, bool) {
 	return apikey.Key{}, false
 }
 
-// DecisionFrom returns the rate-limit decision of a request that passed
-// the Guard.
-func DecisionFrom(ctx context.Context) (ratelimit.Decision, bool) {
-	if ri := infoFrom(ctx); ri != nil {
-		return ri.decision, true
+// Caller returns who made a request that passed the Guard: its key, the
+// decision of its windows and the limits that apply to the key.
+func (g *Guard) Caller(ctx context.Context) (apikey.Key, ratelimit.Decision, apikey.Limits, bool) {
+	ri := infoFrom(ctx)
+	if ri == nil {
+		return apikey.Key{}, ratelimit.Decision{}, apikey.Limits{}, false
 	}
-	return ratelimit.Decision{}, false
+	return ri.key, ri.decision, g.cfg.Tiers.For(ri.key), true
 }
 
 // LogInfo is what the Guard tells middleware that runs outside it, such as
@@ -58,7 +59,7 @@ type LogInfo struct {
 	// ClientIP is the client address the Guard used.
 	ClientIP string
 
-	// What KeyFrom and DecisionFrom return, once the Guard admitted the
+	// What KeyFrom and Caller return, once the Guard admitted the
 	// request (passed).
 	info   requestInfo
 	passed bool

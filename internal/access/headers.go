@@ -12,25 +12,9 @@ import (
 	"github.com/fragrance-data/fragrance/internal/problem"
 )
 
-// Titles the hosted service's clients compare against: exact strings.
-const (
-	titleRateLimited = "Rate limit exceeded"
-	titleDailyLimit  = "Daily limit exceeded"
-)
-
 // PolicyFailedChecks names the per-IP limit of failed key checks in
 // violatedPolicies and metrics.
 const PolicyFailedChecks = "failed_key_checks"
-
-// ceilSeconds rounds d up to whole seconds: a client told to wait must not
-// come back early.
-func ceilSeconds(d time.Duration) int64 {
-	return int64((d + time.Second - 1) / time.Second)
-}
-
-func ceilMillis(d time.Duration) int64 {
-	return int64((d + time.Millisecond - 1) / time.Millisecond)
-}
 
 // SetRateLimitHeaders writes the IETF draft headers and the legacy
 // X-RateLimit-* ones for d:
@@ -61,7 +45,7 @@ func SetRateLimitHeaders(h http.Header, d ratelimit.Decision) {
 		}
 		b = append(append(append(b, '"'), w.Policy...), `";r=`...)
 		b = append(strconv.AppendInt(b, w.Remaining, 10), ";t="...)
-		b = strconv.AppendInt(b, ceilSeconds(w.Reset), 10)
+		b = strconv.AppendInt(b, ratelimit.CeilSeconds(w.Reset), 10)
 	}
 	end[0] = len(b)
 	near := nearest(ws[:n])
@@ -69,7 +53,7 @@ func SetRateLimitHeaders(h http.Header, d ratelimit.Decision) {
 	end[1] = len(b)
 	b = strconv.AppendInt(b, near.Remaining, 10)
 	end[2] = len(b)
-	b = strconv.AppendInt(b, ceilSeconds(time.Duration(d.At.UnixNano())+near.Reset), 10)
+	b = strconv.AppendInt(b, ratelimit.CeilSeconds(time.Duration(d.At.UnixNano())+near.Reset), 10)
 	end[3] = len(b)
 	all := string(b)
 	v := new([4]string)
@@ -111,7 +95,7 @@ func policyValue(ws []ratelimit.WindowState) []string {
 		}
 		b = append(append(append(b, '"'), w.Policy...), `";q=`...)
 		b = append(strconv.AppendInt(b, w.Limit, 10), ";w="...)
-		b = strconv.AppendInt(b, ceilSeconds(w.Span), 10)
+		b = strconv.AppendInt(b, ratelimit.CeilSeconds(w.Span), 10)
 	}
 	v := []string{string(b)}
 	if policyCount.Load() < maxPolicies {
@@ -149,52 +133,55 @@ func nearest(ws []ratelimit.WindowState) ratelimit.WindowState {
 func writeRateLimited(w http.ResponseWriter, r *http.Request, d ratelimit.Decision) {
 	retry := d.RetryAfter()
 	violated := d.Violated()
-	p := problem.New(http.StatusTooManyRequests, problem.RateLimited, titleRateLimited,
-		fmt.Sprintf("This key may make %d requests per minute; retry in %d s.", d.Minute.Limit, ceilSeconds(retry)))
+	p := problem.Of(problem.RateLimited,
+		fmt.Sprintf("This key may make %d requests per minute; retry in %d s.", d.Minute.Limit, ratelimit.CeilSeconds(retry)))
 	p.Extra = map[string]any{
-		"retryAfter":       ceilSeconds(retry),
-		"retryAfterMs":     ceilMillis(retry),
+		"retryAfter":       ratelimit.CeilSeconds(retry),
+		"retryAfterMs":     ratelimit.CeilMillis(retry),
 		"violatedPolicies": violated,
 	}
 	if d.Day.Refused {
-		p.Code, p.Title = problem.DailyLimitExceeded, titleDailyLimit
-		p.Detail = fmt.Sprintf("This key may make %d requests per day; retry in %d s.", d.Day.Limit, ceilSeconds(retry))
+		extra := p.Extra
+		p = problem.Of(problem.DailyLimitExceeded,
+			fmt.Sprintf("This key may make %d requests per day; retry in %d s.", d.Day.Limit, ratelimit.CeilSeconds(retry)))
+		p.Extra = extra
 		p.Extra["dailyRemaining"] = 0
 	}
-	w.Header().Set("Retry-After", strconv.FormatInt(ceilSeconds(retry), 10))
+	w.Header().Set("Retry-After", strconv.FormatInt(ratelimit.CeilSeconds(retry), 10))
 	problem.Write(w, r, p)
 }
 
 // writeTooManyFailures answers 429 to a client IP with too many failed key
 // checks. No rate-limit headers: the request is not authenticated.
 func writeTooManyFailures(w http.ResponseWriter, r *http.Request, retry time.Duration) {
-	p := problem.New(http.StatusTooManyRequests, problem.RateLimited, titleRateLimited,
-		fmt.Sprintf("Too many failed API key checks from this address; retry in %d s.", ceilSeconds(retry)))
+	p := problem.Of(problem.RateLimited,
+		fmt.Sprintf("Too many failed API key checks from this address; retry in %d s.", ratelimit.CeilSeconds(retry)))
 	p.Extra = map[string]any{
-		"retryAfter":       ceilSeconds(retry),
-		"retryAfterMs":     ceilMillis(retry),
+		"retryAfter":       ratelimit.CeilSeconds(retry),
+		"retryAfterMs":     ratelimit.CeilMillis(retry),
 		"violatedPolicies": []string{PolicyFailedChecks},
 	}
-	w.Header().Set("Retry-After", strconv.FormatInt(ceilSeconds(retry), 10))
+	w.Header().Set("Retry-After", strconv.FormatInt(ratelimit.CeilSeconds(retry), 10))
 	problem.Write(w, r, p)
 }
 
-// authProblem is the answer of failed authentication with code.
+// authDetail says what to do about each failure of authentication.
+var authDetail = map[string]string{
+	problem.MissingAPIKey:    "Send your key in the X-API-Key header, as Authorization: Bearer <key>, or as the api_key query parameter.",
+	problem.InvalidAPIKey:    "The API key is not valid. Check that it was copied whole.",
+	problem.RevokedAPIKey:    "This API key has been revoked.",
+	problem.SuspendedAPIKey:  "This API key is suspended. Contact support.",
+	problem.OriginNotAllowed: "This API key may not be used from this web origin.",
+	problem.Unavailable:      "Keys cannot be checked right now; retry shortly.",
+}
+
+// authProblem is the answer of failed authentication with code; any code
+// but the five of authentication is the fail-closed 503.
 func authProblem(code string) *problem.Problem {
-	switch code {
-	case problem.MissingAPIKey:
-		return problem.New(http.StatusUnauthorized, code, "Missing API key",
-			"Send your key in the X-API-Key header, as Authorization: Bearer <key>, or as the api_key query parameter.")
-	case problem.InvalidAPIKey:
-		return problem.New(http.StatusUnauthorized, code, "Invalid API key", "The API key is not valid. Check that it was copied whole.")
-	case problem.RevokedAPIKey:
-		return problem.New(http.StatusUnauthorized, code, "Revoked API key", "This API key has been revoked.")
-	case problem.SuspendedAPIKey:
-		return problem.New(http.StatusForbidden, code, "Suspended API key", "This API key is suspended. Contact support.")
-	case problem.OriginNotAllowed:
-		return problem.New(http.StatusForbidden, code, "Origin not allowed", "This API key may not be used from this web origin.")
+	if d, ok := authDetail[code]; ok {
+		return problem.Of(code, d)
 	}
-	return problem.New(http.StatusServiceUnavailable, problem.Unavailable, "Service unavailable", "Keys cannot be checked right now; retry shortly.")
+	return problem.Of(problem.Unavailable, authDetail[problem.Unavailable])
 }
 
 func writeAuthProblem(w http.ResponseWriter, r *http.Request, code string) {

@@ -2,7 +2,6 @@ package access_test
 
 import (
 	"context"
-	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -98,46 +97,6 @@ func TestMeterStatusClasses(t *testing.T) {
 	if ok != 2 || refused != 2 {
 		t.Fatalf("2xx %d, 4xx %d; want 2 and 2 (one 429, one 403)", ok, refused)
 	}
-}
-
-func TestUsageHandler(t *testing.T) {
-	e := newEnv(t, access.Config{})
-	k, secret := e.issue(apikey.NewKey{Name: "my app", Tier: apikey.Basic})
-	for i := 0; i < 4; i++ {
-		e.get("/api/perfumes", "192.0.2.22", "X-API-Key", secret)
-	}
-	e.meter.Flush(context.Background())
-	e.get("/api/perfumes", "192.0.2.22", "X-API-Key", secret) // pending, not flushed
-	h := e.g.Wrap("usage", e.g.UsageHandler())
-	r := httptest.NewRequest("GET", "/api/usage?days=3", nil)
-	r.Header.Set("X-API-Key", secret)
-	w := httptest.NewRecorder()
-	h.ServeHTTP(w, r)
-	if w.Code != 200 || w.Header().Get("Content-Type") != "application/json" || w.Header().Get("RateLimit") == "" {
-		t.Fatalf("status %d, headers %v: %s", w.Code, w.Header(), w.Body)
-	}
-	var got struct {
-		Key struct {
-			Prefix, Name, Tier string
-		}
-		Limits    apikey.Limits
-		Remaining map[string]int64
-		Usage     usage.Report
-	}
-	if err := json.Unmarshal(w.Body.Bytes(), &got); err != nil {
-		t.Fatal(err)
-	}
-	if got.Key.Prefix != k.Prefix || got.Key.Name != "my app" || got.Key.Tier != "basic" || got.Limits.PerMinute != 300 || got.Remaining["minute"] != 294 || got.Remaining["day"] != 24994 {
-		t.Fatalf("answer %+v", got)
-	}
-	if len(got.Usage.Days) != 3 || got.Usage.Today.Requests != 5 || got.Usage.Endpoints["perfumes"] != 5 || got.Usage.Today.Date != "2026-03-01" {
-		t.Fatalf("usage %+v", got.Usage)
-	}
-	r = httptest.NewRequest("GET", "/api/usage?days=x", nil)
-	r.Header.Set("X-API-Key", secret)
-	w = httptest.NewRecorder()
-	h.ServeHTTP(w, r)
-	problemOf(t, w, 400, "invalid_parameter")
 }
 
 func TestAbuseSignals(t *testing.T) {

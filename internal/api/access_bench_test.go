@@ -14,7 +14,6 @@ import (
 	"github.com/fragrance-data/fragrance/internal/access/meter"
 	"github.com/fragrance-data/fragrance/internal/access/ratelimit"
 	"github.com/fragrance-data/fragrance/internal/access/ratelimit/redislimit"
-	"github.com/fragrance-data/fragrance/internal/api"
 	"github.com/fragrance-data/fragrance/internal/apikey"
 	"github.com/fragrance-data/fragrance/internal/sqlite"
 )
@@ -36,12 +35,12 @@ func BenchmarkAccessLayer(b *testing.B) {
 		})
 		b.Run(req.name+"/memory", func(b *testing.B) {
 			g, secret := benchAccessGuard(b, nil)
-			benchAccess(b, newServer(b, func(c *api.Config) { c.Guard = g }), req.target, secret)
+			benchAccess(b, newServer(b, func(c *newConfig) { c.Guard = g }), req.target, secret)
 		})
 		b.Run(req.name+"/redis", func(b *testing.B) {
 			rl := benchRedisLimiter(b)
 			g, secret := benchAccessGuard(b, rl)
-			benchAccess(b, newServer(b, func(c *api.Config) { c.Guard = g }), req.target, secret)
+			benchAccess(b, newServer(b, func(c *newConfig) { c.Guard = g }), req.target, secret)
 			if rl.Status().Degraded {
 				b.Fatal("Redis degraded during the benchmark: the figures are the fallback's")
 			}

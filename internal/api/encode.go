@@ -1,12 +1,15 @@
 package api
 
 import (
-	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/fragrance-data/fragrance/internal/catalog"
 	"github.com/fragrance-data/fragrance/internal/index"
+	"github.com/fragrance-data/fragrance/internal/jsonenc"
+	"github.com/fragrance-data/fragrance/internal/usage"
+	"github.com/fragrance-data/fragrance/internal/view"
 )
 
 // The JSON answers of the API, appended field by field. Field names, order
@@ -21,7 +24,7 @@ import (
 // render turns index entries into JSON; it knows the service's public URLs.
 // It is shared by all requests and never changed after New.
 type render struct {
-	urls URLs
+	urls view.URLs
 }
 
 // encoder encodes one answer. imageTransparentAvailable is the one member
@@ -31,7 +34,14 @@ type render struct {
 // written (see frozen).
 type encoder struct {
 	*render
-	holes []hole
+	holes  []hole
+	counts answerCounts
+}
+
+// view notes that the answer shows perfume id through an answer of kind,
+// which the meter counts each time the answer is served.
+func (en *encoder) view(id int64, kind usage.ViewKind) {
+	en.counts.viewed, en.counts.viewKind = id, kind
 }
 
 // accordList is a list appendAccords writes: a perfume's accords as the
@@ -55,11 +65,11 @@ func appendAccords[L accordList](en *encoder, b []byte, as L) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, `{"name":`...)
-		b = appendString(b, a.Name)
+		b = jsonenc.AppendString(b, a.Name)
 		b = append(b, `,"strength":`...)
-		b = appendFloat(b, a.Strength)
+		b = jsonenc.AppendFloat(b, a.Strength)
 		b = append(b, `,"color":`...)
-		b = appendString(b, en.urls.AccordColor(a.Name))
+		b = jsonenc.AppendString(b, en.urls.AccordColor(a.Name))
 		b = append(b, '}')
 	}
 	return append(b, ']')
@@ -70,9 +80,9 @@ func appendAccords[L accordList](en *encoder, b []byte, as L) []byte {
 // hole, filled when the answer is written.
 func (en *encoder) appendImages(b []byte, id int64, available bool) []byte {
 	b = append(b, `,"image":`...)
-	b = en.urls.appendImage(b, id)
+	b = appendImage(b, en.urls, id)
 	b = append(b, `,"imageTransparent":`...)
-	b = en.urls.appendTransparent(b, id)
+	b = appendTransparent(b, en.urls, id)
 	if available {
 		b = append(b, `,"imageTransparentAvailable":`...)
 		en.holes = append(en.holes, hole{pos: len(b), id: id})
@@ -84,13 +94,13 @@ func (en *encoder) appendImages(b []byte, id int64, available bool) []byte {
 // perfume object, after the opening brace.
 func appendIdent(b []byte, e *index.Entry) []byte {
 	b = append(b, `"id":`...)
-	b = appendString(b, e.Slug())
+	b = jsonenc.AppendString(b, e.Slug())
 	b = append(b, `,"slug":`...)
-	b = appendString(b, e.Slug())
+	b = jsonenc.AppendString(b, e.Slug())
 	b = append(b, `,"name":`...)
-	b = appendString(b, e.Name())
+	b = jsonenc.AppendString(b, e.Name())
 	b = append(b, `,"brand":`...)
-	return appendString(b, e.Brand())
+	return jsonenc.AppendString(b, e.Brand())
 }
 
 // appendListFields appends the members of a list item, without braces; a
@@ -98,20 +108,20 @@ func appendIdent(b []byte, e *index.Entry) []byte {
 func (en *encoder) appendListFields(b []byte, e *index.Entry) []byte {
 	b = appendIdent(b, e)
 	b = append(b, `,"year":`...)
-	b = appendOptInt(b, e.Year)
+	b = jsonenc.AppendOptInt(b, e.Year)
 	b = append(b, `,"rating":`...)
-	b = appendOptFloat(b, e.Rating)
+	b = jsonenc.AppendOptFloat(b, e.Rating)
 	b = append(b, `,"ratingCount":`...)
-	b = appendInt(b, e.RatingCount)
+	b = jsonenc.AppendInt(b, e.RatingCount)
 	b = append(b, `,"concentration":`...)
-	b = appendOptString(b, e.Concentration())
+	b = jsonenc.AppendOptString(b, e.Concentration())
 	b = append(b, `,"gender":`...)
-	b = appendString(b, string(e.Gender()))
+	b = jsonenc.AppendString(b, string(e.Gender()))
 	b = append(b, `,"priceTier":`...)
-	b = appendOptString(b, string(e.PriceTier()))
+	b = jsonenc.AppendOptString(b, string(e.PriceTier()))
 	b = en.appendImages(b, e.ID, true)
 	b = append(b, `,"buyUrl":`...)
-	b = en.urls.appendBuy(b, e.Slug())
+	b = appendBuy(b, en.urls, e.Slug())
 	b = append(b, `,"accords":`...)
 	return appendAccords(en, b, e.Accords())
 }
@@ -140,34 +150,28 @@ func (en *encoder) appendPage(b []byte, pg index.Page) []byte {
 // appendPaging closes a paged answer with its total, page, pages and limit.
 func appendPaging(b []byte, total, page, pages, limit int) []byte {
 	b = append(b, `,"total":`...)
-	b = appendInt(b, total)
+	b = jsonenc.AppendInt(b, total)
 	b = append(b, `,"page":`...)
-	b = appendInt(b, page)
+	b = jsonenc.AppendInt(b, page)
 	b = append(b, `,"pages":`...)
-	b = appendInt(b, pages)
+	b = jsonenc.AppendInt(b, pages)
 	b = append(b, `,"limit":`...)
-	b = appendInt(b, limit)
+	b = jsonenc.AppendInt(b, limit)
 	return append(b, '}')
 }
 
-// appendNotes appends a pyramid layer with intensities: notes are listed
-// in the source in order of prominence, so the first note of a layer is 100
-// and the last falls linearly to 50 (a single note is 100).
+// appendNotes appends a pyramid layer with intensities (view.NoteIntensity).
 func appendNotes(b []byte, layer index.Names) []byte {
 	b = append(b, '[')
 	for i := range layer.Len() {
 		n := layer.At(i)
-		in := 100.0
-		if layer.Len() > 1 {
-			in = 100 - 50*float64(i)/float64(layer.Len()-1)
-		}
 		if i > 0 {
 			b = append(b, ',')
 		}
 		b = append(b, `{"name":`...)
-		b = appendString(b, n)
+		b = jsonenc.AppendString(b, n)
 		b = append(b, `,"intensity":`...)
-		b = appendFloat(b, math.Round(in*10)/10)
+		b = jsonenc.AppendFloat(b, view.NoteIntensity(i, layer.Len()))
 		b = append(b, '}')
 	}
 	return append(b, ']')
@@ -181,9 +185,9 @@ func appendRanked(b []byte, rs []index.Ranked) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, `{"name":`...)
-		b = appendString(b, r.Name)
+		b = jsonenc.AppendString(b, r.Name)
 		b = append(b, `,"score":`...)
-		b = appendFloat(b, r.Score)
+		b = jsonenc.AppendFloat(b, r.Score)
 		b = append(b, '}')
 	}
 	return append(b, ']')
@@ -195,15 +199,15 @@ func (en *encoder) appendDetail(b []byte, e *index.Entry, similar []index.Scored
 	b = append(b, '{')
 	b = en.appendListFields(b, e)
 	b = append(b, `,"brandSlug":`...)
-	b = appendString(b, e.BrandSlug())
+	b = jsonenc.AppendString(b, e.BrandSlug())
 	b = append(b, `,"description":`...)
-	b = appendString(b, e.Description())
+	b = jsonenc.AppendString(b, e.Description())
 	b = append(b, `,"family":`...)
-	b = appendOptString(b, e.Family())
+	b = jsonenc.AppendOptString(b, e.Family())
 	b = append(b, `,"longevity":`...)
-	b = appendOptFloat(b, e.Longevity)
+	b = jsonenc.AppendOptFloat(b, e.Longevity)
 	b = append(b, `,"sillage":`...)
-	b = appendOptFloat(b, e.Sillage)
+	b = jsonenc.AppendOptFloat(b, e.Sillage)
 	b = append(b, `,"notes":{"top":`...)
 	notes := e.Notes()
 	b = appendNotes(b, notes.Top)
@@ -215,17 +219,17 @@ func (en *encoder) appendDetail(b []byte, e *index.Entry, similar []index.Scored
 	b = appendNotes(b, notes.Unplaced)
 	s, d := e.Seasons, e.DayNight
 	b = append(b, `},"seasons":{"winter":`...)
-	b = appendFloat(b, s.Winter)
+	b = jsonenc.AppendFloat(b, s.Winter)
 	b = append(b, `,"spring":`...)
-	b = appendFloat(b, s.Spring)
+	b = jsonenc.AppendFloat(b, s.Spring)
 	b = append(b, `,"summer":`...)
-	b = appendFloat(b, s.Summer)
+	b = jsonenc.AppendFloat(b, s.Summer)
 	b = append(b, `,"fall":`...)
-	b = appendFloat(b, s.Fall)
+	b = jsonenc.AppendFloat(b, s.Fall)
 	b = append(b, `},"dayNight":{"day":`...)
-	b = appendFloat(b, d.Day)
+	b = jsonenc.AppendFloat(b, d.Day)
 	b = append(b, `,"night":`...)
-	b = appendFloat(b, d.Night)
+	b = jsonenc.AppendFloat(b, d.Night)
 	b = append(b, `},"similarPerfumes":`...)
 	b = en.appendSimilar(b, similar, false)
 	b = append(b, `,"perfumers":[`...)
@@ -236,9 +240,9 @@ func (en *encoder) appendDetail(b []byte, e *index.Entry, similar []index.Scored
 			b = append(b, ',')
 		}
 		b = append(b, `{"name":`...)
-		b = appendString(b, name)
+		b = jsonenc.AppendString(b, name)
 		b = append(b, `,"slug":`...)
-		b = appendString(b, en.urls.slug(name))
+		b = jsonenc.AppendString(b, en.urls.PerfumerSlug(name))
 		b = append(b, '}')
 	}
 	b = append(b, `],"seasonRanking":`...)
@@ -247,11 +251,11 @@ func (en *encoder) appendDetail(b []byte, e *index.Entry, similar []index.Scored
 	b = appendRanked(b, e.TimeRanking())
 	p := e.Popularity
 	b = append(b, `,"popularity":{"score":`...)
-	b = appendFloat(b, p.Score)
+	b = jsonenc.AppendFloat(b, p.Score)
 	b = append(b, `,"ratingCount":`...)
-	b = appendInt(b, p.RatingCount)
+	b = jsonenc.AppendInt(b, p.RatingCount)
 	b = append(b, `,"rank":`...)
-	b = appendInt(b, p.Rank)
+	b = jsonenc.AppendInt(b, p.Rank)
 	return append(b, `}}`...)
 }
 
@@ -259,12 +263,12 @@ func (en *encoder) appendDetail(b []byte, e *index.Entry, similar []index.Scored
 func (en *encoder) appendSimilarFields(b []byte, s *index.Scored) []byte {
 	b = appendIdent(b, s.Entry)
 	b = append(b, `,"matchScore":`...)
-	b = appendFloat(b, s.Score)
+	b = jsonenc.AppendFloat(b, s.Score)
 	b = en.appendImages(b, s.ID, true)
 	b = append(b, `,"sharedAccords":`...)
 	b = appendAccords(en, b, sharedAccords(s.SharedAccords))
 	b = append(b, `,"sharedNotes":`...)
-	b = appendStrings(b, s.SharedNotes)
+	b = jsonenc.AppendStrings(b, s.SharedNotes)
 	b = append(b, `,"accords":`...)
 	return appendAccords(en, b, s.Accords())
 }
@@ -281,9 +285,9 @@ func (en *encoder) appendSimilar(b []byte, ss []index.Scored, dupes bool) []byte
 		b = en.appendSimilarFields(b, &ss[i])
 		if dupes {
 			b = append(b, `,"priceTier":`...)
-			b = appendString(b, string(ss[i].PriceTier()))
+			b = jsonenc.AppendString(b, string(ss[i].PriceTier()))
 			b = append(b, `,"rating":`...)
-			b = appendOptFloat(b, ss[i].Rating)
+			b = jsonenc.AppendOptFloat(b, ss[i].Rating)
 		}
 		b = append(b, '}')
 	}
@@ -312,9 +316,9 @@ func (en *encoder) appendDupesAnswer(b []byte, e *index.Entry, items []index.Sco
 	b = appendIdent(b, e)
 	b = en.appendImages(b, e.ID, false)
 	b = append(b, `,"rating":`...)
-	b = appendOptFloat(b, e.Rating)
+	b = jsonenc.AppendOptFloat(b, e.Rating)
 	b = append(b, `,"priceTier":`...)
-	b = appendOptString(b, string(e.PriceTier()))
+	b = jsonenc.AppendOptString(b, string(e.PriceTier()))
 	b = append(b, `},"data":`...)
 	b = en.appendSimilar(b, items, true)
 	return appendTotalLimit(b, len(items), limit)
@@ -323,9 +327,9 @@ func (en *encoder) appendDupesAnswer(b []byte, e *index.Entry, items []index.Sco
 // appendTotalLimit closes an answer with its total and limit.
 func appendTotalLimit(b []byte, total, limit int) []byte {
 	b = append(b, `,"total":`...)
-	b = appendInt(b, total)
+	b = jsonenc.AppendInt(b, total)
 	b = append(b, `,"limit":`...)
-	b = appendInt(b, limit)
+	b = jsonenc.AppendInt(b, limit)
 	return append(b, '}')
 }
 
@@ -340,13 +344,13 @@ func (en *encoder) appendMatches(b []byte, ss []index.Scored) []byte {
 		b = append(b, '{')
 		b = appendIdent(b, s.Entry)
 		b = append(b, `,"matchScore":`...)
-		b = appendFloat(b, s.Score)
+		b = jsonenc.AppendFloat(b, s.Score)
 		b = append(b, `,"rating":`...)
-		b = appendOptFloat(b, s.Rating)
+		b = jsonenc.AppendOptFloat(b, s.Rating)
 		b = append(b, `,"ratingCount":`...)
-		b = appendInt(b, s.RatingCount)
+		b = jsonenc.AppendInt(b, s.RatingCount)
 		b = append(b, `,"image":`...)
-		b = en.urls.appendImage(b, s.ID)
+		b = appendImage(b, en.urls, s.ID)
 		b = append(b, `,"accords":`...)
 		b = appendAccords(en, b, s.Accords())
 		b = append(b, '}')
@@ -364,16 +368,16 @@ func appendCounts(b []byte, cs []index.Count) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, `{"name":`...)
-		b = appendString(b, c.Name)
+		b = jsonenc.AppendString(b, c.Name)
 		if c.Slug != "" {
 			b = append(b, `,"slug":`...)
-			b = appendString(b, c.Slug)
+			b = jsonenc.AppendString(b, c.Slug)
 		}
 		b = append(b, `,"count":`...)
-		b = appendInt(b, c.Count)
+		b = jsonenc.AppendInt(b, c.Count)
 		if c.Color != "" {
 			b = append(b, `,"color":`...)
-			b = appendString(b, c.Color)
+			b = jsonenc.AppendString(b, c.Color)
 		}
 		b = append(b, '}')
 	}
@@ -386,10 +390,10 @@ func appendCountsAnswer(b []byte, cs []index.Count, total, limit int) []byte {
 	b = append(b, `{"data":`...)
 	b = appendCounts(b, cs)
 	b = append(b, `,"total":`...)
-	b = appendInt(b, total)
+	b = jsonenc.AppendInt(b, total)
 	if limit > 0 {
 		b = append(b, `,"limit":`...)
-		b = appendInt(b, limit)
+		b = jsonenc.AppendInt(b, limit)
 	}
 	return append(b, '}')
 }
@@ -404,25 +408,25 @@ func (en *encoder) appendMatchAnswer(b []byte, q index.MatchQuery, res index.Mat
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendString(b, a.Name)
+		b = jsonenc.AppendString(b, a.Name)
 	}
 	b = append(b, `],"accordStrengths":{`...)
 	for i, a := range strengthsByName(res.Accords) {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendString(b, a.Name)
+		b = jsonenc.AppendString(b, a.Name)
 		b = append(b, ':')
-		b = appendFloat(b, a.Strength)
+		b = jsonenc.AppendFloat(b, a.Strength)
 	}
 	b = append(b, `},"notes":`...)
-	b = appendStrings(b, res.Notes)
+	b = jsonenc.AppendStrings(b, res.Notes)
 	b = append(b, `,"gender":`...)
-	b = appendOptString(b, string(q.Gender))
+	b = jsonenc.AppendOptString(b, string(q.Gender))
 	b = append(b, `,"season":`...)
-	b = appendOptString(b, q.Season)
+	b = jsonenc.AppendOptString(b, q.Season)
 	b = append(b, `,"time":`...)
-	b = appendOptString(b, q.Time)
+	b = jsonenc.AppendOptString(b, q.Time)
 	b = append(b, '}')
 	return appendPaging(b, res.Total, res.Page, res.Pages, res.Limit)
 }
@@ -447,12 +451,41 @@ func strengthsByName(as []index.AccordWant) []index.AccordWant {
 // of their perfumes.
 func (en *encoder) appendPerfumer(b []byte, c index.Count, pg index.Page) []byte {
 	b = append(b, `{"name":`...)
-	b = appendString(b, c.Name)
+	b = jsonenc.AppendString(b, c.Name)
 	b = append(b, `,"slug":`...)
-	b = appendString(b, c.Slug)
+	b = jsonenc.AppendString(b, c.Slug)
 	b = append(b, `,"count":`...)
-	b = appendInt(b, c.Count)
+	b = jsonenc.AppendInt(b, c.Count)
 	b = append(b, `,"perfumes":`...)
 	b = en.appendPage(b, pg)
 	return append(b, '}')
+}
+
+// appendImage appends the JSON string of a perfume's image URL
+// (view.URLs.Image), without building the string when the images are at
+// their default paths.
+func appendImage(b []byte, u view.URLs, id int64) []byte {
+	if u.ImageHost() == nil {
+		b = jsonenc.AppendStringBody(append(b, '"'), u.Base())
+		b = strconv.AppendInt(append(b, "/img/perfume/"...), id, 10)
+		return append(b, `.jpg"`...)
+	}
+	return jsonenc.AppendString(b, u.ImageHost().ImageURL(id))
+}
+
+// appendTransparent appends the JSON string of view.URLs.Transparent.
+func appendTransparent(b []byte, u view.URLs, id int64) []byte {
+	if u.ImageHost() == nil {
+		b = jsonenc.AppendStringBody(append(b, '"'), u.Base())
+		b = strconv.AppendInt(append(b, "/img/perfume-nobg/"...), id, 10)
+		return append(b, `.webp"`...)
+	}
+	return jsonenc.AppendString(b, u.ImageHost().TransparentURL(id))
+}
+
+// appendBuy appends the JSON string of view.URLs.Buy.
+func appendBuy(b []byte, u view.URLs, slug string) []byte {
+	b = jsonenc.AppendStringBody(append(b, '"'), u.Base())
+	b = jsonenc.AppendStringBody(append(b, "/goto/"...), slug)
+	return append(b, '"')
 }

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/fragrance-data/fragrance/internal/index"
+	"github.com/fragrance-data/fragrance/internal/view"
 )
 
 // BenchmarkEncode compares the hand-written encoders with the
@@ -20,8 +21,8 @@ func BenchmarkEncode(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	u := newURLs("https://fragrance.example", nil, func(string) string { return "#CCCCCC" })
-	fast, rr := &render{urls: u}, refRender{urls: u}
+	u := view.NewURLs("https://fragrance.example", nil, func(string) string { return "#CCCCCC" })
+	fast := &render{urls: u}
 	buf := make([]byte, 0, 64<<10)
 	b.Run("list/fast", func(b *testing.B) {
 		b.ReportAllocs()
@@ -33,7 +34,7 @@ func BenchmarkEncode(b *testing.B) {
 	b.Run("list/reflect", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			refEncode(b, rr.page(pg))
+			refEncode(b, u.Page(pg))
 		}
 	})
 	b.Run("detail/fast", func(b *testing.B) {
@@ -46,7 +47,7 @@ func BenchmarkEncode(b *testing.B) {
 	b.Run("detail/reflect", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			refEncode(b, rr.detail(e, similar))
+			refEncode(b, u.Detail(e, similar))
 		}
 	})
 }

@@ -2,70 +2,63 @@ package api
 
 import (
 	"net/http"
-	"strconv"
-)
 
-const (
-	accordsDefaultLimit  = 50
-	accordsMaxLimit      = 100
-	perfumerDefaultLimit = 20
-	perfumerMaxLimit     = 100
-	notesMaxLimit        = 100000
+	"github.com/fragrance-data/fragrance/internal/view"
 )
 
 // listBrands is GET /api/brands?q=.
-func (s *Server) listBrands(w http.ResponseWriter, r *http.Request) error {
+func (a *API) listBrands(w http.ResponseWriter, r *http.Request) error {
 	p := newParams(r.URL)
-	q := p.text("q")
+	q := struct{ Q string }{p.text("q")}
 	if err := p.err(); err != nil {
 		return err
 	}
-	ix := s.cfg.Catalogue.Load()
-	return s.answer(w, r, ix, answerKey("brands", q), func(_ *encoder, b []byte) ([]byte, error) {
-		bs := ix.Brands(q)
+	ix := a.cfg.Catalogue.Load()
+	return a.answer(w, r, ix, cacheKey("brands", q), func(_ *encoder, b []byte) ([]byte, error) {
+		bs := ix.Brands(q.Q)
 		return appendCountsAnswer(b, bs, len(bs), 0), nil
 	})
 }
 
 // listNotes is GET /api/notes?limit= (all notes by default).
-func (s *Server) listNotes(w http.ResponseWriter, r *http.Request) error {
+func (a *API) listNotes(w http.ResponseWriter, r *http.Request) error {
 	p := newParams(r.URL)
-	limit := p.positive("limit", 0, notesMaxLimit)
+	q := struct{ Limit int }{p.limit(view.NotesLimit)}
 	if err := p.err(); err != nil {
 		return err
 	}
-	ix := s.cfg.Catalogue.Load()
-	return s.answer(w, r, ix, answerKey("notes", strconv.Itoa(limit)), func(_ *encoder, b []byte) ([]byte, error) {
-		items, total := ix.Notes(limit)
-		return appendCountsAnswer(b, items, total, limit), nil
+	ix := a.cfg.Catalogue.Load()
+	return a.answer(w, r, ix, cacheKey("notes", q), func(_ *encoder, b []byte) ([]byte, error) {
+		items, total := ix.Notes(q.Limit)
+		return appendCountsAnswer(b, items, total, q.Limit), nil
 	})
 }
 
 // listPerfumers is GET /api/perfumers.
-func (s *Server) listPerfumers(w http.ResponseWriter, r *http.Request) error {
+func (a *API) listPerfumers(w http.ResponseWriter, r *http.Request) error {
 	if err := newParams(r.URL).err(); err != nil {
 		return err
 	}
-	ix := s.cfg.Catalogue.Load()
-	return s.answer(w, r, ix, answerKey("perfumers"), func(_ *encoder, b []byte) ([]byte, error) {
+	ix := a.cfg.Catalogue.Load()
+	return a.answer(w, r, ix, cacheKey("perfumers", struct{}{}), func(_ *encoder, b []byte) ([]byte, error) {
 		ps := ix.Perfumers()
 		return appendCountsAnswer(b, ps, len(ps), 0), nil
 	})
 }
 
 // getPerfumer is GET /api/perfumers/{slug}?page=&limit=.
-func (s *Server) getPerfumer(w http.ResponseWriter, r *http.Request) error {
+func (a *API) getPerfumer(w http.ResponseWriter, r *http.Request) error {
 	p := newParams(r.URL)
-	page := p.page()
-	limit := p.positive("limit", perfumerDefaultLimit, perfumerMaxLimit)
+	q := struct {
+		Slug        string
+		Page, Limit int
+	}{r.PathValue("slug"), p.page(), p.limit(view.PerfumerLimit)}
 	if err := p.err(); err != nil {
 		return err
 	}
-	ix := s.cfg.Catalogue.Load()
-	slug := r.PathValue("slug")
-	key := answerKey("perfumer", slug, strconv.Itoa(page), strconv.Itoa(limit))
-	return s.answer(w, r, ix, key, func(en *encoder, b []byte) ([]byte, error) {
-		c, pg, err := ix.Perfumer(slug, page, limit)
+	ix := a.cfg.Catalogue.Load()
+	return a.answer(w, r, ix, cacheKey("perfumer", q), func(en *encoder, b []byte) ([]byte, error) {
+		c, pg, err := ix.Perfumer(q.Slug, q.Page, q.Limit)
 		if err != nil {
 			return nil, err
 		}
@@ -74,16 +67,18 @@ func (s *Server) getPerfumer(w http.ResponseWriter, r *http.Request) error {
 }
 
 // listAccords is GET /api/accords?search=&limit=.
-func (s *Server) listAccords(w http.ResponseWriter, r *http.Request) error {
+func (a *API) listAccords(w http.ResponseWriter, r *http.Request) error {
 	p := newParams(r.URL)
-	search := p.text("search")
-	limit := p.positive("limit", accordsDefaultLimit, accordsMaxLimit)
+	q := struct {
+		Search string
+		Limit  int
+	}{p.text("search"), p.limit(view.AccordsLimit)}
 	if err := p.err(); err != nil {
 		return err
 	}
-	ix := s.cfg.Catalogue.Load()
-	return s.answer(w, r, ix, answerKey("accords", search, strconv.Itoa(limit)), func(_ *encoder, b []byte) ([]byte, error) {
-		items, total := ix.Accords(search, limit)
-		return appendCountsAnswer(b, items, total, limit), nil
+	ix := a.cfg.Catalogue.Load()
+	return a.answer(w, r, ix, cacheKey("accords", q), func(_ *encoder, b []byte) ([]byte, error) {
+		items, total := ix.Accords(q.Search, q.Limit)
+		return appendCountsAnswer(b, items, total, q.Limit), nil
 	})
 }

@@ -7,17 +7,12 @@ import (
 	"unicode/utf8"
 
 	"github.com/fragrance-data/fragrance/internal/catalog"
+	"github.com/fragrance-data/fragrance/internal/index"
+	"github.com/fragrance-data/fragrance/internal/view"
 )
 
-// maxTextLen is the longest q or search the contract accepts, in characters.
-const maxTextLen = 200
-
-// maxPage bounds page so that offsets never overflow; a page past the last
-// one answers an empty list anyway.
-const maxPage = 1_000_000
-
-// params reads and validates query parameters, collecting every problem so
-// the client sees them all in one answer.
+// params reads and validates query parameters by the rules of package view,
+// collecting every problem so the client sees them all in one answer.
 type params struct {
 	v    url.Values
 	errs catalog.ParamErrors
@@ -54,22 +49,23 @@ func (p *params) raw(name string) (string, bool) {
 	return s, s != ""
 }
 
-// text returns a free-text parameter (q, search), at most maxTextLen characters.
+// text returns a free-text parameter (q, search), at most view.MaxTextLen
+// characters.
 func (p *params) text(name string) string {
 	s, ok := p.raw(name)
 	if !ok {
 		return ""
 	}
-	if utf8.RuneCountInString(s) > maxTextLen {
-		p.fail(name, "longer than 200 characters")
+	if view.TextTooLong(s) {
+		p.fail(name, "longer than "+strconv.Itoa(view.MaxTextLen)+" characters")
 		return ""
 	}
 	return s
 }
 
-// positive returns a positive integer parameter, def when absent, and max
-// as a clamp when max > 0 (the contract clamps limit, never refuses it).
-func (p *params) positive(name string, def, max int) int {
+// positive returns a positive integer parameter, def when absent; a number
+// too large for an int counts as the largest one.
+func (p *params) positive(name string, def int) int {
 	s, ok := p.raw(name)
 	if !ok {
 		return def
@@ -77,51 +73,51 @@ func (p *params) positive(name string, def, max int) int {
 	n, err := strconv.Atoi(s)
 	if err != nil || n < 1 {
 		if err != nil && isDigits(s) {
-			n = int(^uint(0) >> 1) // a huge number: clamp below
-		} else {
-			p.fail(name, "must be a positive whole number")
-			return def
+			return int(^uint(0) >> 1) // a huge number: the caller clamps it
 		}
-	}
-	if max > 0 && n > max {
-		n = max
+		p.fail(name, "must be a positive whole number")
+		return def
 	}
 	return n
 }
 
+// limit returns the limit parameter: its default when absent, clamped to
+// its maximum (the contract clamps limit, never refuses it).
+func (p *params) limit(l view.Limit) int {
+	return l.Clamp(p.positive("limit", l.Default))
+}
+
 // page returns the page parameter: a positive integer, 1 by default.
 func (p *params) page() int {
-	n := p.positive("page", 1, 0)
-	if n > maxPage {
-		p.fail("page", "must be at most 1000000")
+	n := p.positive("page", 1)
+	if n > view.MaxPage {
+		p.fail("page", "must be at most "+strconv.Itoa(view.MaxPage))
 		return 1
 	}
 	return n
 }
 
 // oneOf returns a parameter that must be one of allowed (case-insensitive).
-func (p *params) oneOf(name string, allowed ...string) string {
+func (p *params) oneOf(name string, allowed []string) string {
 	s, ok := p.raw(name)
 	if !ok {
 		return ""
 	}
-	for _, a := range allowed {
-		if strings.EqualFold(s, a) {
-			return a
-		}
+	if c, ok := view.Canonical(s, allowed); ok {
+		return c
 	}
 	p.fail(name, "must be one of "+strings.Join(allowed, ", "))
 	return ""
 }
 
 // list returns a comma-separated parameter as trimmed, non-empty items.
-func (p *params) list(name string, maxItems int) []string {
+func (p *params) list(name string) []string {
 	s, ok := p.raw(name)
 	if !ok {
 		return nil
 	}
-	if utf8.RuneCountInString(s) > 1000 {
-		p.fail(name, "longer than 1000 characters")
+	if utf8.RuneCountInString(s) > view.MaxListLen {
+		p.fail(name, "longer than "+strconv.Itoa(view.MaxListLen)+" characters")
 		return nil
 	}
 	var out []string
@@ -130,9 +126,25 @@ func (p *params) list(name string, maxItems int) []string {
 			out = append(out, item)
 		}
 	}
-	if len(out) > maxItems {
-		p.fail(name, "at most "+strconv.Itoa(maxItems)+" items")
+	if len(out) > view.MaxListItems {
+		p.fail(name, "at most "+strconv.Itoa(view.MaxListItems)+" items")
 		return nil
+	}
+	return out
+}
+
+// accordWants returns match's accords: "woody:40,vanilla" as names with
+// strengths (100 when not given), reporting the items that are not valid.
+func (p *params) accordWants(name string) []index.AccordWant {
+	items := p.list(name)
+	var out []index.AccordWant
+	for _, item := range items {
+		w, perr := view.ParseAccordWant(item)
+		if perr != nil {
+			p.errs = append(p.errs, perr)
+			continue
+		}
+		out = append(out, w)
 	}
 	return out
 }
@@ -147,35 +159,4 @@ func isDigits(s string) bool {
 		}
 	}
 	return s != ""
-}
-
-// accordWant is one "name[:strength]" item of match's accords parameter.
-type accordWant struct {
-	name     string
-	strength float64
-}
-
-// parseAccordWants parses "woody:40,vanilla" into names with strengths
-// (100 when not given), reporting strengths that are not numbers in 0–100.
-func parseAccordWants(p *params, items []string) []accordWant {
-	out := make([]accordWant, 0, len(items))
-	for _, item := range items {
-		name, num, hasNum := strings.Cut(item, ":")
-		name = strings.TrimSpace(name)
-		w := accordWant{name: name, strength: 100}
-		if name == "" {
-			p.fail("accords", "an accord name is empty in "+strconv.Quote(item))
-			continue
-		}
-		if hasNum {
-			f, err := strconv.ParseFloat(strings.TrimSpace(num), 64)
-			if err != nil || f < 0 || f > 100 || f != f {
-				p.fail("accords", "strength of "+strconv.Quote(name)+" must be a number from 0 to 100")
-				continue
-			}
-			w.strength = f
-		}
-		out = append(out, w)
-	}
-	return out
 }

@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"strings"
 	"testing"
@@ -121,7 +122,7 @@ func FuzzQueryParameters(f *testing.F) {
 				t.Skip()
 			}
 			req.URL.RawQuery = query
-			rec := newRecorder()
+			rec := httptest.NewRecorder()
 			h.ServeHTTP(rec, req)
 			if rec.Code >= 500 {
 				t.Fatalf("GET %s?%q = %d: %s", p, query, rec.Code, rec.Body)

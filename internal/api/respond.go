@@ -38,10 +38,10 @@ func writeJSON(w http.ResponseWriter, v any) error {
 // the kept one when the answer cache holds it, else the one encode makes,
 // which is then kept. Requests for an answer being made wait for it. When
 // encode fails (an unknown slug) nothing is kept and the error is returned.
-func (s *Server) answer(w http.ResponseWriter, r *http.Request, ix *index.Index, key string, encode func(en *encoder, b []byte) ([]byte, error)) error {
-	g := s.answers.generation(ix)
+func (a *API) answer(w http.ResponseWriter, r *http.Request, ix *index.Index, key string, encode func(en *encoder, b []byte) ([]byte, error)) error {
+	g := a.answers.generation(ix)
 	if g == nil {
-		return s.answerUncached(w, encode)
+		return a.answerUncached(w, encode)
 	}
 	fz, p, lead := g.lookup(key)
 	switch {
@@ -58,29 +58,30 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request, ix *index.Index,
 		fz = p.fz
 	default:
 		var err error
-		fz, err = s.freeze(g, key, p, encode)
+		fz, err = a.freeze(g, key, p, encode)
 		if err != nil {
 			return err
 		}
 	}
-	body, length := fz.answer(s.render.urls, s.now())
+	a.count(fz.counts)
+	body, length := fz.answer(a.render.urls, a.now())
 	return writeOK(w, body, length)
 }
 
 // freeze makes the answer to key, keeps it and hands it to the requests
 // waiting for it (also when encode panics: they get an error).
-func (s *Server) freeze(g *answerGen, key string, p *pendingAnswer, encode func(en *encoder, b []byte) ([]byte, error)) (fz *frozen, err error) {
+func (a *API) freeze(g *answerGen, key string, p *pendingAnswer, encode func(en *encoder, b []byte) ([]byte, error)) (fz *frozen, err error) {
 	err = errAnswerFailed
-	defer func() { g.finish(key, p, fz, err, s.answers.perShard) }()
+	defer func() { g.finish(key, p, fz, err, a.answers.perShard) }()
 	bp := bufPool.Get().(*[]byte)
 	defer putBuf(bp)
-	en := encoder{render: s.render}
+	en := encoder{render: a.render}
 	b, err := encode(&en, (*bp)[:0])
 	if err != nil {
 		return nil, err
 	}
 	*bp = b
-	return newFrozen(append(bytes.Clone(b), '\n'), slices.Clip(en.holes)), nil
+	return newFrozen(append(bytes.Clone(b), '\n'), slices.Clip(en.holes), en.counts), nil
 }
 
 // errAnswerFailed is what waiting requests get when the request making
@@ -88,20 +89,35 @@ func (s *Server) freeze(g *answerGen, key string, p *pendingAnswer, encode func(
 var errAnswerFailed = errors.New("the answer could not be made")
 
 // answerUncached encodes and writes an answer without the cache.
-func (s *Server) answerUncached(w http.ResponseWriter, encode func(en *encoder, b []byte) ([]byte, error)) error {
+func (a *API) answerUncached(w http.ResponseWriter, encode func(en *encoder, b []byte) ([]byte, error)) error {
 	bp := bufPool.Get().(*[]byte)
 	defer putBuf(bp)
-	en := encoder{render: s.render}
+	en := encoder{render: a.render}
 	b, err := encode(&en, (*bp)[:0])
 	if err != nil {
 		return err
 	}
 	*bp = append(b, '\n')
 	fz := &frozen{body: *bp, holes: en.holes}
+	a.count(en.counts)
 	out := bufPool.Get().(*[]byte)
 	defer putBuf(out)
-	*out = fz.appendTo((*out)[:0], s.render.urls)
+	*out = fz.appendTo((*out)[:0], a.render.urls)
 	return writeOK(w, *out, nil)
+}
+
+// count tells the meter what serving an answer counts: a perfume viewed,
+// a search that found nothing.
+func (a *API) count(c answerCounts) {
+	if a.cfg.Usage == nil {
+		return
+	}
+	if c.viewed != 0 {
+		a.cfg.Usage.View(c.viewed, c.viewKind)
+	}
+	if c.emptySearch != "" {
+		a.cfg.Usage.EmptySearch(c.emptySearch)
+	}
 }
 
 // putBuf returns a buffer to the pool unless it grew too large to keep.
@@ -134,16 +150,16 @@ var contentTypeJSON = []string{"application/json; charset=utf-8"}
 
 // handle adapts a handler that returns an error: the error becomes a problem
 // answer, 5xx logged with detail and shown to the client without it.
-func (s *Server) handle(h func(http.ResponseWriter, *http.Request) error) http.Handler {
+func (a *API) handle(h func(http.ResponseWriter, *http.Request) error) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if err := h(w, r); err != nil {
-			s.writeError(w, r, err)
+			a.writeError(w, r, err)
 		}
 	})
 }
 
 // writeError maps an error to its problem answer.
-func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
+func (a *API) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	var pe *catalog.ParamError
 	var pes catalog.ParamErrors
 	switch {
@@ -152,21 +168,21 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	case errors.As(err, &pe):
 		problem.Write(w, r, invalid(catalog.ParamErrors{pe}))
 	case errors.Is(err, catalog.ErrNotFound):
-		problem.Write(w, r, problem.New(http.StatusNotFound, problem.NotFound, "Not found", err.Error()))
+		problem.Write(w, r, problem.Of(problem.NotFound, err.Error()))
 	case errors.Is(err, catalog.ErrUnavailable):
-		s.log.ErrorContext(r.Context(), "unavailable", "err", err, "path", r.URL.Path)
-		problem.Write(w, r, problem.New(http.StatusServiceUnavailable, problem.Unavailable, "Service unavailable",
+		a.log.ErrorContext(r.Context(), "unavailable", "err", err, "path", r.URL.Path)
+		problem.Write(w, r, problem.Of(problem.Unavailable,
 			"a backing service cannot be reached; try again shortly"))
 	default:
-		s.log.ErrorContext(r.Context(), "internal error", "err", err, "path", r.URL.Path)
-		problem.Write(w, r, problem.New(http.StatusInternalServerError, problem.Internal, "Internal server error",
+		a.log.ErrorContext(r.Context(), "internal error", "err", err, "path", r.URL.Path)
+		problem.Write(w, r, problem.Of(problem.Internal,
 			"the request failed on our side; it has been logged"))
 	}
 }
 
 // invalid is the 400 problem for a list of invalid parameters.
 func invalid(pes catalog.ParamErrors) *problem.Problem {
-	p := problem.New(http.StatusBadRequest, problem.InvalidParameter, "Invalid parameter", "")
+	p := problem.Of(problem.InvalidParameter, "")
 	for i, e := range pes {
 		p.Errors = append(p.Errors, problem.FieldError{Parameter: e.Parameter, Message: e.Message})
 		if i > 0 {
@@ -178,20 +194,8 @@ func invalid(pes catalog.ParamErrors) *problem.Problem {
 }
 
 // notFound answers unknown paths under /api.
-func (s *Server) notFound(w http.ResponseWriter, r *http.Request) error {
-	problem.Write(w, r, problem.New(http.StatusNotFound, problem.NotFound, "Not found",
+func (a *API) notFound(w http.ResponseWriter, r *http.Request) error {
+	problem.Write(w, r, problem.Of(problem.NotFound,
 		"no endpoint at "+r.URL.Path+"; see /api/openapi.json"))
 	return nil
-}
-
-// pageNotFound answers unknown paths outside /api when no website is mounted.
-func (s *Server) pageNotFound(w http.ResponseWriter, r *http.Request) {
-	http.Error(w, "404 page not found", http.StatusNotFound)
-}
-
-// writeBody encodes v after the status has been written.
-func writeBody(w http.ResponseWriter, v any) {
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	enc.Encode(v)
 }

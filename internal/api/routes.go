@@ -1,57 +1,58 @@
 package api
 
-import "net/http"
+import (
+	"net/http"
 
-// routes is the whole route table of the service, in one place.
-func (s *Server) routes() http.Handler {
-	mux := http.NewServeMux()
+	"github.com/fragrance-data/fragrance/internal/problem"
+)
 
-	// The API. Every route is GET/HEAD only (checked before the key, so a
+// Register hands each route of the API to handle: its ServeMux pattern,
+// the name logs and metrics know it by, and its handler (method check,
+// readiness and the Guard included). This is the API's whole route table.
+func (a *API) Register(handle func(pattern, name string, h http.Handler)) {
+	// Every keyed route is GET/HEAD only (checked before the key, so a
 	// wrong method is a 405 whatever the key) and behind the access Guard.
-	s.api(mux, "/api/perfumes", "perfumes.list", s.listPerfumes)
-	s.api(mux, "/api/perfumes/match", "perfumes.match", s.matchPerfumes)
-	s.api(mux, "/api/perfumes/{slug}", "perfumes.detail", s.getPerfume)
-	s.api(mux, "/api/perfumes/{slug}/similar", "perfumes.similar", s.similarPerfumes)
-	s.api(mux, "/api/perfumes/{slug}/dupes", "perfumes.dupes", s.dupePerfumes)
-	s.api(mux, "/api/brands", "brands.list", s.listBrands)
-	s.api(mux, "/api/notes", "notes.list", s.listNotes)
-	s.api(mux, "/api/perfumers", "perfumers.list", s.listPerfumers)
-	s.api(mux, "/api/perfumers/{slug}", "perfumers.detail", s.getPerfumer)
-	s.api(mux, "/api/accords", "accords.list", s.listAccords)
-	if s.cfg.Usage != nil {
-		s.apiHandler(mux, "/api/usage", "usage", s.cfg.Usage)
+	keyed := func(pattern, name string, h func(http.ResponseWriter, *http.Request) error) {
+		a.keyed(handle, pattern, name, a.handle(h))
+	}
+	keyed("/api/perfumes", "perfumes.list", a.listPerfumes)
+	keyed("/api/perfumes/match", "perfumes.match", a.matchPerfumes)
+	keyed("/api/perfumes/{slug}", "perfumes.detail", a.getPerfume)
+	keyed("/api/perfumes/{slug}/similar", "perfumes.similar", a.similarPerfumes)
+	keyed("/api/perfumes/{slug}/dupes", "perfumes.dupes", a.dupePerfumes)
+	keyed("/api/brands", "brands.list", a.listBrands)
+	keyed("/api/notes", "notes.list", a.listNotes)
+	keyed("/api/perfumers", "perfumers.list", a.listPerfumers)
+	keyed("/api/perfumers/{slug}", "perfumers.detail", a.getPerfumer)
+	keyed("/api/accords", "accords.list", a.listAccords)
+	if a.cfg.Caller != nil && a.cfg.Usage != nil {
+		keyed("/api/usage", "usage", a.getUsage)
 	}
 	// Unknown paths under /api answer 404 problems, after the key check.
-	s.api(mux, "/api/", "unknown", s.notFound)
+	keyed("/api/", "unknown", a.notFound)
 
 	// Without a key.
-	mux.Handle("/api/openapi.json", s.route("openapi", getOnly(http.HandlerFunc(s.openAPI))))
-	mux.Handle("/healthz", s.route("healthz", getOnly(http.HandlerFunc(s.healthz))))
-	mux.Handle("/goto/{slug}", s.route("goto", getOnly(http.HandlerFunc(s.gotoShop))))
-	if s.cfg.Metrics != nil {
-		mux.Handle("/metrics", s.route("metrics", getOnly(s.cfg.Metrics)))
-	}
-	if s.cfg.ImageHost != nil && s.cfg.ImagePath != "" {
-		mux.Handle(s.cfg.ImagePath+"/", s.route("images", http.StripPrefix(s.cfg.ImagePath, s.cfg.ImageHost)))
-	}
-	if s.cfg.Pages != nil {
-		mux.Handle("/", s.route("pages", s.cfg.Pages))
-	} else {
-		mux.Handle("/", s.route("pages", http.HandlerFunc(s.pageNotFound)))
-	}
-	return mux
+	handle("/api/openapi.json", "openapi", problem.GetOnly(http.HandlerFunc(a.openAPI)))
 }
 
-// api registers an API handler that returns an error.
-func (s *Server) api(mux *http.ServeMux, pattern, endpoint string, h func(http.ResponseWriter, *http.Request) error) {
-	s.apiHandler(mux, pattern, endpoint, s.handle(h))
+// keyed registers a keyed route: method check, readiness, then the Guard
+// (when configured), then the handler.
+func (a *API) keyed(handle func(pattern, name string, h http.Handler), pattern, name string, h http.Handler) {
+	if a.cfg.Guard != nil {
+		h = a.cfg.Guard.Wrap(name, h)
+	}
+	handle(pattern, name, problem.GetOnly(a.ready(h)))
 }
 
-// apiHandler registers an API route: method check, readiness, then the
-// Guard (when configured), then the handler.
-func (s *Server) apiHandler(mux *http.ServeMux, pattern, endpoint string, h http.Handler) {
-	if s.cfg.Guard != nil {
-		h = s.cfg.Guard.Wrap(endpoint, h)
-	}
-	mux.Handle(pattern, s.route(endpoint, getOnly(s.ready(h))))
+// ready answers 503 until the catalogue is loaded.
+func (a *API) ready(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if a.cfg.Catalogue.Load() == nil {
+			w.Header().Set("Retry-After", "5")
+			problem.Write(w, r, problem.Of(problem.Unavailable,
+				"the catalogue is still loading; try again in a few seconds"))
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
 }

@@ -49,8 +49,7 @@ func (s *Service) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	default:
 		h.Set("Allow", "GET, HEAD, OPTIONS")
-		problem.Write(w, r, problem.New(http.StatusMethodNotAllowed, problem.MethodNotAllowed,
-			"Method not allowed", "Images answer GET, HEAD and OPTIONS."))
+		problem.Write(w, r, problem.Of(problem.MethodNotAllowed, "Images answer GET, HEAD and OPTIONS."))
 		return
 	}
 	p, ok := s.cat.PerfumeByID(id)
@@ -73,8 +72,7 @@ func (s *Service) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	case err != nil:
 		s.log.Error("image host", "kind", kind, "id", id, "err", err)
 		h.Set("Cache-Control", "no-store")
-		problem.Write(w, r, problem.New(http.StatusServiceUnavailable, problem.Unavailable,
-			"Service unavailable", "The image store cannot be reached; try again shortly."))
+		problem.Write(w, r, problem.Of(problem.Unavailable, "The image store cannot be reached; try again shortly."))
 		return
 	}
 	h.Set("Content-Type", contentType(kind))
@@ -89,7 +87,7 @@ func (s *Service) serveHTTP(w http.ResponseWriter, r *http.Request) {
 // notFound answers a 404 that caches briefly.
 func notFound(w http.ResponseWriter, r *http.Request, detail string) {
 	w.Header().Set("Cache-Control", shortLived)
-	problem.Write(w, r, problem.New(http.StatusNotFound, problem.NotFound, "Not found", detail))
+	problem.Write(w, r, problem.Of(problem.NotFound, detail))
 }
 
 // preflight answers a CORS preflight request.

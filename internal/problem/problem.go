@@ -89,3 +89,18 @@ func Write(w http.ResponseWriter, r *http.Request, p *Problem) {
 		w.Write(append(body, '\n'))
 	}
 }
+
+// GetOnly wraps h so that any method but GET and HEAD answers 405
+// method_not_allowed with an Allow header (CORS preflight, OPTIONS, is
+// answered before routing, by the CORS layer).
+func GetOnly(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			w.Header().Set("Allow", "GET, HEAD, OPTIONS")
+			Write(w, r, Of(MethodNotAllowed,
+				r.Method+" is not allowed here; the API is read-only (GET, HEAD, OPTIONS)"))
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
+}

@@ -1,6 +1,8 @@
-// Package web serves the service's pages outside /api: the error reference
-// that problem "type" links point to, and the changelog as a page and as
-// JSON. Pages are server-rendered with html/template from embedded files.
+// Package web serves the service's pages outside /api: the buy links
+// (/goto/{slug}), the error reference that problem "type" links point to,
+// and the changelog as a page and as JSON. Pages are server-rendered with
+// html/template from embedded files. It reads the catalogue through the
+// in-memory index, never a store.
 package web
 
 import (
@@ -10,6 +12,9 @@ import (
 	"fmt"
 	"html/template"
 	"net/http"
+
+	"github.com/fragrance-data/fragrance/internal/index"
+	"github.com/fragrance-data/fragrance/internal/problem"
 )
 
 //go:embed templates/*.html
@@ -24,38 +29,27 @@ type Release struct {
 	Changes []string `json:"changes"`
 }
 
-// problemCode documents one problem code of the API.
-type problemCode struct {
-	Code   string
-	Status int
-	When   string
-}
-
-// problemCodes is the contract's error table.
-var problemCodes = []problemCode{
-	{"invalid_parameter", 400, "page or limit not a positive whole number; a parameter given twice; unknown gender, season or time; an accord strength outside 0–100; q or search longer than 200 characters; unknown accord or note names in match (with suggestions)"},
-	{"missing_api_key", 401, "no key in X-API-Key, Authorization: Bearer or api_key"},
-	{"invalid_api_key", 401, "a key that does not exist or fails its checksum"},
-	{"revoked_api_key", 401, "a revoked key"},
-	{"suspended_api_key", 403, "a key suspended for abuse"},
-	{"origin_not_allowed", 403, "a browser key used from an origin it does not allow"},
-	{"not_found", 404, "unknown perfume or perfumer, unknown path under /api"},
-	{"method_not_allowed", 405, "any method but GET, HEAD and OPTIONS (with an Allow header)"},
-	{"rate_limited", 429, "the minute window is full, or too many failed key checks from one client IP"},
-	{"daily_limit_exceeded", 429, "the day window is full"},
-	{"internal_error", 500, "a failure on our side; it is logged and never detailed"},
-	{"unavailable", 503, "the catalogue is loading, or the key store cannot be reached (authentication fails closed)"},
+// Config holds the pages' dependencies.
+type Config struct {
+	// Catalogue is the served catalogue (required for /goto).
+	Catalogue *index.Holder
+	// ShopURL is the buy-link template; {brand}, {name}, {slug} and {id} are
+	// replaced by query-escaped values. Default DefaultShopURL.
+	ShopURL string
+	// Click counts a buy-link click of a perfume (by numeric id), if set.
+	Click func(perfumeID int64)
 }
 
 // Site serves the pages.
 type Site struct {
+	cfg       Config
 	pages     map[string]*template.Template
 	changelog []Release
 }
 
 // New parses the embedded templates and changelog.
-func New() (*Site, error) {
-	s := &Site{pages: map[string]*template.Template{}}
+func New(cfg Config) (*Site, error) {
+	s := &Site{cfg: cfg, pages: map[string]*template.Template{}}
 	if err := json.Unmarshal(changelogJSON, &s.changelog); err != nil {
 		return nil, fmt.Errorf("web: changelog: %w", err)
 	}
@@ -72,24 +66,28 @@ func New() (*Site, error) {
 // Changelog returns the releases, newest first.
 func (s *Site) Changelog() []Release { return s.changelog }
 
-// Handler routes the pages; anything else is a 404 page.
-func (s *Site) Handler() http.Handler {
-	mux := http.NewServeMux()
-	mux.HandleFunc("GET /docs/errors", func(w http.ResponseWriter, r *http.Request) {
-		s.render(w, "errors", "Errors", problemCodes)
-	})
-	mux.HandleFunc("GET /changelog", func(w http.ResponseWriter, r *http.Request) {
+// Register hands each page route to handle with its pattern and the name
+// logs and metrics know it by: the route table of the pages.
+func (s *Site) Register(handle func(pattern, name string, h http.Handler)) {
+	handle("/goto/{slug}", "goto", problem.GetOnly(http.HandlerFunc(s.gotoShop)))
+	handle("GET /docs/errors", "docs.errors", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.render(w, "errors", "Errors", problem.Codes)
+	}))
+	handle("GET /changelog", "changelog", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.render(w, "changelog", "Changelog", s.changelog)
-	})
-	mux.HandleFunc("GET /changelog.json", func(w http.ResponseWriter, r *http.Request) {
+	}))
+	handle("GET /changelog.json", "changelog.json", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json; charset=utf-8")
 		w.Header().Set("Cache-Control", "public, max-age=300")
 		w.Write(changelogJSON)
-	})
-	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+	}))
+}
+
+// NotFound answers every path no route serves.
+func (s *Site) NotFound() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "404 page not found", http.StatusNotFound)
 	})
-	return mux
 }
 
 func (s *Site) render(w http.ResponseWriter, page, title string, data any) {

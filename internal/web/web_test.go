@@ -1,18 +1,16 @@
-package web
+package web_test
 
 import (
-	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"github.com/fragrance-data/fragrance/internal/problem"
+	"github.com/fragrance-data/fragrance/internal/servetest"
+	"github.com/fragrance-data/fragrance/internal/web"
 )
 
 func TestPages(t *testing.T) {
-	s, err := New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := s.Handler()
+	h := servetest.NewServer(t, nil)
 	tests := []struct {
 		path, ctype string
 		status      int
@@ -24,30 +22,32 @@ func TestPages(t *testing.T) {
 		{"/nope", "text/plain", 404, "not found"},
 	}
 	for _, tt := range tests {
-		rec := httptest.NewRecorder()
-		h.ServeHTTP(rec, httptest.NewRequest("GET", tt.path, nil))
+		rec := servetest.Do(t, h, "GET", tt.path)
 		if rec.Code != tt.status || !strings.HasPrefix(rec.Header().Get("Content-Type"), tt.ctype) ||
 			!strings.Contains(rec.Body.String(), tt.contains) {
 			t.Errorf("GET %s = %d %q, body lacks %q", tt.path, rec.Code, rec.Header().Get("Content-Type"), tt.contains)
 		}
+	}
+	s, err := web.New(web.Config{})
+	if err != nil {
+		t.Fatal(err)
 	}
 	if got := s.Changelog(); len(got) != 4 || got[0].Version != "1.3.0" {
 		t.Errorf("changelog = %+v", got)
 	}
 }
 
-func TestEveryProblemCodeDocumented(t *testing.T) {
-	// The codes the problem package defines must each have an entry.
-	for _, code := range []string{"invalid_parameter", "missing_api_key", "invalid_api_key", "revoked_api_key",
-		"suspended_api_key", "origin_not_allowed", "not_found", "method_not_allowed", "rate_limited",
-		"daily_limit_exceeded", "internal_error", "unavailable"} {
-		found := false
-		for _, pc := range problemCodes {
-			found = found || pc.Code == code
+// TestErrorReference: the error reference lists every problem code of the
+// table, its status and when it is answered, at the anchor problem "type"
+// links point to.
+func TestErrorReference(t *testing.T) {
+	body := servetest.Do(t, servetest.NewServer(t, nil), "GET", "/docs/errors").Body.String()
+	for _, c := range problem.Codes {
+		if !strings.Contains(body, `id="`+c.Code+`"`) || !strings.Contains(body, c.When) {
+			t.Errorf("code %s is not documented as in the table", c.Code)
 		}
-		if !found {
-			t.Errorf("code %s not documented", code)
+		if want := problem.TypeURI(c.Code); !strings.HasPrefix(want, "/docs/errors#") {
+			t.Errorf("type of %s is %s", c.Code, want)
 		}
 	}
-	_ = http.StatusOK
 }

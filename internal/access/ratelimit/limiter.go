@@ -185,3 +185,14 @@ func newWindowState(policy string, span time.Duration, now time.Time, c WindowCo
 	}
 	return w
 }
+
+// CeilSeconds rounds d up to whole seconds: a client told to wait must not
+// come back early.
+func CeilSeconds(d time.Duration) int64 {
+	return int64((d + time.Second - 1) / time.Second)
+}
+
+// CeilMillis rounds d up to whole milliseconds.
+func CeilMillis(d time.Duration) int64 {
+	return int64((d + time.Millisecond - 1) / time.Millisecond)
+}

@@ -1,4 +1,4 @@
-package api
+package jsonenc
 
 import (
 	"bytes"
@@ -25,19 +25,19 @@ func TestAppendString(t *testing.T) {
 		"", "plain", `quote " and \ backslash`, "tab\tnew\nline\rcr\bbs\fff", "\x00\x01\x1f\x7f",
 		"Hermès <&> Ü ß 香水", "\u2028\u2029", "bad \xff utf8 \xe2\x82", "emoji 🌹",
 	} {
-		if got, want := appendString(nil, s), stdJSON(t, s); !bytes.Equal(got, want) {
-			t.Errorf("appendString(%q) = %s, want %s", s, got, want)
+		if got, want := AppendString(nil, s), stdJSON(t, s); !bytes.Equal(got, want) {
+			t.Errorf("AppendString(%q) = %s, want %s", s, got, want)
 		}
 	}
 }
 
 func TestAppendFloat(t *testing.T) {
 	for _, f := range []float64{0, 1, -1, 0.5, 3.86, 100, 99.9, 1e-7, 1.5e-6, 1e20, 1e21, 123456789.125, -2.5e-9, math.MaxFloat64, math.SmallestNonzeroFloat64} {
-		if got, want := appendFloat(nil, f), stdJSON(t, f); !bytes.Equal(got, want) {
-			t.Errorf("appendFloat(%v) = %s, want %s", f, got, want)
+		if got, want := AppendFloat(nil, f), stdJSON(t, f); !bytes.Equal(got, want) {
+			t.Errorf("AppendFloat(%v) = %s, want %s", f, got, want)
 		}
 	}
-	if got := string(appendFloat(nil, math.NaN())); got != "null" {
+	if got := string(AppendFloat(nil, math.NaN())); got != "null" {
 		t.Errorf("NaN = %s, want null", got)
 	}
 }
@@ -49,8 +49,8 @@ func FuzzAppendString(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		if got, want := appendString(nil, s), stdJSON(t, s); !bytes.Equal(got, want) {
-			t.Fatalf("appendString(%q) = %s, want %s", s, got, want)
+		if got, want := AppendString(nil, s), stdJSON(t, s); !bytes.Equal(got, want) {
+			t.Fatalf("AppendString(%q) = %s, want %s", s, got, want)
 		}
 	})
 }
@@ -64,8 +64,8 @@ func FuzzAppendFloat(f *testing.F) {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
 			return
 		}
-		if got, want := appendFloat(nil, v), stdJSON(t, v); !bytes.Equal(got, want) {
-			t.Fatalf("appendFloat(%v) = %s, want %s", v, got, want)
+		if got, want := AppendFloat(nil, v), stdJSON(t, v); !bytes.Equal(got, want) {
+			t.Fatalf("AppendFloat(%v) = %s, want %s", v, got, want)
 		}
 	})
 }

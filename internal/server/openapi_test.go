@@ -1,4 +1,4 @@
-package api_test
+package server_test
 
 import (
 	"bytes"
@@ -27,8 +27,11 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/fragrance-data/fragrance/internal/access"
+	"github.com/fragrance-data/fragrance/internal/access/ratelimit"
 	"github.com/fragrance-data/fragrance/internal/apikey"
+	"github.com/fragrance-data/fragrance/internal/problem"
 	"github.com/fragrance-data/fragrance/internal/sqlite"
+	"github.com/fragrance-data/fragrance/internal/usage"
 )
 
 // The OpenAPI document is checked in two ways: as published (it must be a
@@ -163,12 +166,12 @@ func (v *oasChecker) check(t *testing.T, h http.Handler, c oasCase, header ...st
 // TestOpenAPIDocument checks the document as published.
 func TestOpenAPIDocument(t *testing.T) {
 	served := servedDoc(t)
-	onDisk, err := os.ReadFile("openapi.json")
+	onDisk, err := os.ReadFile("../api/openapi.json")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(served, onDisk) {
-		t.Error("/api/openapi.json does not serve openapi.json")
+		t.Error("/api/openapi.json does not serve internal/api/openapi.json")
 	}
 	doc := loadDoc(t, served, true)
 	strictDoc(t, served, true) // the examples have no undocumented members either
@@ -356,8 +359,8 @@ func docPaths(t *testing.T, doc *openapi3.T) []docPath {
 	return out
 }
 
-// TestOpenAPIRouteTable checks that the document and the route table
-// (routes.go) list the same endpoints: every path of the document reaches
+// TestOpenAPIRouteTable checks that the document and the route tables
+// (routeTables) list the same endpoints: every path of the document reaches
 // its own route of the server, with every optional feature on, and every
 // route of routes.go but the catch-alls is reached by a path of the
 // document and written there with the same pattern.
@@ -376,13 +379,13 @@ func TestOpenAPIRouteTable(t *testing.T) {
 		reached[route] = p.path
 	}
 	for _, name := range names {
-		if _, ok := reached[name]; !ok && name != "unknown" && name != "pages" {
-			t.Errorf("route %q of routes.go is not in the document", name)
+		if _, ok := reached[name]; !ok && name != "unknown" && name != "pages" && !pagesOutsideDocument[name] {
+			t.Errorf("route %q of the route tables is not in the document", name)
 		}
 	}
 	for _, pattern := range patterns {
-		if pattern != "/api/" && pattern != "/" && doc.Paths.Value(pattern) == nil {
-			t.Errorf("pattern %s of routes.go is not a path of the document", pattern)
+		if pattern != "/api/" && pattern != "/" && !pagesOutsideDocument[pattern] && doc.Paths.Value(pattern) == nil {
+			t.Errorf("pattern %s of the route tables is not a path of the document", pattern)
 		}
 	}
 }
@@ -397,10 +400,9 @@ func routeOf(t *testing.T, target string) string {
 	h := newServer(t, func(c *newConfig) {
 		c.Registry = reg
 		c.Metrics = stub
-		c.Usage = stub
+		c.Caller, c.Usage = noCaller{}, noUsage{}
 		c.ImageHost = stub
 		c.ImagePath = "/img"
-		c.Pages = stub
 	})
 	do(t, h, "GET", target)
 	mfs, err := reg.Gather()
@@ -420,15 +422,24 @@ func routeOf(t *testing.T, target string) string {
 	return ""
 }
 
-// routeTable reads routes.go and returns the route names and the literal
-// path patterns it registers: s.api / s.apiHandler (pattern, name),
-// s.route (name) and mux.Handle (pattern).
+// pagesOutsideDocument are the routes of pages for people, by name and
+// pattern, which the OpenAPI document of the API and its machinery leaves
+// out.
+var pagesOutsideDocument = map[string]bool{
+	"docs.errors": true, "/docs/errors": true,
+	"changelog": true, "/changelog": true,
+	"changelog.json": true, "/changelog.json": true,
+}
+
+// routeTables are the files that register routes: the API's, the
+// server's own and the pages'.
+var routeTables = []string{"../api/routes.go", "routes.go", "../web/web.go"}
+
+// routeTable reads the route tables and returns the route names and the
+// literal path patterns they register: calls of keyed and handle with a
+// pattern, a name and a handler. A pattern's method ("GET /x") is dropped.
 func routeTable(t *testing.T) (names, patterns []string) {
 	t.Helper()
-	f, err := parser.ParseFile(token.NewFileSet(), "routes.go", nil, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
 	lit := func(e ast.Expr) (string, bool) {
 		bl, ok := e.(*ast.BasicLit)
 		if !ok || bl.Kind != token.STRING {
@@ -437,39 +448,50 @@ func routeTable(t *testing.T) (names, patterns []string) {
 		s, err := strconv.Unquote(bl.Value)
 		return s, err == nil
 	}
-	ast.Inspect(f, func(n ast.Node) bool {
-		call, ok := n.(*ast.CallExpr)
-		if !ok {
-			return true
+	for _, file := range routeTables {
+		f, err := parser.ParseFile(token.NewFileSet(), file, nil, 0)
+		if err != nil {
+			t.Fatal(err)
 		}
-		sel, ok := call.Fun.(*ast.SelectorExpr)
-		if !ok {
-			return true
-		}
-		switch {
-		case (sel.Sel.Name == "api" || sel.Sel.Name == "apiHandler") && len(call.Args) == 4:
-			if p, ok := lit(call.Args[1]); ok {
-				patterns = append(patterns, p)
+		ast.Inspect(f, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok || len(call.Args) != 3 {
+				return true
 			}
-			if name, ok := lit(call.Args[2]); ok {
-				names = append(names, name)
+			fn, ok := call.Fun.(*ast.Ident)
+			if !ok || (fn.Name != "keyed" && fn.Name != "handle") {
+				return true
 			}
-		case sel.Sel.Name == "route" && len(call.Args) == 2:
-			if name, ok := lit(call.Args[0]); ok {
-				names = append(names, name)
-			}
-		case sel.Sel.Name == "Handle" && len(call.Args) == 2:
 			if p, ok := lit(call.Args[0]); ok {
+				if _, path, found := strings.Cut(p, " "); found {
+					p = path
+				}
 				patterns = append(patterns, p)
 			}
-		}
-		return true
-	})
+			if name, ok := lit(call.Args[1]); ok {
+				names = append(names, name)
+			}
+			return true
+		})
+	}
 	if len(names) < 10 {
-		t.Fatalf("routes.go: found only routes %v; has the route table moved?", names)
+		t.Fatalf("route tables: found only routes %v; have they moved?", names)
 	}
 	return names, patterns
 }
+
+// noCaller and noUsage mount /api/usage for the route table test.
+type noCaller struct{}
+
+func (noCaller) Caller(context.Context) (apikey.Key, ratelimit.Decision, apikey.Limits, bool) {
+	return apikey.Key{}, ratelimit.Decision{}, apikey.Limits{}, false
+}
+
+type noUsage struct{}
+
+func (noUsage) Report(context.Context, string, int) (usage.Report, error) { return usage.Report{}, nil }
+func (noUsage) View(int64, usage.ViewKind)                                {}
+func (noUsage) EmptySearch(string)                                        {}
 
 // TestOpenAPIAccess validates the answers of the real access layer over a
 // real SQLite key store: 200 with the rate-limit headers, /api/usage, each
@@ -486,13 +508,14 @@ func TestOpenAPIAccess(t *testing.T) {
 	tiers := apikey.DefaultTiers()
 	tiers[apikey.Free] = apikey.Limits{PerMinute: 3, PerDay: 1000}
 	now := time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC) // a still clock: no window slides during the test
-	g, err := access.NewGuard(db, testMeter(t, db, func() time.Time { return now }), nil, access.Config{Tiers: tiers, FailedChecks: apikey.Limits{PerMinute: 4},
+	m := testMeter(t, db, func() time.Time { return now })
+	g, err := access.NewGuard(db, m, nil, access.Config{Tiers: tiers, FailedChecks: apikey.Limits{PerMinute: 4},
 		Now: func() time.Time { return now }})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { g.Close(ctx); db.Close() })
-	h := newServer(t, func(c *newConfig) { c.Guard = g; c.Usage = g.UsageHandler() })
+	h := newServer(t, func(c *newConfig) { c.Guard, c.Caller, c.Usage = g, g, m })
 	newKey := func(k apikey.Key, state apikey.State) string {
 		secret, err := apikey.GenerateKey()
 		if err != nil {
@@ -559,4 +582,53 @@ func newUnstored(t *testing.T) string {
 		t.Fatal(err)
 	}
 	return k
+}
+
+// TestOpenAPIProblemCodes: the document's problem codes are the table's
+// (problem.Codes), each under the answer of its status.
+func TestOpenAPIProblemCodes(t *testing.T) {
+	var doc struct {
+		Components struct {
+			Schemas   map[string]json.RawMessage `json:"schemas"`
+			Responses map[string]struct {
+				Content map[string]struct {
+					Schema struct {
+						Properties struct {
+							Code   struct{ Enum []string } `json:"code"`
+							Status struct{ Const int }     `json:"status"`
+						} `json:"properties"`
+					} `json:"schema"`
+				} `json:"content"`
+			} `json:"responses"`
+		} `json:"components"`
+	}
+	if err := json.Unmarshal(servedDoc(t), &doc); err != nil {
+		t.Fatal(err)
+	}
+	var problemSchema struct {
+		Properties struct {
+			Code struct{ Enum []string } `json:"code"`
+		} `json:"properties"`
+	}
+	if err := json.Unmarshal(doc.Components.Schemas["Problem"], &problemSchema); err != nil {
+		t.Fatal(err)
+	}
+	byStatus := map[int][]string{}
+	for _, r := range doc.Components.Responses {
+		s := r.Content["application/problem+json"].Schema.Properties
+		byStatus[s.Status.Const] = append(byStatus[s.Status.Const], s.Code.Enum...)
+	}
+	var table []string
+	for _, c := range problem.Codes {
+		table = append(table, c.Code)
+		if !slices.Contains(byStatus[c.Status], c.Code) {
+			t.Errorf("code %s: no %d answer of the document lists it", c.Code, c.Status)
+		}
+	}
+	got := slices.Clone(problemSchema.Properties.Code.Enum)
+	slices.Sort(got)
+	slices.Sort(table)
+	if !slices.Equal(got, table) {
+		t.Errorf("the document's codes %v are not the table's %v", got, table)
+	}
 }

@@ -1,4 +1,4 @@
-package api
+package server
 
 import (
 	"context"
@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"runtime/debug"
 	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -63,37 +62,10 @@ func infoFrom(ctx context.Context) *requestInfo {
 // RequestID returns the id of the request being served (X-Request-Id).
 func RequestID(ctx context.Context) string { return infoFrom(ctx).id }
 
-// route names the route for logs and metrics.
-func (s *Server) route(name string, h http.Handler) http.Handler {
+// named names the route of h for logs and metrics.
+func named(name string, h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		infoFrom(r.Context()).route = name
-		h.ServeHTTP(w, r)
-	})
-}
-
-// getOnly answers 405 with Allow for any method but GET and HEAD (OPTIONS
-// preflight is answered by the CORS layer before routing).
-func getOnly(h http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodGet && r.Method != http.MethodHead {
-			w.Header().Set("Allow", "GET, HEAD, OPTIONS")
-			problem.Write(w, r, problem.New(http.StatusMethodNotAllowed, problem.MethodNotAllowed, "Method not allowed",
-				r.Method+" is not allowed here; the API is read-only (GET, HEAD, OPTIONS)"))
-			return
-		}
-		h.ServeHTTP(w, r)
-	})
-}
-
-// ready answers 503 until the catalogue is loaded.
-func (s *Server) ready(h http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if s.cfg.Catalogue.Load() == nil {
-			w.Header().Set("Retry-After", "5")
-			problem.Write(w, r, problem.New(http.StatusServiceUnavailable, problem.Unavailable, "Service unavailable",
-				"the catalogue is still loading; try again in a few seconds"))
-			return
-		}
 		h.ServeHTTP(w, r)
 	})
 }
@@ -168,7 +140,7 @@ func (s *Server) middleware(h http.Handler) http.Handler {
 				}
 				s.log.ErrorContext(r.Context(), "panic", "panic", p, "stack", string(debug.Stack()), "request_id", ri.id)
 				if sw.status == 0 {
-					problem.Write(sw, r, problem.New(http.StatusInternalServerError, problem.Internal, "Internal server error",
+					problem.Write(sw, r, problem.Of(problem.Internal,
 						"the request failed on our side; it has been logged"))
 				}
 			}
@@ -215,34 +187,6 @@ func (o *observers) get(route string, status int) prometheus.Observer {
 		o.m.Store(k, obs)
 	}
 	return obs
-}
-
-// The CORS header values every /api answer carries, shared by all answers
-// (the header map holds them as is; they must never be modified).
-var (
-	corsAllowOrigin = []string{"*"}
-	corsExpose      = []string{"RateLimit, RateLimit-Policy, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, X-Request-Id, X-API-Version, X-Service-Nobg-Status"}
-)
-
-// cors sets the contract's CORS headers on /api and image answers and
-// answers preflight requests itself (no key needed). It reports whether the
-// request was fully answered.
-func (s *Server) cors(w http.ResponseWriter, r *http.Request) bool {
-	if !strings.HasPrefix(r.URL.Path, "/api/") && !(s.cfg.ImagePath != "" && strings.HasPrefix(r.URL.Path, s.cfg.ImagePath+"/")) {
-		return false
-	}
-	h := w.Header()
-	h["Access-Control-Allow-Origin"] = corsAllowOrigin
-	h["Access-Control-Expose-Headers"] = corsExpose
-	if r.Method != http.MethodOptions {
-		return false
-	}
-	h.Set("Access-Control-Allow-Methods", "GET, HEAD, OPTIONS")
-	h.Set("Access-Control-Allow-Headers", "X-API-Key, Authorization, Content-Type")
-	h.Set("Access-Control-Max-Age", "86400")
-	h.Add("Vary", "Origin")
-	w.WriteHeader(http.StatusNoContent)
-	return true
 }
 
 // requestIDs makes request ids: a random prefix per server and a counter,

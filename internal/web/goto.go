@@ -1,4 +1,4 @@
-package api
+package web
 
 import (
 	"html/template"
@@ -32,7 +32,7 @@ var notFoundPage = template.Must(template.New("404").Parse(`<!doctype html>
 `))
 
 // gotoShop is GET /goto/{slug}: a 302 to the shop, counting the click.
-func (s *Server) gotoShop(w http.ResponseWriter, r *http.Request) {
+func (s *Site) gotoShop(w http.ResponseWriter, r *http.Request) {
 	slug := r.PathValue("slug")
 	ix := s.cfg.Catalogue.Load()
 	if ix == nil {

@@ -1,43 +1,62 @@
 package api
 
 import (
+	"math"
+	"reflect"
 	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/fragrance-data/fragrance/internal/index"
+	"github.com/fragrance-data/fragrance/internal/jsonenc"
+	"github.com/fragrance-data/fragrance/internal/usage"
+	"github.com/fragrance-data/fragrance/internal/view"
 )
 
-// memoStringsMax bounds a memoStrings: names come from the catalogue
-// (accords, perfumers), a few thousand at most, but a bound keeps a strange
-// catalogue or many reloads from growing it without end.
-const memoStringsMax = 1 << 16
-
-// memoStrings remembers the results of a pure string function, such as an
-// accord's colour (which folds the name on every call) or a perfumer's slug.
-// Answers call it for every accord of every perfume, so reads must not
-// contend: a sync.Map serves the steady state without locks.
-type memoStrings struct {
-	f    func(string) string
-	m    sync.Map // string → string
-	size atomic.Int64
+// cacheKey names an answer in the answer cache: the route and every field
+// of its parsed, validated query q, in order. It is the one place keys are
+// made: a field added to a query is part of its key without anyone having
+// to remember it (answers_test.go holds every route to that). q is a
+// struct of strings, numbers and slices of them; it is read by reflection
+// (some 40 ns for a short query, the key's one allocation included).
+func cacheKey(route string, q any) string {
+	var buf [256]byte
+	b := append(buf[:0], route...)
+	b = append(b, 0)
+	return string(appendKeyOf(b, reflect.ValueOf(q)))
 }
 
-func newMemoStrings(f func(string) string) *memoStrings { return &memoStrings{f: f} }
-
-// get returns f(s), remembered.
-func (m *memoStrings) get(s string) string {
-	if v, ok := m.m.Load(s); ok {
-		return v.(string)
-	}
-	v := m.f(s)
-	if m.size.Load() < memoStringsMax {
-		if _, loaded := m.m.LoadOrStore(s, v); !loaded {
-			m.size.Add(1)
+// appendKeyOf appends v to a cache key, each value ended by a zero byte
+// (which no parsed parameter holds) and each slice preceded by its length,
+// so that no two queries spell the same key.
+func appendKeyOf(b []byte, v reflect.Value) []byte {
+	switch v.Kind() {
+	case reflect.String:
+		return append(append(b, v.String()...), 0)
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return append(strconv.AppendInt(b, v.Int(), 10), 0)
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return append(strconv.AppendUint(b, v.Uint(), 10), 0)
+	case reflect.Float32, reflect.Float64:
+		return append(strconv.AppendUint(b, math.Float64bits(v.Float()), 16), 0)
+	case reflect.Bool:
+		return append(strconv.AppendBool(b, v.Bool()), 0)
+	case reflect.Slice, reflect.Array:
+		b = append(strconv.AppendInt(b, int64(v.Len()), 10), '[')
+		for i := range v.Len() {
+			b = appendKeyOf(b, v.Index(i))
 		}
+		return append(b, ']')
+	case reflect.Struct:
+		for i := range v.NumField() {
+			b = appendKeyOf(b, v.Field(i))
+		}
+		return b
 	}
-	return v
+	// A pointer, map or interface has no stable spelling: a query type
+	// holding one is a programming error the route tests catch.
+	panic("api: cache key of a query holding a " + v.Kind().String())
 }
 
 // DefaultAnswerCacheMB is how many megabytes of encoded answers the server
@@ -189,10 +208,11 @@ func fnv32(s string) uint32 {
 }
 
 // frozen is an encoded answer, final newline included, with holes where
-// the live imageTransparentAvailable flags go.
+// the live imageTransparentAvailable flags go, and what serving it counts.
 type frozen struct {
 	body   []byte
 	holes  []hole
+	counts answerCounts
 	length []string // Content-Length of body, when there are no holes
 	// filled is the answer with its holes filled, kept for refillEvery:
 	// repeated requests then write it as it is. Availability changes
@@ -218,9 +238,18 @@ type hole struct {
 	id  int64
 }
 
+// answerCounts is what the meter counts each time an answer is served,
+// from the cache or not: the perfume it shows, or the search it did not
+// find.
+type answerCounts struct {
+	viewed      int64 // perfume id; 0: none
+	viewKind    usage.ViewKind
+	emptySearch string // the folded query; "": none
+}
+
 // newFrozen keeps an encoded answer; body and holes become its own.
-func newFrozen(body []byte, holes []hole) *frozen {
-	fz := &frozen{body: body, holes: holes}
+func newFrozen(body []byte, holes []hole, counts answerCounts) *frozen {
+	fz := &frozen{body: body, holes: holes, counts: counts}
 	if len(holes) == 0 {
 		fz.length = []string{strconv.Itoa(len(body))}
 	}
@@ -238,7 +267,7 @@ func (fz *frozen) size() int {
 
 // answer returns the body to write and its Content-Length, filling the
 // holes anew when the last filling is older than refillEvery.
-func (fz *frozen) answer(urls URLs, now time.Time) ([]byte, []string) {
+func (fz *frozen) answer(urls view.URLs, now time.Time) ([]byte, []string) {
 	if len(fz.holes) == 0 {
 		return fz.body, fz.length
 	}
@@ -252,11 +281,11 @@ func (fz *frozen) answer(urls URLs, now time.Time) ([]byte, []string) {
 }
 
 // appendTo appends the answer with its holes filled.
-func (fz *frozen) appendTo(b []byte, urls URLs) []byte {
+func (fz *frozen) appendTo(b []byte, urls view.URLs) []byte {
 	prev := 0
 	for _, h := range fz.holes {
 		b = append(b, fz.body[prev:h.pos]...)
-		b = appendBool(b, urls.TransparentAvailable(h.id))
+		b = jsonenc.AppendBool(b, urls.TransparentAvailable(h.id))
 		prev = h.pos
 	}
 	return append(b, fz.body[prev:]...)

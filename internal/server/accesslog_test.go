@@ -1,4 +1,4 @@
-package api_test
+package server_test
 
 import (
 	"bytes"
@@ -14,8 +14,8 @@ import (
 	"time"
 
 	"github.com/fragrance-data/fragrance/internal/access"
-	"github.com/fragrance-data/fragrance/internal/api"
 	"github.com/fragrance-data/fragrance/internal/apikey"
+	"github.com/fragrance-data/fragrance/internal/server"
 	"github.com/fragrance-data/fragrance/internal/sqlite"
 )
 
@@ -67,7 +67,7 @@ func TestAccessLogNeverHoldsKey(t *testing.T) {
 func TestAccessEntryAppendMatchesSlog(t *testing.T) {
 	at := time.Date(2026, 11, 22, 3, 4, 5, 0, time.UTC)
 	zone := time.FixedZone("X", -(3*3600 + 30*60))
-	entries := []api.AccessEntry{
+	entries := []server.AccessEntry{
 		{Time: at, Level: slog.LevelInfo, RequestID: "bba5ad45d29c6a7efd62b8a0", Method: "GET", Path: "/api/perfumes/dior-sauvage",
 			Route: "perfumes.detail", Status: 200, Bytes: 8024, Duration: 1234567 * time.Nanosecond, Remote: "127.0.0.1:51234",
 			KeyPrefix: "fds_abcd1234", ClientIP: "127.0.0.1"},
@@ -135,7 +135,7 @@ func TestAccessEntryTimestamps(t *testing.T) {
 	}
 	times = append(times, time.Date(12, 1, 1, 0, 0, 0, 5e6, time.UTC), time.Date(12, 1, 1, 0, 0, 0, 6e6, time.UTC))
 	for _, at := range times {
-		e := api.AccessEntry{Time: at, Level: slog.LevelInfo, Method: "GET", Path: "/", Route: "pages", Status: 200}
+		e := server.AccessEntry{Time: at, Level: slog.LevelInfo, Method: "GET", Path: "/", Route: "pages", Status: 200}
 		var text bytes.Buffer
 		if err := slog.NewTextHandler(&text, nil).Handle(context.Background(), e.Record()); err != nil {
 			t.Fatal(err)

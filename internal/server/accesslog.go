@@ -1,4 +1,4 @@
-package api
+package server
 
 import (
 	"log/slog"
@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/fragrance-data/fragrance/internal/access"
+	"github.com/fragrance-data/fragrance/internal/jsonenc"
 )
 
 // logLevel logs server errors as errors, 503s (loading, a backing
@@ -130,24 +131,24 @@ func (e *AccessEntry) AppendJSON(b []byte) []byte {
 	b = append(b, `{"time":"`...)
 	b = e.Time.AppendFormat(b, time.RFC3339Nano)
 	b = append(b, `","level":`...)
-	b = appendString(b, e.Level.String())
+	b = jsonenc.AppendString(b, e.Level.String())
 	b = append(b, `,"msg":"request","request_id":`...)
-	b = appendString(b, e.RequestID)
-	b = appendString(append(b, `,"method":`...), e.Method)
-	b = appendString(append(b, `,"path":`...), e.Path)
-	b = appendString(append(b, `,"route":`...), e.Route)
+	b = jsonenc.AppendString(b, e.RequestID)
+	b = jsonenc.AppendString(append(b, `,"method":`...), e.Method)
+	b = jsonenc.AppendString(append(b, `,"path":`...), e.Path)
+	b = jsonenc.AppendString(append(b, `,"route":`...), e.Route)
 	b = strconv.AppendInt(append(b, `,"status":`...), int64(e.Status), 10)
 	b = strconv.AppendInt(append(b, `,"bytes":`...), int64(e.Bytes), 10)
 	b = strconv.AppendInt(append(b, `,"duration":`...), int64(e.Duration), 10)
-	b = appendString(append(b, `,"remote":`...), e.Remote)
+	b = jsonenc.AppendString(append(b, `,"remote":`...), e.Remote)
 	if e.Query != "" {
-		b = appendString(append(b, `,"query":`...), e.Query)
+		b = jsonenc.AppendString(append(b, `,"query":`...), e.Query)
 	}
 	if e.KeyPrefix != "" {
-		b = appendString(append(b, `,"key_prefix":`...), e.KeyPrefix)
+		b = jsonenc.AppendString(append(b, `,"key_prefix":`...), e.KeyPrefix)
 	}
 	if e.ClientIP != "" {
-		b = appendString(append(b, `,"client_ip":`...), e.ClientIP)
+		b = jsonenc.AppendString(append(b, `,"client_ip":`...), e.ClientIP)
 	}
 	return append(b, "}\n"...)
 }
@@ -204,7 +205,7 @@ func textNeedsQuoting(s string) bool {
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c < utf8.RuneSelf {
-			if c != '\\' && (c == ' ' || c == '=' || !plainASCII[c]) {
+			if c != '\\' && (c == ' ' || c == '=' || !jsonenc.PlainASCII(c)) {
 				return true
 			}
 			i++

@@ -2,11 +2,13 @@ package api
 
 import (
 	"errors"
+	"reflect"
 	"strconv"
 	"testing"
 	"time"
 
 	"github.com/fragrance-data/fragrance/internal/index"
+	"github.com/fragrance-data/fragrance/internal/view"
 )
 
 // TestAnswerCacheSingleFlight: while one request makes an answer, others
@@ -26,7 +28,7 @@ func TestAnswerCacheSingleFlight(t *testing.T) {
 	if fz != nil || lead2 || p2 != p {
 		t.Fatal("a second request must wait for the first")
 	}
-	want := newFrozen([]byte("{}\n"), nil)
+	want := newFrozen([]byte("{}\n"), nil, answerCounts{})
 	g.finish("k", p, want, nil, c.perShard)
 	<-p2.done
 	if p2.fz != want || p2.err != nil {
@@ -53,7 +55,7 @@ func TestAnswerCacheBound(t *testing.T) {
 	for i := range 1000 {
 		k := strconv.Itoa(i)
 		_, p, _ := g.lookup(k)
-		g.finish(k, p, newFrozen(body, nil), nil, c.perShard)
+		g.finish(k, p, newFrozen(body, nil, answerCounts{}), nil, c.perShard)
 	}
 	for i := range g.shards {
 		if sh := &g.shards[i]; sh.bytes > c.perShard || len(sh.m) == 0 {
@@ -66,8 +68,8 @@ func TestAnswerCacheBound(t *testing.T) {
 // only for refillEvery.
 func TestFrozenRefill(t *testing.T) {
 	avail := map[int64]bool{}
-	u := newURLs("https://x", imagesFunc(func(id int64) bool { return avail[id] }), nil)
-	fz := newFrozen([]byte(`{"a":,"b":}`+"\n"), []hole{{pos: 5, id: 1}, {pos: 10, id: 2}})
+	u := view.NewURLs("https://x", imagesFunc(func(id int64) bool { return avail[id] }), nil)
+	fz := newFrozen([]byte(`{"a":,"b":}`+"\n"), []hole{{pos: 5, id: 1}, {pos: 10, id: 2}}, answerCounts{})
 	t0 := time.Unix(1000, 0)
 	if body, length := fz.answer(u, t0); string(body) != `{"a":false,"b":false}`+"\n" || length[0] != "22" {
 		t.Fatalf("got %s (%v)", body, length)
@@ -87,3 +89,55 @@ type imagesFunc func(id int64) bool
 func (f imagesFunc) ImageURL(id int64) string           { return "i" }
 func (f imagesFunc) TransparentURL(id int64) string     { return "t" }
 func (f imagesFunc) TransparentAvailable(id int64) bool { return f(id) }
+
+// TestCacheKeyEveryField: the key of a query changes with each of its
+// fields, slices included, and no two queries of this set share a key.
+func TestCacheKeyEveryField(t *testing.T) {
+	base := index.MatchQuery{Accords: []index.AccordWant{{Name: "woody", Strength: 40}}, Notes: []string{"rose"},
+		Gender: "masculine", Season: "winter", Time: "day", Page: 1, Limit: 20}
+	variants := []index.MatchQuery{base}
+	v := reflect.ValueOf(base)
+	for i := range v.NumField() {
+		q := base
+		f := reflect.ValueOf(&q).Elem().Field(i)
+		switch f.Kind() {
+		case reflect.String:
+			f.SetString(f.String() + "x")
+		case reflect.Int:
+			f.SetInt(f.Int() + 1)
+		case reflect.Slice:
+			f.Set(reflect.MakeSlice(f.Type(), 0, 0))
+		default:
+			t.Fatalf("field %s of kind %s: extend this test", v.Type().Field(i).Name, f.Kind())
+		}
+		variants = append(variants, q)
+	}
+	variants = append(variants,
+		index.MatchQuery{Notes: []string{"a", "b"}}, index.MatchQuery{Notes: []string{"a\x00b"}},
+		index.MatchQuery{Notes: []string{"ab"}}, index.MatchQuery{Accords: []index.AccordWant{{Name: "woody", Strength: 40.5}}})
+	seen := map[string]int{}
+	for i, q := range variants {
+		k := cacheKey("match", q)
+		if j, dup := seen[k]; dup {
+			t.Errorf("queries %d and %d share the key %q:\n%+v\n%+v", j, i, k, variants[j], q)
+		}
+		seen[k] = i
+	}
+	if cacheKey("a", struct{ Slug string }{"x"}) == cacheKey("b", struct{ Slug string }{"x"}) {
+		t.Error("the route is not part of the key")
+	}
+	if n := testing.AllocsPerRun(100, func() {
+		cacheKey("similar", struct {
+			Slug  string
+			Limit int
+		}{"dior-sauvage", 10})
+	}); n > 1 {
+		t.Errorf("cacheKey allocates %v times, want at most 1", n)
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("a query holding a map must not make a key")
+		}
+	}()
+	cacheKey("bad", struct{ M map[string]int }{})
+}

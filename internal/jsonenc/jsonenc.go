@@ -1,4 +1,10 @@
-package api
+// Package jsonenc holds the JSON primitives of the hand-written encoders
+// (the API's answers, the access log's JSON lines). Every answer of the hot
+// endpoints is appended to one byte slice without reflection, and the
+// output is byte for byte what encoding/json.Encoder gives with
+// SetEscapeHTML(false); the tests here and the API's reference test hold
+// them to it.
+package jsonenc
 
 import (
 	"math"
@@ -6,10 +12,9 @@ import (
 	"unicode/utf8"
 )
 
-// The JSON primitives of the hand-written encoders (encode.go). Every answer
-// of the hot endpoints is appended to one byte slice without reflection,
-// and the output is byte for byte what encoding/json.Encoder gives with
-// SetEscapeHTML(false); jsonenc_test.go and encode_test.go hold them to it.
+// PlainASCII reports whether c is held as it is in a JSON string:
+// printable ASCII but the quote and the backslash.
+func PlainASCII(c byte) bool { return plainASCII[c] }
 
 const hexDigits = "0123456789abcdef"
 
@@ -22,18 +27,18 @@ var plainASCII = func() (t [256]bool) {
 	return t
 }()
 
-// appendString appends s as a JSON string, escaping as encoding/json does
+// AppendString appends s as a JSON string, escaping as encoding/json does
 // with HTML escaping off: quote, backslash and control characters; invalid
 // UTF-8 becomes U+FFFD; U+2028 and U+2029 are escaped for JSONP's sake.
-func appendString(b []byte, s string) []byte {
+func AppendString(b []byte, s string) []byte {
 	b = append(b, '"')
-	return append(appendStringBody(b, s), '"')
+	return append(AppendStringBody(b, s), '"')
 }
 
-// appendStringBody appends the escaped characters of s without quotes, so
+// AppendStringBody appends the escaped characters of s without quotes, so
 // that several valid UTF-8 strings can make one JSON string without being
 // joined first.
-func appendStringBody(b []byte, s string) []byte {
+func AppendStringBody(b []byte, s string) []byte {
 	start := 0
 	for i := 0; i < len(s); {
 		c := s[i]
@@ -83,11 +88,11 @@ func appendStringBody(b []byte, s string) []byte {
 	return append(b, s[start:]...)
 }
 
-// appendFloat appends f as encoding/json writes a float64: the shortest
+// AppendFloat appends f as encoding/json writes a float64: the shortest
 // representation, in exponent form only below 1e-6 or from 1e21 on. The
 // API's numbers are finite; a NaN or infinity (which encoding/json refuses)
 // is written as null rather than as invalid JSON.
-func appendFloat(b []byte, f float64) []byte {
+func AppendFloat(b []byte, f float64) []byte {
 	if math.IsNaN(f) || math.IsInf(f, 0) {
 		return append(b, "null"...)
 	}
@@ -108,45 +113,45 @@ func appendFloat(b []byte, f float64) []byte {
 	return b
 }
 
-// appendInt appends an integer.
-func appendInt(b []byte, n int) []byte { return strconv.AppendInt(b, int64(n), 10) }
+// AppendInt appends an integer.
+func AppendInt(b []byte, n int) []byte { return strconv.AppendInt(b, int64(n), 10) }
 
-// appendOptFloat appends f, or null when it is 0 (unknown).
-func appendOptFloat(b []byte, f float64) []byte {
+// AppendOptFloat appends f, or null when it is 0 (unknown).
+func AppendOptFloat(b []byte, f float64) []byte {
 	if f == 0 {
 		return append(b, "null"...)
 	}
-	return appendFloat(b, f)
+	return AppendFloat(b, f)
 }
 
-// appendOptInt appends n, or null when it is 0 (unknown).
-func appendOptInt(b []byte, n int) []byte {
+// AppendOptInt appends n, or null when it is 0 (unknown).
+func AppendOptInt(b []byte, n int) []byte {
 	if n == 0 {
 		return append(b, "null"...)
 	}
-	return appendInt(b, n)
+	return AppendInt(b, n)
 }
 
-// appendOptString appends s, or null when it is empty (unknown).
-func appendOptString(b []byte, s string) []byte {
+// AppendOptString appends s, or null when it is empty (unknown).
+func AppendOptString(b []byte, s string) []byte {
 	if s == "" {
 		return append(b, "null"...)
 	}
-	return appendString(b, s)
+	return AppendString(b, s)
 }
 
-// appendBool appends true or false.
-func appendBool(b []byte, v bool) []byte { return strconv.AppendBool(b, v) }
+// AppendBool appends true or false.
+func AppendBool(b []byte, v bool) []byte { return strconv.AppendBool(b, v) }
 
-// appendStrings appends a JSON array of strings; nil is written as [],
+// AppendStrings appends a JSON array of strings; nil is written as [],
 // as every string list of the API is.
-func appendStrings(b []byte, ss []string) []byte {
+func AppendStrings(b []byte, ss []string) []byte {
 	b = append(b, '[')
 	for i, s := range ss {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendString(b, s)
+		b = AppendString(b, s)
 	}
 	return append(b, ']')
 }

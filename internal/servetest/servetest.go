@@ -1,0 +1,182 @@
+// Package servetest starts the service's HTTP surface in tests, as serve
+// composes it (package server mounting the API, the pages and what else a
+// test gives), over the real bundled catalogue imported into a real SQLite
+// store and loaded back. The API's, the server's and the pages' tests share
+// it.
+package servetest
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/fragrance-data/fragrance/internal/access/meter"
+	"github.com/fragrance-data/fragrance/internal/api"
+	"github.com/fragrance-data/fragrance/internal/bundled"
+	"github.com/fragrance-data/fragrance/internal/catalog"
+	"github.com/fragrance-data/fragrance/internal/importer"
+	"github.com/fragrance-data/fragrance/internal/index"
+	"github.com/fragrance-data/fragrance/internal/server"
+	"github.com/fragrance-data/fragrance/internal/sqlite"
+	"github.com/fragrance-data/fragrance/internal/usage"
+	"github.com/fragrance-data/fragrance/internal/view"
+	"github.com/fragrance-data/fragrance/internal/web"
+)
+
+// BaseURL is the public base URL the test server's answers carry, and
+// Version its X-API-Version.
+const (
+	BaseURL = "https://fragrance.example"
+	Version = "1.3.0"
+)
+
+// seeded is the bundled catalogue, imported once into a new SQLite store and
+// indexed from what the store gives back, as serve does.
+var seeded = sync.OnceValues(func() (*index.Index, error) {
+	ctx := context.Background()
+	dir, err := os.MkdirTemp("", "servetest-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	ref, err := bundled.LoadReference()
+	if err != nil {
+		return nil, err
+	}
+	res, err := importer.New(ref).ReadJSONL(bundled.Catalogue(), bundled.CatalogueName)
+	if err != nil {
+		return nil, err
+	}
+	db, err := sqlite.Open(ctx, filepath.Join(dir, "catalogue.db"))
+	if err != nil {
+		return nil, err
+	}
+	defer db.Close()
+	if _, err := db.ImportPerfumes(ctx, res.Perfumes, nil); err != nil {
+		return nil, err
+	}
+	b := index.NewBuilder(index.Options{AccordColor: ref.Color}, 0)
+	if err := db.EachPerfume(ctx, func(p *catalog.Perfume) error { b.Add(p); return nil }); err != nil {
+		return nil, err
+	}
+	return b.Index(), nil
+})
+
+// Catalogue is the bundled catalogue as the service serves it, loaded
+// once per test binary.
+func Catalogue(t testing.TB) *index.Holder {
+	t.Helper()
+	ix, err := seeded()
+	if err != nil {
+		t.Fatalf("servetest: seed the catalogue: %v", err)
+	}
+	return index.NewHolder(ix)
+}
+
+// Config is what a test may change of the composed server. The zero
+// value serves the bundled catalogue without keys, with the pages.
+type Config struct {
+	// Catalogue: default the bundled catalogue; index.NewHolder(nil) is a
+	// catalogue still loading.
+	Catalogue *index.Holder
+	// The API's access layer and usage (nil: none).
+	Guard  api.Guard
+	Caller api.Caller
+	Usage  api.Usage
+	// Images builds image URLs (nil: the default paths under BaseURL);
+	// ImageHost is mounted at ImagePath when both are set.
+	Images        view.Images
+	ImageHost     http.Handler
+	ImagePath     string
+	AnswerCacheMB int
+	// Pages replaces the website (package web) when set.
+	Pages    server.Routes
+	ShopURL  string
+	Click    func(perfumeID int64)
+	Health   func(ctx context.Context) server.Health
+	Metrics  http.Handler
+	Registry prometheus.Registerer
+	Logger   *slog.Logger
+	// AccessLog, if set, takes the access-log lines instead of Logger.
+	AccessLog server.AccessLog
+}
+
+// NewServer returns the composed HTTP handler with mod applied to the
+// default Config.
+func NewServer(t testing.TB, mod func(*Config)) http.Handler {
+	t.Helper()
+	ref, err := bundled.LoadReference()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := Config{}
+	if mod != nil {
+		mod(&c)
+	}
+	if c.Catalogue == nil {
+		c.Catalogue = Catalogue(t)
+	}
+	site, err := web.New(web.Config{Catalogue: c.Catalogue, ShopURL: c.ShopURL, Click: c.Click})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := server.Config{
+		Catalogue: c.Catalogue,
+		API: api.New(api.Config{
+			Catalogue: c.Catalogue, URLs: view.NewURLs(BaseURL, c.Images, ref.Color),
+			Guard: c.Guard, Caller: c.Caller, Usage: c.Usage, Logger: c.Logger, AnswerCacheMB: c.AnswerCacheMB,
+		}),
+		Images: c.ImageHost, ImagePath: c.ImagePath,
+		Pages: site, NotFound: site.NotFound(),
+		Health: c.Health, Metrics: c.Metrics, Registry: c.Registry,
+		Logger: c.Logger, AccessLog: c.AccessLog, Version: Version,
+	}
+	if c.Pages != nil {
+		cfg.Pages, cfg.NotFound = c.Pages, nil
+	}
+	return server.New(cfg)
+}
+
+// Do sends one request to h, with header names and values in pairs, and
+// returns the recorded answer.
+func Do(t testing.TB, h http.Handler, method, target string, header ...string) *httptest.ResponseRecorder {
+	t.Helper()
+	req := httptest.NewRequest(method, target, nil)
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Set(header[i], header[i+1])
+	}
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	return rec
+}
+
+// Decode parses a JSON object answer.
+func Decode(t testing.TB, rec *httptest.ResponseRecorder) map[string]any {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal(rec.Body.Bytes(), &m); err != nil {
+		t.Fatalf("body is not a JSON object: %v\n%s", err, rec.Body.String())
+	}
+	return m
+}
+
+// Meter is a meter over store on clock now (nil: time.Now) that writes only
+// when flushed or closed.
+func Meter(t testing.TB, store usage.Store, now func() time.Time) *meter.Meter {
+	t.Helper()
+	m, err := meter.New(store, meter.Options{Now: now})
+	if err != nil {
+		t.Fatal(fmt.Errorf("servetest: %w", err))
+	}
+	return m
+}

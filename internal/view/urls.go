@@ -1,0 +1,108 @@
+package view
+
+import (
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/fragrance-data/fragrance/internal/search"
+)
+
+// Images builds image URLs and knows which transparent images exist (the
+// image host meets it).
+type Images interface {
+	ImageURL(id int64) string
+	TransparentURL(id int64) string
+	TransparentAvailable(id int64) bool
+}
+
+// URLs builds the public URLs of answers and pages (images, buy links)
+// and gives accord colours and perfumer slugs, memoizing those two small
+// pure functions, which every answer calls many times. It is shared by all
+// requests and never changed after NewURLs.
+type URLs struct {
+	base   string
+	images Images
+	colors *memoStrings
+	slugs  *memoStrings
+}
+
+// NewURLs returns the URLs of a service whose public base URL is base
+// (e.g. https://api.example.com), with images (nil: the default image
+// paths under base, none transparent) and accord colours color.
+func NewURLs(base string, images Images, color func(string) string) URLs {
+	if color == nil {
+		color = func(string) string { return "#CCCCCC" }
+	}
+	return URLs{base: strings.TrimRight(base, "/"), images: images,
+		colors: newMemoStrings(color), slugs: newMemoStrings(search.Slugify)}
+}
+
+// Base is the public base URL, without a trailing slash.
+func (u URLs) Base() string { return u.base }
+
+// ImageHost is the image host the URLs come from; nil when images are at
+// their default paths under Base.
+func (u URLs) ImageHost() Images { return u.images }
+
+// Image is the bottle photo URL of a perfume.
+func (u URLs) Image(id int64) string {
+	if u.images == nil {
+		return u.base + "/img/perfume/" + strconv.FormatInt(id, 10) + ".jpg"
+	}
+	return u.images.ImageURL(id)
+}
+
+// Transparent is the transparent-background image URL of a perfume.
+func (u URLs) Transparent(id int64) string {
+	if u.images == nil {
+		return u.base + "/img/perfume-nobg/" + strconv.FormatInt(id, 10) + ".webp"
+	}
+	return u.images.TransparentURL(id)
+}
+
+// TransparentAvailable reports whether the transparent image exists.
+func (u URLs) TransparentAvailable(id int64) bool {
+	return u.images != nil && u.images.TransparentAvailable(id)
+}
+
+// Buy is the buy-link of a perfume: {base}/goto/{slug}.
+func (u URLs) Buy(slug string) string { return u.base + "/goto/" + slug }
+
+// AccordColor is the colour of an accord.
+func (u URLs) AccordColor(name string) string { return u.colors.get(name) }
+
+// PerfumerSlug is the slug of a perfumer's page.
+func (u URLs) PerfumerSlug(name string) string { return u.slugs.get(name) }
+
+// memoStringsMax bounds a memoStrings: names come from the catalogue
+// (accords, perfumers), a few thousand at most, but a bound keeps a strange
+// catalogue or many reloads from growing it without end.
+const memoStringsMax = 1 << 16
+
+// memoStrings remembers the results of a pure string function, such as an
+// accord's colour (which folds the name on every call) or a perfumer's slug.
+// Answers call it for every accord of every perfume, so reads must not
+// contend: a sync.Map serves the steady state without locks.
+type memoStrings struct {
+	f    func(string) string
+	m    sync.Map // string → string
+	size atomic.Int64
+}
+
+func newMemoStrings(f func(string) string) *memoStrings { return &memoStrings{f: f} }
+
+// get returns f(s), remembered.
+func (m *memoStrings) get(s string) string {
+	if v, ok := m.m.Load(s); ok {
+		return v.(string)
+	}
+	v := m.f(s)
+	if m.size.Load() < memoStringsMax {
+		if _, loaded := m.m.LoadOrStore(s, v); !loaded {
+			m.size.Add(1)
+		}
+	}
+	return v
+}
