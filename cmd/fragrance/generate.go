@@ -31,25 +31,44 @@ func runGenerate(ctx context.Context, args []string, cio cmdIO) error {
 	if err != nil {
 		return err
 	}
-	var w io.Writer = cio.stdout
-	if *out != "" {
-		file, err := os.Create(*out)
-		if err != nil {
-			return err
-		}
-		defer file.Close()
-		w = file
-		if strings.HasSuffix(*out, ".gz") {
-			gz := gzip.NewWriter(file)
-			defer gz.Close()
-			w = gz
-		}
+	if *out == "" {
+		return importer.Generate(cio.stdout, *count, int64(*seed), sample.Perfumes)
 	}
-	if err := importer.Generate(w, *count, int64(*seed), sample.Perfumes); err != nil {
+	if err := writeFile(*out, func(w io.Writer) error {
+		return importer.Generate(w, *count, int64(*seed), sample.Perfumes)
+	}); err != nil {
 		return err
 	}
-	if *out != "" {
-		fmt.Fprintf(cio.stderr, "wrote %d perfumes to %s\n", *count, *out)
+	fmt.Fprintf(cio.stderr, "wrote %d perfumes to %s\n", *count, *out)
+	return nil
+}
+
+// writeFile creates path and lets write fill it, gzip-compressed when path
+// ends in .gz. Success means every byte reached the file: the gzip footer
+// and the file's close are checked, and a file that failed is removed
+// rather than left looking whole.
+func writeFile(path string, write func(w io.Writer) error) (err error) {
+	file, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if cerr := file.Close(); err == nil && cerr != nil {
+			err = fmt.Errorf("write %s: %w", path, cerr)
+		}
+		if err != nil {
+			os.Remove(path)
+		}
+	}()
+	if !strings.HasSuffix(path, ".gz") {
+		return write(file)
+	}
+	gz := gzip.NewWriter(file)
+	if err := write(gz); err != nil {
+		return err
+	}
+	if err := gz.Close(); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
 	}
 	return nil
 }

@@ -181,10 +181,3 @@ func (c *keyCache) update(changed []apikey.Key, now time.Time) {
 		}
 	}
 }
-
-// len returns the number of cached entries.
-func (c *keyCache) len() int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return len(c.entries)
-}

@@ -30,15 +30,6 @@ func infoFrom(ctx context.Context) *requestInfo {
 	return ri
 }
 
-// KeyFrom returns the authenticated key of a request that passed the
-// Guard. Log its Prefix, never anything else of the request's credentials.
-func KeyFrom(ctx context.Context) (apikey.Key, bool) {
-	if ri := infoFrom(ctx); ri != nil {
-		return ri.key, true
-	}
-	return apikey.Key{}, false
-}
-
 // Caller returns who made a request that passed the Guard: its key, the
 // decision of its windows and the limits that apply to the key.
 func (g *Guard) Caller(ctx context.Context) (apikey.Key, ratelimit.Decision, apikey.Limits, bool) {
@@ -59,7 +50,7 @@ type LogInfo struct {
 	// ClientIP is the client address the Guard used.
 	ClientIP string
 
-	// What KeyFrom and Caller return, once the Guard admitted the
+	// What Caller returns, once the Guard admitted the
 	// request (passed).
 	info   requestInfo
 	passed bool
@@ -67,9 +58,10 @@ type LogInfo struct {
 
 type logInfoKey struct{}
 
-// LogInfoKey is the context key WithLogInfo puts a *LogInfo under. A
-// caller that already gives each request a context of its own can answer
-// it from that context's Value method instead of adding a layer:
+// LogInfoKey is the context key the Guard reads a *LogInfo under. The
+// caller gives each request a LogInfo, with context.WithValue or, when it
+// already gives each request a context of its own, from that context's
+// Value method, without adding a layer:
 //
 //	func (c *reqCtx) Value(k any) any {
 //		if k == access.LogInfoKey {
@@ -78,16 +70,6 @@ type logInfoKey struct{}
 //		return c.Context.Value(k)
 //	}
 var LogInfoKey any = logInfoKey{}
-
-// WithLogInfo returns ctx carrying li, an empty LogInfo for the Guard to
-// fill (the caller may keep it in a struct of its own per request):
-//
-//	var li access.LogInfo
-//	next.ServeHTTP(w, r.WithContext(access.WithLogInfo(r.Context(), &li)))
-//	log.Info("request", "key", li.KeyPrefix, "ip", li.ClientIP, "query", access.RedactQuery(r.URL.RawQuery))
-func WithLogInfo(ctx context.Context, li *LogInfo) context.Context {
-	return context.WithValue(ctx, logInfoKey{}, li)
-}
 
 func logInfoFrom(ctx context.Context) *LogInfo {
 	li, _ := ctx.Value(logInfoKey{}).(*LogInfo)

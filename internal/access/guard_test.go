@@ -57,7 +57,7 @@ func newEnvWith(t testing.TB, cfg access.Config, limiter func(now func() time.Ti
 	t.Cleanup(func() { g.Close(context.Background()) })
 	e.g = g
 	e.handler = g.Wrap("perfumes", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		k, _ := access.KeyFrom(r.Context())
+		k, _, _, _ := e.g.Caller(r.Context())
 		w.Header().Set("X-Seen-Key", k.Prefix)
 		w.Header().Set("X-Seen-Query", r.URL.RawQuery)
 		w.Write([]byte("ok"))
@@ -414,7 +414,7 @@ func TestGuardFillsLogInfo(t *testing.T) {
 		r := httptest.NewRequest("GET", "/api/perfumes?api_key="+secret, nil)
 		r.RemoteAddr = "192.0.2.30:1234"
 		li := &access.LogInfo{}
-		ctx := access.WithLogInfo(r.Context(), li)
+		ctx := context.WithValue(r.Context(), access.LogInfoKey, li)
 		w := httptest.NewRecorder()
 		e.handler.ServeHTTP(w, r.WithContext(ctx))
 		if w.Code != want || li.KeyPrefix != k.Prefix || li.ClientIP != "192.0.2.30" {

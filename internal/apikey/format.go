@@ -125,9 +125,6 @@ func Check(s string) (sum Sum, ok bool) {
 	return sha256.Sum256(buf[:copy(buf[:], s)]), true
 }
 
-// HashKey returns the hex SHA-256 of a key string, the form a store keeps.
-func HashKey(s string) string { return StoredHash(sha256.Sum256([]byte(s))) }
-
 // Sum is the SHA-256 of a key string. The Guard checks keys and looks
 // its cache up by it on every request; storedHash makes the hex form a
 // store keeps (Key.Hash) only when a store is asked, and sumOfHash reads

@@ -77,21 +77,6 @@ type NotePyramid struct {
 	Unplaced []string `json:"unplaced,omitempty"`
 }
 
-// All returns every note of the pyramid once, in layer order.
-func (p NotePyramid) All() []string {
-	seen := make(map[string]bool)
-	var out []string
-	for _, layer := range [][]string{p.Top, p.Middle, p.Base, p.Unplaced} {
-		for _, n := range layer {
-			if !seen[n] {
-				seen[n] = true
-				out = append(out, n)
-			}
-		}
-	}
-	return out
-}
-
 // Empty reports whether the pyramid has no notes at all.
 func (p NotePyramid) Empty() bool {
 	return len(p.Top)+len(p.Middle)+len(p.Base)+len(p.Unplaced) == 0

@@ -6,7 +6,6 @@ import (
 	"github.com/fragrance-data/fragrance/internal/bundled"
 	"github.com/fragrance-data/fragrance/internal/catalog"
 	"github.com/fragrance-data/fragrance/internal/importer"
-	"github.com/fragrance-data/fragrance/internal/index"
 )
 
 // BundledPerfumes reads the catalogue shipped in the binary as a fresh
@@ -28,15 +27,4 @@ func BundledPerfumes() ([]catalog.Perfume, *bundled.Reference, error) {
 		p.Slug = catalog.PickSlug(*p, taken)
 	}
 	return res.Perfumes, ref, nil
-}
-
-// BundledIndex builds the index of the bundled catalogue with the
-// reference's accord colours and no curated pairs: the index the
-// evaluation scores by default.
-func BundledIndex() (*index.Index, error) {
-	ps, ref, err := BundledPerfumes()
-	if err != nil {
-		return nil, err
-	}
-	return index.Build(ps, index.Options{AccordColor: ref.Color}), nil
 }

@@ -38,7 +38,7 @@ func bundledIndex(t *testing.T) *index.Index {
 	if raceEnabled {
 		t.Skip("the quality floors are checked without -race; the index's own tests cover races")
 	}
-	bundledOnce.Do(func() { bundledIx, bundledErr = BundledIndex() })
+	bundledOnce.Do(func() { bundledIx, bundledErr = buildBundledIndex() })
 	if bundledErr != nil {
 		t.Fatal(bundledErr)
 	}
@@ -138,4 +138,15 @@ func TestDupesQuality(t *testing.T) {
 			t.Logf("rank %2d  %s → %s", d.Rank, d.Pair.Original, d.Pair.Dupe)
 		}
 	}
+}
+
+// buildBundledIndex builds the index of the bundled catalogue with the
+// reference's accord colours and no curated pairs: the index the
+// evaluation scores by default.
+func buildBundledIndex() (*index.Index, error) {
+	ps, ref, err := BundledPerfumes()
+	if err != nil {
+		return nil, err
+	}
+	return index.Build(ps, index.Options{AccordColor: ref.Color}), nil
 }

@@ -1,7 +1,11 @@
 package importer
 
 import (
+	"bufio"
 	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
 	"reflect"
 	"testing"
 
@@ -44,7 +48,7 @@ func TestBundledCatalogue(t *testing.T) {
 	})
 	t.Run("write and read back", func(t *testing.T) {
 		var buf bytes.Buffer
-		if err := WriteJSONL(&buf, res.Perfumes); err != nil {
+		if err := writeJSONL(&buf, res.Perfumes); err != nil {
 			t.Fatal(err)
 		}
 		back := readAll(t, buf.Bytes(), New(tiersOf(res.Perfumes)))
@@ -130,4 +134,21 @@ func readAll(t *testing.T, data []byte, im *Importer) *Result {
 		t.Fatal(err)
 	}
 	return res
+}
+
+// writeJSONL writes ps as JSON Lines in the format ReadJSONL reads (the
+// bundled catalogue's).
+func writeJSONL(w io.Writer, ps []catalog.Perfume) error {
+	bw := bufio.NewWriterSize(w, 64<<10)
+	enc := json.NewEncoder(bw)
+	enc.SetEscapeHTML(false)
+	for i := range ps {
+		if err := enc.Encode(toOutRow(&ps[i])); err != nil {
+			return fmt.Errorf("write perfume %d: %w", ps[i].ID, err)
+		}
+	}
+	if err := bw.Flush(); err != nil {
+		return fmt.Errorf("write JSON Lines: %w", err)
+	}
+	return nil
 }

@@ -79,23 +79,6 @@ func orEmpty(s []string) []string {
 	return s
 }
 
-// WriteJSONL writes ps as JSON Lines in the format ReadJSONL reads (the
-// bundled catalogue's).
-func WriteJSONL(w io.Writer, ps []catalog.Perfume) error {
-	bw := bufio.NewWriterSize(w, 64<<10)
-	enc := json.NewEncoder(bw)
-	enc.SetEscapeHTML(false)
-	for i := range ps {
-		if err := enc.Encode(toOutRow(&ps[i])); err != nil {
-			return fmt.Errorf("write perfume %d: %w", ps[i].ID, err)
-		}
-	}
-	if err := bw.Flush(); err != nil {
-		return fmt.Errorf("write JSON Lines: %w", err)
-	}
-	return nil
-}
-
 // Generate writes n synthetic perfumes as JSON Lines, drawn from the
 // distributions of sample (normally the bundled catalogue): names made of
 // real name words with real name lengths, brands and genders in their real

@@ -28,29 +28,6 @@ const ConfidenceRatings = 100
 // the list but stays comparable with the rest.
 const CuratedPull = 0.5
 
-// Similarity is the matchScore of a candidate perfume to a source, 0–1
-// (Score turns it into 0–100):
-//
-//	s = Confidence(candidate's ratings) · (wa·accordCos + wn·noteCos)
-//	    then, for a curated pair, s + (1−s)·CuratedPull
-//
-// accordCos is the cosine of the two accord-strength vectors, noteCos the
-// cosine of the note vectors (each note weighted by its pyramid layer and
-// its rarity, NoteIDF). wa = AccordShare and wn = 1−AccordShare, or 1 and 0
-// when the source has no notes, 0 and 1 when it has no accords
-// (SimilarityWeights). The formula reads only the two perfumes and the
-// catalogue-wide note rarities, so a score means the same for every source:
-// 100 is a candidate with the source's exact accords and notes and enough
-// ratings to trust them.
-func Similarity(accordCos, noteCos, confidence float64, srcAccords, srcNotes, curated bool) float64 {
-	wa, wn := SimilarityWeights(srcAccords, srcNotes)
-	s := min(max(confidence*(wa*accordCos+wn*noteCos), 0), 1)
-	if curated {
-		s = Curated(s)
-	}
-	return s
-}
-
 // Confidence is how far a perfume's community data is trusted, 0–1:
 // (n+1)/(n+1+ConfidenceRatings) for n ratings. Accord strengths are vote
 // shares; with a few dozen votes they are noise, and a perfume matching a
@@ -62,9 +39,22 @@ func Confidence(ratings int) float64 {
 	return n / (n + ConfidenceRatings)
 }
 
-// SimilarityWeights are the weights Similarity gives the accord and the
-// note cosine for a source with or without accords and notes. Hot loops
-// use them to compute Similarity without a call per candidate.
+// SimilarityWeights are the weights wa and wn of the accord and the note
+// cosine in the similarity of a candidate perfume to a source, 0–1 (Score
+// turns it into a matchScore, 0–100):
+//
+//	s = Confidence(candidate's ratings) · (wa·accordCos + wn·noteCos)
+//	    then, for a curated pair, Curated(s)
+//
+// accordCos is the cosine of the two accord-strength vectors, noteCos the
+// cosine of the note vectors (each note weighted by its pyramid layer and
+// its rarity, NoteIDF). wa = AccordShare and wn = 1−AccordShare, or 1 and 0
+// when the source has no notes, 0 and 1 when it has no accords. The
+// formula reads only the two perfumes and the catalogue-wide note
+// rarities, so a score means the same for every source: 100 is a
+// candidate with the source's exact accords and notes and enough ratings
+// to trust them. The index computes it in its hot loops; similarity_test.go
+// holds the formula as a reference.
 func SimilarityWeights(srcAccords, srcNotes bool) (accords, notes float64) {
 	switch {
 	case srcAccords && srcNotes:

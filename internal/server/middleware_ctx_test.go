@@ -15,7 +15,7 @@ func TestRequestStateContext(t *testing.T) {
 	parent, cancel := context.WithCancel(context.WithValue(context.Background(), otherKey{}, "parent's"))
 	st := &requestState{Context: parent, info: requestInfo{id: "abc"}}
 	var ctx context.Context = st
-	if got := infoFrom(ctx); got != &st.info || RequestID(ctx) != "abc" {
+	if got := infoFrom(ctx); got != &st.info || infoFrom(ctx).id != "abc" {
 		t.Fatalf("infoFrom = %p, want %p", got, &st.info)
 	}
 	if got, _ := ctx.Value(access.LogInfoKey).(*access.LogInfo); got != &st.log {
@@ -29,7 +29,7 @@ func TestRequestStateContext(t *testing.T) {
 	}
 	child, stop := context.WithCancel(ctx)
 	defer stop()
-	if RequestID(child) != "abc" {
+	if infoFrom(child).id != "abc" {
 		t.Fatal("a derived context lost the request id")
 	}
 	cancel()
