@@ -1,8 +1,11 @@
 package postgres_test
 
 import (
+	"context"
 	"testing"
 	"time"
+
+	"github.com/jackc/pgx/v5"
 
 	"github.com/fragrance-data/fragrance/internal/apikey"
 	"github.com/fragrance-data/fragrance/internal/imgstore"
@@ -22,6 +25,29 @@ func TestKeyStoreContract(t *testing.T) {
 func TestUsageStoreContract(t *testing.T) {
 	t.Parallel()
 	storetest.RunUsageStore(t, func(t *testing.T) usage.Store { return open(t) })
+}
+
+// TestUsageAtomic breaks the writes of empty searches with a trigger, set
+// up through a connection of its own to the test's schema.
+func TestUsageAtomic(t *testing.T) {
+	t.Parallel()
+	storetest.RunUsageAtomic(t, func(t *testing.T) (usage.Store, func(t *testing.T)) {
+		u := schemaURL(t)
+		return openAt(t, u), func(t *testing.T) {
+			ctx := context.Background()
+			conn, err := pgx.Connect(ctx, u)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer conn.Close(ctx)
+			if _, err := conn.Exec(ctx, `CREATE FUNCTION break_for_test() RETURNS trigger LANGUAGE plpgsql AS $$
+				BEGIN RAISE EXCEPTION 'broken by the test'; END $$;
+				CREATE TRIGGER break_for_test BEFORE INSERT OR UPDATE ON empty_searches_daily
+					FOR EACH ROW EXECUTE FUNCTION break_for_test()`); err != nil {
+				t.Fatal(err)
+			}
+		}
+	})
 }
 
 // TestImageStore runs the image contract with PostgreSQL holding both the

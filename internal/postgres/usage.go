@@ -28,10 +28,15 @@ const addClicks = `INSERT INTO clicks_daily (perfume_id, day, count)
 	ON CONFLICT (perfume_id, day) DO UPDATE SET count = clicks_daily.count + EXCLUDED.count`
 
 // RecordUsage adds a batch of counts in one transaction: each hourly count
-// goes to its hour and to its UTC day.
+// goes to its hour and to its UTC day; latency, views and empty searches
+// go to their own tables (see analytics.go). A batch holding a count that
+// cannot be stored is refused before anything of it is written.
 func (d *DB) RecordUsage(ctx context.Context, b usage.Batch) error {
 	if b.Empty() {
 		return nil
+	}
+	if err := checkAnalytics(b); err != nil {
+		return err
 	}
 	n := len(b.Hourly)
 	prefixes, endpoints, classes := make([]string, n), make([]string, n), make([]string, n)
@@ -54,6 +59,7 @@ func (d *DB) RecordUsage(ctx context.Context, b usage.Batch) error {
 	if len(ids) > 0 {
 		batch.Queue(addClicks, ids, clickDays, clicks)
 	}
+	queueAnalytics(batch, b)
 	if err := d.inTx(ctx, func(tx pgx.Tx) error { return tx.SendBatch(ctx, batch).Close() }); err != nil {
 		return fail("record usage", err)
 	}
@@ -123,13 +129,24 @@ func (d *DB) DailyClicks(ctx context.Context, from, to time.Time) ([]usage.Click
 	return emptyNil(out), nil
 }
 
-// PruneHourlyUsage deletes hourly counts of hours before before.
+// PruneHourlyUsage deletes hourly counts and hourly latency of hours before
+// before, in one transaction, and returns the rows deleted from both.
 func (d *DB) PruneHourlyUsage(ctx context.Context, before time.Time) (int64, error) {
-	tag, err := d.pool.Exec(ctx, `DELETE FROM usage_hourly WHERE hour < $1`, before)
+	var total int64
+	err := d.inTx(ctx, func(tx pgx.Tx) error {
+		for _, table := range []string{"usage_hourly", "latency_hourly"} {
+			tag, err := tx.Exec(ctx, `DELETE FROM `+table+` WHERE hour < $1`, before)
+			if err != nil {
+				return err
+			}
+			total += tag.RowsAffected()
+		}
+		return nil
+	})
 	if err != nil {
 		return 0, fail("prune hourly usage", err)
 	}
-	return tag.RowsAffected(), nil
+	return total, nil
 }
 
 // RecordSignals stores abuse signals in one statement.

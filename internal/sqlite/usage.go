@@ -11,10 +11,15 @@ import (
 var _ usage.Store = (*DB)(nil)
 
 // RecordUsage adds a batch of counts in one transaction: each hourly count
-// goes to its hour and to its UTC day.
+// goes to its hour and to its UTC day; latency, views and empty searches
+// go to their own tables (see analytics.go). A batch holding a count that
+// cannot be stored is refused before anything of it is written.
 func (d *DB) RecordUsage(ctx context.Context, b usage.Batch) error {
 	if b.Empty() {
 		return nil
+	}
+	if err := checkAnalytics(b); err != nil {
+		return err
 	}
 	tx, err := d.db.BeginTx(ctx, nil)
 	if err != nil {
@@ -49,6 +54,9 @@ func (d *DB) RecordUsage(ctx context.Context, b usage.Batch) error {
 			ON CONFLICT (perfume_id, day) DO UPDATE SET count = count + excluded.count`, c.PerfumeID, day, c.Count); err != nil {
 			return fmt.Errorf("record clicks: %w", err)
 		}
+	}
+	if err := addAnalytics(ctx, tx, b); err != nil {
+		return err
 	}
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("record usage: %w", err)
@@ -116,17 +124,30 @@ func (d *DB) DailyClicks(ctx context.Context, from, to time.Time) ([]usage.Click
 	return out, nil
 }
 
-// PruneHourlyUsage deletes hourly counts of hours before before.
+// PruneHourlyUsage deletes hourly counts and hourly latency of hours before
+// before, in one transaction, and returns the rows deleted from both.
 func (d *DB) PruneHourlyUsage(ctx context.Context, before time.Time) (int64, error) {
-	res, err := d.db.ExecContext(ctx, `DELETE FROM usage_hourly WHERE hour < ?`, before.Unix())
+	tx, err := d.db.BeginTx(ctx, nil)
 	if err != nil {
 		return 0, fmt.Errorf("prune hourly usage: %w", err)
 	}
-	n, err := res.RowsAffected()
-	if err != nil {
+	defer tx.Rollback()
+	var total int64
+	for _, table := range []string{"usage_hourly", "latency_hourly"} {
+		res, err := tx.ExecContext(ctx, `DELETE FROM `+table+` WHERE hour < ?`, before.Unix())
+		if err != nil {
+			return 0, fmt.Errorf("prune %s: %w", table, err)
+		}
+		n, err := res.RowsAffected()
+		if err != nil {
+			return 0, fmt.Errorf("prune %s: %w", table, err)
+		}
+		total += n
+	}
+	if err := tx.Commit(); err != nil {
 		return 0, fmt.Errorf("prune hourly usage: %w", err)
 	}
-	return n, nil
+	return total, nil
 }
 
 // RecordSignals stores abuse signals in one transaction.

@@ -67,9 +67,26 @@ type Signal struct {
 	At     time.Time
 }
 
-// Store persists usage counts and abuse signals.
+// Store persists usage counts and abuse signals. A batch holding a latency
+// bucket outside 0..LatencyBuckets-1, a view of a kind that is not Valid or
+// an empty search whose query is not UTF-8 text without NUL bytes is
+// refused whole, with an error wrapping catalog.ErrInvalid. TopViewed and
+// EmptySearches answer nothing for a limit of zero or less. Endpoints and
+// queries are ordered byte by byte.
 type Store interface {
-	// RecordUsage adds every count of b to the stored totals in one
+	// HourlyLatency returns the latency buckets of every endpoint for the
+	// hours starting in [from, to) that are still kept, ordered by hour,
+	// endpoint and bucket.
+	HourlyLatency(ctx context.Context, from, to time.Time) ([]Latency, error)
+	// TopViewed returns the perfumes viewed most over the days starting in
+	// [from, to), most viewed first (ties: lower id first), at most limit.
+	TopViewed(ctx context.Context, from, to time.Time, limit int) ([]PerfumeViews, error)
+	// EmptySearches returns the searches that found nothing over the days
+	// starting in [from, to), summed per query, most frequent first (ties:
+	// query order), at most limit; Day is the last day the query was seen.
+	EmptySearches(ctx context.Context, from, to time.Time, limit int) ([]Search, error)
+	// RecordUsage adds every count of b (hourly requests, latency buckets,
+	// clicks, views and empty searches) to the stored totals in one
 	// transaction: all of b is written or none of it.
 	RecordUsage(ctx context.Context, b Batch) error
 	// DailyUsage returns the per-day counts of a key (every key when prefix
@@ -79,8 +96,8 @@ type Store interface {
 	HourlyUsage(ctx context.Context, prefix string, from, to time.Time) ([]Count, error)
 	// DailyClicks returns the buy-link clicks of days in [from, to).
 	DailyClicks(ctx context.Context, from, to time.Time) ([]Click, error)
-	// PruneHourlyUsage deletes hourly counts of hours before before and
-	// returns how many rows went. Daily counts are kept.
+	// PruneHourlyUsage deletes hourly counts and hourly latency of hours
+	// before before and returns how many rows went. Daily counts are kept.
 	PruneHourlyUsage(ctx context.Context, before time.Time) (int64, error)
 	// RecordSignals stores abuse signals.
 	RecordSignals(ctx context.Context, s []Signal) error
