@@ -258,7 +258,6 @@ func (t *TextIndex) buildPostings(pairTerm, pairDoc, remap []uint32) {
 // Docs is the number of documents indexed.
 func (t *TextIndex) Docs() int { return len(t.nameOff) - 1 }
 
-
 // isYear reports whether a name word is a year of the last two centuries,
 // which names add to tell a reissue from the original ("Acqua di Gio
 // (1995)"), not to name the perfume.
