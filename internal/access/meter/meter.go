@@ -16,9 +16,12 @@ import (
 	"fmt"
 	"log/slog"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
+	"github.com/fragrance-data/fragrance/internal/catalog"
 	"github.com/fragrance-data/fragrance/internal/usage"
 	"github.com/prometheus/client_golang/prometheus"
 )
@@ -185,8 +188,12 @@ func (m *Meter) Click(perfumeID int64) {
 	m.mu.Unlock()
 }
 
-// View counts one view of a perfume through an answer of kind.
+// View counts one view of a perfume through an answer of kind (a kind the
+// store does not know is not counted).
 func (m *Meter) View(perfumeID int64, kind usage.ViewKind) {
+	if !kind.Valid() {
+		return
+	}
 	k := viewKey{perfumeID: perfumeID, kind: kind, day: dayOf(m.opts.Now())}
 	m.mu.Lock()
 	m.views[k]++
@@ -195,14 +202,20 @@ func (m *Meter) View(perfumeID int64, kind usage.ViewKind) {
 
 // EmptySearch counts one search that found nothing. query should be
 // normalised by the caller (folded as the search index folds it), so that
-// spellings of one query are counted together; it is cut to MaxQueryLen
-// bytes, and an empty query is not counted.
+// spellings of one query are counted together; it is kept as valid UTF-8
+// without NUL bytes, cut to at most MaxQueryLen bytes on a character
+// boundary, and an empty query is not counted.
 func (m *Meter) EmptySearch(query string) {
+	query = strings.ReplaceAll(strings.ToValidUTF8(query, ""), "\x00", "")
+	if len(query) > m.opts.MaxQueryLen {
+		cut := m.opts.MaxQueryLen
+		for cut > 0 && !utf8.RuneStart(query[cut]) {
+			cut--
+		}
+		query = query[:cut]
+	}
 	if query == "" {
 		return
-	}
-	if len(query) > m.opts.MaxQueryLen {
-		query = query[:m.opts.MaxQueryLen]
 	}
 	k := searchKey{query: query, day: dayOf(m.opts.Now())}
 	m.mu.Lock()
@@ -293,10 +306,17 @@ func (m *Meter) Flush(ctx context.Context) error {
 	b, signals := m.take()
 	var err error
 	if !b.Empty() {
-		if werr := m.store.RecordUsage(ctx, b); werr != nil {
-			err = fmt.Errorf("flush usage: %w", werr)
-		} else {
+		switch werr := m.store.RecordUsage(ctx, b); {
+		case werr == nil:
 			b = usage.Batch{}
+		case errors.Is(werr, catalog.ErrInvalid):
+			// The store will never take this batch; keeping it would block
+			// every later flush. The meter's own checks make this a bug.
+			m.opts.Logger.Error("meter: the store refused a batch as invalid; dropped", "err", werr)
+			m.flushes.WithLabelValues("dropped").Inc()
+			b = usage.Batch{}
+		default:
+			err = fmt.Errorf("flush usage: %w", werr)
 		}
 	}
 	if len(signals) > 0 {

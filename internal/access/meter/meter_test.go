@@ -3,11 +3,13 @@ package meter_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/fragrance-data/fragrance/internal/access/meter"
+	"github.com/fragrance-data/fragrance/internal/catalog"
 	"github.com/fragrance-data/fragrance/internal/usage"
 )
 
@@ -79,7 +81,7 @@ func (s *memStore) merged() (requests int64, lat map[string]*usage.Histogram, vi
 
 var day = time.Date(2026, 11, 23, 10, 30, 0, 0, time.UTC)
 
-func newMeter(t *testing.T, s *memStore) *meter.Meter {
+func newMeter(t *testing.T, s usage.Store) *meter.Meter {
 	t.Helper()
 	m, err := meter.New(s, meter.Options{Now: func() time.Time { return day }, MaxPendingSignals: 3, MaxQueryLen: 8})
 	if err != nil {
@@ -161,4 +163,45 @@ func TestStartAndClose(t *testing.T) {
 	if len(s.batches) != 1 || len(s.batches[0].Clicks) != 1 {
 		t.Fatalf("batches %+v", s.batches)
 	}
+}
+
+// TestMeterCleansInput: what the store would refuse is never counted, and
+// a batch the store refuses anyway is dropped, not retried for ever.
+func TestMeterCleansInput(t *testing.T) {
+	s := &memStore{}
+	m := newMeter(t, s) // MaxQueryLen 8
+	m.View(1, usage.ViewKind("bogus"))
+	m.EmptySearch("ab\x00c\xffd")
+	m.EmptySearch("abcdefgé") // é would be cut in half at 8 bytes
+	m.EmptySearch("\x00\xff") // nothing left
+	if err := m.Flush(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	_, _, views, empty := s.merged()
+	if len(views) != 0 || empty["abcd"] != 1 || empty["abcdefg"] != 1 || len(empty) != 2 {
+		t.Fatalf("views %v, empty searches %v", views, empty)
+	}
+	refusing := &refusingStore{}
+	m = newMeter(t, refusing)
+	m.Click(1)
+	if err := m.Flush(context.Background()); err != nil {
+		t.Fatal("a refused batch is not the caller's error:", err)
+	}
+	m.Click(2)
+	m.Flush(context.Background())
+	if refusing.calls != 2 || refusing.lastClicks != 1 {
+		t.Fatalf("the refused batch was kept: %d calls, last with %d clicks", refusing.calls, refusing.lastClicks)
+	}
+}
+
+// refusingStore refuses every batch as invalid.
+type refusingStore struct {
+	usage.Store
+	calls, lastClicks int
+}
+
+func (s *refusingStore) RecordUsage(_ context.Context, b usage.Batch) error {
+	s.calls++
+	s.lastClicks = len(b.Clicks)
+	return fmt.Errorf("refused: %w", catalog.ErrInvalid)
 }
