@@ -21,6 +21,7 @@ import (
 
 	_ "golang.org/x/image/webp"
 
+	"github.com/fragrance-data/fragrance/internal/images/pixel"
 	"github.com/fragrance-data/fragrance/internal/imgstore"
 )
 
@@ -247,7 +248,7 @@ func borderColor(img image.Image) color.Color {
 		add(b.Min.X, y)
 		add(b.Max.X-1, y)
 	}
-	return color.RGBA{clamp8(median(rs)), clamp8(median(gs)), clamp8(median(bs)), 255}
+	return color.RGBA{pixel.Clamp8(median(rs)), pixel.Clamp8(median(gs)), pixel.Clamp8(median(bs)), 255}
 }
 
 // errNoImage is returned for an empty import directory.

@@ -4,6 +4,8 @@ import (
 	"image"
 	"image/color"
 	"slices"
+
+	"github.com/fragrance-data/fragrance/internal/images/pixel"
 )
 
 // Colour quantisation for the transparent WebP. The only pure-Go WebP
@@ -111,7 +113,7 @@ func medianCut(items []bucket, n int) []color.NRGBA {
 			s.count += it.count
 		}
 		m := s.mean()
-		out[i] = color.NRGBA{clamp8(m[0]), clamp8(m[1]), clamp8(m[2]), max(1, clamp8(m[3]))}
+		out[i] = color.NRGBA{pixel.Clamp8(m[0]), pixel.Clamp8(m[1]), pixel.Clamp8(m[2]), max(1, pixel.Clamp8(m[3]))}
 	}
 	return out
 }

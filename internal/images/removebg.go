@@ -4,6 +4,8 @@ import (
 	"errors"
 	"image"
 	"math"
+
+	"github.com/fragrance-data/fragrance/internal/images/pixel"
 )
 
 // Background removal for product shots on a light or plain backdrop.
@@ -272,8 +274,8 @@ func matte(src *plane, bg []bool, m *plane) *image.NRGBA {
 			if a <= 0 {
 				continue // transparent black
 			}
-			out.Pix[o], out.Pix[o+1], out.Pix[o+2] = clamp8(c[0]), clamp8(c[1]), clamp8(c[2])
-			out.Pix[o+3] = clamp8(255 * a)
+			out.Pix[o], out.Pix[o+1], out.Pix[o+2] = pixel.Clamp8(c[0]), pixel.Clamp8(c[1]), pixel.Clamp8(c[2])
+			out.Pix[o+3] = pixel.Clamp8(255 * a)
 		}
 	}
 	return out

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/fragrance-data/fragrance/internal/catalog"
+	"github.com/fragrance-data/fragrance/internal/images/pixel"
 )
 
 // The generated product image: a bottle drawn from the perfume's data.
@@ -255,9 +256,9 @@ func background(dst *image.RGBA, l layout) {
 				u := 1 - d
 				v *= 1 - 0.28*u*u
 			}
-			g := clamp8(v)
+			g := pixel.Clamp8(v)
 			i := (x - bnd.Min.X) * 4
-			row[i], row[i+1], row[i+2], row[i+3] = g, g, clamp8(v*0.985), 255
+			row[i], row[i+1], row[i+2], row[i+3] = g, g, pixel.Clamp8(v*0.985), 255
 		}
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"image/jpeg"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/fragrance-data/fragrance/internal/images/pixel"
 )
 
 // Synthetic product shots with a known mask, for measuring background
@@ -105,7 +107,7 @@ func makeScene(t testing.TB, i, w, h int, fonts *labelFonts) scene {
 			}
 			o := scn.PixOffset(x, y)
 			for ch := range 3 {
-				scn.Pix[o+ch] = clamp8(c[ch] * k)
+				scn.Pix[o+ch] = pixel.Clamp8(c[ch] * k)
 			}
 			scn.Pix[o+3] = 255
 		}
@@ -116,7 +118,7 @@ func makeScene(t testing.TB, i, w, h int, fonts *labelFonts) scene {
 		if j%4 != 3 {
 			r := rng.Uint32()
 			n := float64(r&0xff) + float64(r>>8&0xff) - 255 // triangular, σ ≈ 104
-			scn.Pix[j] = clamp8(float64(scn.Pix[j]) + n/52)
+			scn.Pix[j] = pixel.Clamp8(float64(scn.Pix[j]) + n/52)
 		}
 	}
 	var buf bytes.Buffer
