@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/fragrance-data/fragrance/internal/catalog"
+	"github.com/fragrance-data/fragrance/internal/images/encode"
 )
 
 // Benchmarks of the image work, each reporting images per second and
@@ -21,8 +22,8 @@ func BenchmarkTransparentFromPhoto(b *testing.B) {
 	}
 	var sources [][]byte
 	for i := range 8 {
-		sc := makeScene(b, i, SourceWidth, SourceHeight, fonts)
-		src, err := jpegAt(sc.img, sourceQuality)
+		sc := makeScene(b, i, encode.SourceWidth, encode.SourceHeight, fonts)
+		src, err := encode.JPEGAt(sc.img, encode.SourceQuality)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -44,7 +45,7 @@ func BenchmarkTransparentFromPhoto(b *testing.B) {
 // without a photo (a cache miss of the host).
 func BenchmarkGeneratedPhoto(b *testing.B) {
 	benchGenerated(b, func(bt bottle, fonts *labelFonts) ([]byte, error) {
-		return encodeJPEG(bt.render(PhotoWidth, PhotoHeight, true, fonts), photoMaxBytes)
+		return encode.JPEG(bt.render(encode.PhotoWidth, encode.PhotoHeight, true, fonts), encode.PhotoMaxBytes)
 	})
 }
 
@@ -52,7 +53,7 @@ func BenchmarkGeneratedPhoto(b *testing.B) {
 // its bottle drawn straight onto transparency.
 func BenchmarkGeneratedTransparent(b *testing.B) {
 	benchGenerated(b, func(bt bottle, fonts *labelFonts) ([]byte, error) {
-		return encodeNobg(toNRGBA(bt.render(NobgWidth, NobgHeight, false, fonts)))
+		return encode.Nobg(encode.ToNRGBA(bt.render(encode.NobgWidth, encode.NobgHeight, false, fonts)))
 	})
 }
 

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/fragrance-data/fragrance/internal/images/encode"
 )
 
 // chromium finds a headless-capable Chromium, or skips the test.
@@ -34,8 +36,8 @@ func TestBrowserShowsTransparency(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sc := makeScene(t, 0, SourceWidth, SourceHeight, fonts) // white backdrop, white cap, soft shadows
-	src, err := jpegAt(sc.img, sourceQuality)
+	sc := makeScene(t, 0, encode.SourceWidth, encode.SourceHeight, fonts) // white backdrop, white cap, soft shadows
+	src, err := encode.JPEGAt(sc.img, encode.SourceQuality)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,9 +91,9 @@ func TestBrowserShowsTransparency(t *testing.T) {
 // 5×5 neighbourhood of the source), how many show the magenta page.
 func checkShot(shot image.Image, sc scene) (bgMagenta, bgAll, fgMagenta, fgAll int) {
 	b := shot.Bounds()
-	for y := 0; y < min(NobgHeight, b.Dy()); y++ {
-		for x := 0; x < min(NobgWidth, b.Dx()); x++ {
-			tx, ty := x*sc.w/NobgWidth, y*sc.h/NobgHeight
+	for y := 0; y < min(encode.NobgHeight, b.Dy()); y++ {
+		for x := 0; x < min(encode.NobgWidth, b.Dx()); x++ {
+			tx, ty := x*sc.w/encode.NobgWidth, y*sc.h/encode.NobgHeight
 			truth, sure := sureTruth(sc, tx, ty)
 			if !sure {
 				continue

@@ -7,6 +7,8 @@ import (
 	"image/png"
 	"strconv"
 	"testing"
+
+	"github.com/fragrance-data/fragrance/internal/images/encode"
 )
 
 func FuzzParseImagePath(f *testing.F) {
@@ -70,7 +72,7 @@ func FuzzNormalisePhoto(f *testing.F) {
 		for _, c := range []struct {
 			data []byte
 			w, h int
-		}{{src, SourceWidth, SourceHeight}, {photo, PhotoWidth, PhotoHeight}} {
+		}{{src, encode.SourceWidth, encode.SourceHeight}, {photo, encode.PhotoWidth, encode.PhotoHeight}} {
 			cfg, err := jpeg.DecodeConfig(bytes.NewReader(c.data))
 			if err != nil || cfg.Width != c.w || cfg.Height != c.h {
 				t.Fatalf("normalised to %d×%d (%v), want %d×%d", cfg.Width, cfg.Height, err, c.w, c.h)

@@ -233,8 +233,3 @@ func hexDigit(c byte) (uint8, bool) {
 	}
 	return 0, false
 }
-
-// luma is the perceived brightness of c, 0–255.
-func luma(c color.NRGBA) float64 {
-	return 0.299*float64(c.R) + 0.587*float64(c.G) + 0.114*float64(c.B)
-}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/fragrance-data/fragrance/internal/catalog"
+	"github.com/fragrance-data/fragrance/internal/images/encode"
 	"github.com/fragrance-data/fragrance/internal/imgstore"
 	"github.com/fragrance-data/fragrance/internal/problem"
 )
@@ -166,7 +167,7 @@ func (s *Service) generated(ctx context.Context, p catalog.Perfume) (servedImage
 	case <-ctx.Done():
 		return servedImage{}, ctx.Err()
 	}
-	data, err := encodeJPEG(b.render(PhotoWidth, PhotoHeight, true, s.fonts), photoMaxBytes)
+	data, err := encode.JPEG(b.render(encode.PhotoWidth, encode.PhotoHeight, true, s.fonts), encode.PhotoMaxBytes)
 	if err != nil {
 		return servedImage{}, fmt.Errorf("generated image of %d: %w", p.ID, err)
 	}

@@ -21,6 +21,7 @@ import (
 
 	_ "golang.org/x/image/webp"
 
+	"github.com/fragrance-data/fragrance/internal/images/encode"
 	"github.com/fragrance-data/fragrance/internal/images/pixel"
 	"github.com/fragrance-data/fragrance/internal/imgstore"
 )
@@ -201,8 +202,8 @@ func readLimited(path string, limit int64) ([]byte, error) {
 }
 
 // normalisePhoto decodes an imported photo and returns the kept source
-// (SourceWidth × SourceHeight, high quality) and the served JPEG (Photo
-// size, about 20–30 KB). A photo of another shape is fitted inside and
+// (encode.SourceWidth × SourceHeight, high quality) and the served JPEG
+// (Photo size, about 20–30 KB). A photo of another shape is fitted inside and
 // padded with its own backdrop colour, so nothing of the bottle is cut.
 func normalisePhoto(data []byte) (source, photo []byte, err error) {
 	cfg, _, err := image.DecodeConfig(bytes.NewReader(data))
@@ -217,11 +218,11 @@ func normalisePhoto(data []byte) (source, photo []byte, err error) {
 		return nil, nil, fmt.Errorf("decode image: %w", err)
 	}
 	pad := borderColor(img)
-	src := fitCanvas(img, SourceWidth, SourceHeight, pad)
-	if source, err = jpegAt(src, sourceQuality); err != nil {
+	src := encode.FitCanvas(img, encode.SourceWidth, encode.SourceHeight, pad)
+	if source, err = encode.JPEGAt(src, encode.SourceQuality); err != nil {
 		return nil, nil, err
 	}
-	if photo, err = encodeJPEG(fitCanvas(src, PhotoWidth, PhotoHeight, pad), photoMaxBytes); err != nil {
+	if photo, err = encode.JPEG(encode.FitCanvas(src, encode.PhotoWidth, encode.PhotoHeight, pad), encode.PhotoMaxBytes); err != nil {
 		return nil, nil, err
 	}
 	return source, photo, nil

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/fragrance-data/fragrance/internal/catalog"
+	"github.com/fragrance-data/fragrance/internal/images/encode"
 	"github.com/fragrance-data/fragrance/internal/imgstore"
 )
 
@@ -271,7 +272,7 @@ func (s *Service) MakeTransparent(ctx context.Context, id int64) error {
 	case err == nil:
 		data, err = transparentFromPhoto(src)
 	case errors.Is(err, catalog.ErrNotFound):
-		data, err = encodeNobg(toNRGBA(bottleFor(p, s.accordColor).render(NobgWidth, NobgHeight, false, s.fonts)))
+		data, err = encode.Nobg(encode.ToNRGBA(bottleFor(p, s.accordColor).render(encode.NobgWidth, encode.NobgHeight, false, s.fonts)))
 	}
 	if err != nil {
 		return err
@@ -292,5 +293,5 @@ func transparentFromPhoto(src []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return encodeNobg(cut)
+	return encode.Nobg(cut)
 }

@@ -1,4 +1,4 @@
-package images
+package encode
 
 import (
 	"image"
@@ -212,4 +212,9 @@ func nearest(pal color.Palette, c color.NRGBA) uint8 {
 		}
 	}
 	return uint8(best)
+}
+
+// luma is the perceived brightness of c, 0–255.
+func luma(c color.NRGBA) float64 {
+	return 0.299*float64(c.R) + 0.587*float64(c.G) + 0.114*float64(c.B)
 }
