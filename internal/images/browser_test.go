@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fragrance-data/fragrance/internal/images/bottle"
 	"github.com/fragrance-data/fragrance/internal/images/encode"
 )
 
@@ -32,11 +33,11 @@ func chromium(t *testing.T) string {
 // product, it must not.
 func TestBrowserShowsTransparency(t *testing.T) {
 	bin := chromium(t)
-	fonts, err := loadLabelFonts()
+	painter, err := bottle.NewPainter(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	sc := makeScene(t, 0, encode.SourceWidth, encode.SourceHeight, fonts) // white backdrop, white cap, soft shadows
+	sc := makeScene(t, 0, encode.SourceWidth, encode.SourceHeight, painter) // white backdrop, white cap, soft shadows
 	src, err := encode.JPEGAt(sc.img, encode.SourceQuality)
 	if err != nil {
 		t.Fatal(err)

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"image"
 	"testing"
+
+	"github.com/fragrance-data/fragrance/internal/images/bottle"
 )
 
 // minIoU is the acceptance bar of background removal: the alpha mask must
@@ -11,7 +13,7 @@ import (
 const minIoU = 0.97
 
 func TestRemoveBackgroundIoU(t *testing.T) {
-	fonts, err := loadLabelFonts()
+	painter, err := bottle.NewPainter(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -25,7 +27,7 @@ func TestRemoveBackgroundIoU(t *testing.T) {
 			}
 			t.Run(fmt.Sprintf("%02d", i), func(t *testing.T) {
 				t.Parallel()
-				sc := makeScene(t, i, 480, 640, fonts)
+				sc := makeScene(t, i, 480, 640, painter)
 				got, err := RemoveBackground(sc.img)
 				if err != nil {
 					t.Fatalf("%s: RemoveBackground: %v", sc.name, err)

@@ -3,12 +3,12 @@ package images
 import (
 	"bytes"
 	"image"
-	"image/color"
 	"image/draw"
 	"image/jpeg"
 	"math/rand/v2"
 	"testing"
 
+	"github.com/fragrance-data/fragrance/internal/images/bottle"
 	"github.com/fragrance-data/fragrance/internal/images/pixel"
 )
 
@@ -45,55 +45,18 @@ var backdrops = []backdrop{
 
 // scene is one synthetic test image.
 type scene struct {
-	name   string
-	img    image.Image // what background removal gets (JPEG-decoded)
-	truth  []bool      // true where the product is
-	w, h   int
-	bottle bottle
-}
-
-var testLiquids = []color.NRGBA{
-	{255, 254, 192, 255}, // vanilla: pale yellow
-	{119, 68, 20, 255},   // woody: dark brown
-	{254, 12, 81, 255},   // rose
-	{160, 160, 160, 255}, // neutral grey
-	{55, 160, 137, 255},  // aromatic green
-	{249, 255, 82, 255},  // citrus
+	name  string
+	img   image.Image // what background removal gets (JPEG-decoded)
+	truth []bool      // true where the product is
+	w, h  int
 }
 
 // makeScene builds case i of the varied set.
-func makeScene(t testing.TB, i, w, h int, fonts *labelFonts) scene {
+func makeScene(t testing.TB, i, w, h int, painter *bottle.Painter) scene {
 	t.Helper()
-	b := bottle{
-		shape:         bodyShape((i + i/8) % int(numShapes)),
-		capShape:      capShape(i % int(numCaps)),
-		capColor:      capColors[i%len(capColors)],
-		collar:        metals[i%len(metals)],
-		liquid:        testLiquids[i%len(testLiquids)],
-		labelBg:       color.NRGBA{255, 255, 255, 255},
-		labelInk:      color.NRGBA{20, 20, 20, 255},
-		fill:          0.8,
-		widthF:        0.4,
-		heightF:       0.48,
-		brand:         "Maison Test",
-		name:          "Synthetic No. 5",
-		concentration: "Eau de Parfum",
-	}
-	if i%4 == 0 {
-		b.capColor = color.NRGBA{242, 242, 240, 255} // white cap
-	}
-	if b.capColor.A == 0 {
-		b.capColor = color.NRGBA{40, 40, 40, 255}
-	}
-	switch b.shape {
-	case shapeSlim:
-		b.widthF, b.heightF = 0.26, 0.56
-	case shapeRound:
-		b.widthF, b.heightF = 0.46, 0.36
-	}
+	smp := painter.Sample(i, w, h)
 	bd := backdrops[i%len(backdrops)]
-	fgImg := b.render(w, h, false, fonts)
-	l := b.layout(w, h)
+	fgImg := smp.Image
 	shadow := i%3 != 2
 	rng := rand.New(rand.NewPCG(uint64(i), 7))
 
@@ -103,7 +66,7 @@ func makeScene(t testing.TB, i, w, h int, fonts *labelFonts) scene {
 			c := bd.at(x, y, w, h)
 			k := 1.0
 			if shadow {
-				k = shadowFactor(x, y, l, i%2 == 0)
+				k = shadowFactor(x, y, smp, i%2 == 0)
 			}
 			o := scn.PixOffset(x, y)
 			for ch := range 3 {
@@ -133,31 +96,26 @@ func makeScene(t testing.TB, i, w, h int, fonts *labelFonts) scene {
 	for j := range truth {
 		truth[j] = fgImg.Pix[4*j+3] >= 128
 	}
-	name := bd.name + "/" + shapeNames[b.shape]
-	if i%4 == 0 {
-		name += "/white cap"
-	}
+	name := bd.name + "/" + smp.Name
 	if shadow {
 		name += "/shadow"
 	}
-	return scene{name: name, img: dec, truth: truth, w: w, h: h, bottle: b}
+	return scene{name: name, img: dec, truth: truth, w: w, h: h}
 }
-
-var shapeNames = []string{"flacon", "slim", "cylinder", "flask", "round", "shoulder", "facet", "fan"}
 
 // shadowFactor darkens the floor under the bottle: a soft contact shadow,
 // and for cast a long soft shadow falling to the right.
-func shadowFactor(x, y int, l layout, cast bool) float64 {
-	cx := l.body.cx()
-	dx, dy := (float64(x)-cx)/(l.body.w()*0.8), (float64(y)-l.floor)/(l.body.w()*0.14)
+func shadowFactor(x, y int, l bottle.Sample, cast bool) float64 {
+	cx := l.CenterX
+	dx, dy := (float64(x)-cx)/(l.BodyWidth*0.8), (float64(y)-l.Floor)/(l.BodyWidth*0.14)
 	k := 1.0
 	if d := dx*dx + dy*dy; d < 1 {
 		u := 1 - d
 		k -= 0.35 * u * u
 	}
 	if cast {
-		dx = (float64(x) - cx - l.body.w()*0.9) / (l.body.w() * 1.1)
-		dy = (float64(y) - l.floor + l.body.h()*0.05) / (l.body.w() * 0.2)
+		dx = (float64(x) - cx - l.BodyWidth*0.9) / (l.BodyWidth * 1.1)
+		dy = (float64(y) - l.Floor + l.BodyHeight*0.05) / (l.BodyWidth * 0.2)
 		if d := dx*dx + dy*dy; d < 1 {
 			u := 1 - d
 			k -= 0.2 * u * u

@@ -272,7 +272,7 @@ func (s *Service) MakeTransparent(ctx context.Context, id int64) error {
 	case err == nil:
 		data, err = transparentFromPhoto(src)
 	case errors.Is(err, catalog.ErrNotFound):
-		data, err = encode.Nobg(encode.ToNRGBA(bottleFor(p, s.accordColor).render(encode.NobgWidth, encode.NobgHeight, false, s.fonts)))
+		data, err = encode.Nobg(encode.ToNRGBA(s.painter.Draw(p, encode.NobgWidth, encode.NobgHeight, false)))
 	}
 	if err != nil {
 		return err

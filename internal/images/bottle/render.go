@@ -1,4 +1,4 @@
-package images
+package bottle
 
 import (
 	"hash/fnv"
@@ -10,12 +10,6 @@ import (
 	"github.com/fragrance-data/fragrance/internal/catalog"
 	"github.com/fragrance-data/fragrance/internal/images/pixel"
 )
-
-// The generated product image: a bottle drawn from the perfume's data.
-// The brand decides the silhouette, cap and label style (a brand's bottles
-// look alike); the strongest accord colours the liquid; the label carries
-// brand, name and concentration. Drawing is deterministic, so every replica
-// makes the same bytes and the ETag is stable.
 
 // bodyShape is the silhouette of a bottle's body.
 type bodyShape int

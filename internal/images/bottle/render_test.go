@@ -1,4 +1,4 @@
-package images
+package bottle
 
 import (
 	"bytes"
@@ -66,26 +66,6 @@ func TestTransparentRenderMatchesBackdropRender(t *testing.T) {
 	mid := image.Pt(int(l.body.cx()), int(l.body.Y1-l.body.h()*0.1))
 	if a := clear.RGBAAt(mid.X, mid.Y).A; a != 255 {
 		t.Errorf("body alpha %d, want 255", a)
-	}
-}
-
-func TestLRU(t *testing.T) {
-	c := newLRU(10)
-	c.put("a", servedImage{data: make([]byte, 4)})
-	c.put("b", servedImage{data: make([]byte, 4)})
-	c.get("a") // a is now the most recent
-	c.put("c", servedImage{data: make([]byte, 4)})
-	if _, ok := c.get("b"); ok {
-		t.Error("least recently used entry kept over budget")
-	}
-	for _, k := range []string{"a", "c"} {
-		if _, ok := c.get(k); !ok {
-			t.Errorf("entry %s dropped", k)
-		}
-	}
-	c.put("huge", servedImage{data: make([]byte, 11)})
-	if _, ok := c.get("huge"); ok || c.used > c.budget {
-		t.Errorf("entry over the whole budget cached; used %d", c.used)
 	}
 }
 
