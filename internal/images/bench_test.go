@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/fragrance-data/fragrance/internal/images/bottle"
+	"github.com/fragrance-data/fragrance/internal/images/cutout/cutouttest"
 	"github.com/fragrance-data/fragrance/internal/images/encode"
 )
 
@@ -22,8 +23,8 @@ func BenchmarkTransparentFromPhoto(b *testing.B) {
 	}
 	var sources [][]byte
 	for i := range 8 {
-		sc := makeScene(b, i, encode.SourceWidth, encode.SourceHeight, painter)
-		src, err := encode.JPEGAt(sc.img, encode.SourceQuality)
+		sc := cutouttest.MakeScene(b, i, encode.SourceWidth, encode.SourceHeight, painter)
+		src, err := encode.JPEGAt(sc.Image, encode.SourceQuality)
 		if err != nil {
 			b.Fatal(err)
 		}

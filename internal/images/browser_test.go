@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/fragrance-data/fragrance/internal/images/bottle"
+	"github.com/fragrance-data/fragrance/internal/images/cutout/cutouttest"
 	"github.com/fragrance-data/fragrance/internal/images/encode"
 )
 
@@ -37,8 +38,8 @@ func TestBrowserShowsTransparency(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sc := makeScene(t, 0, encode.SourceWidth, encode.SourceHeight, painter) // white backdrop, white cap, soft shadows
-	src, err := encode.JPEGAt(sc.img, encode.SourceQuality)
+	sc := cutouttest.MakeScene(t, 0, encode.SourceWidth, encode.SourceHeight, painter) // white backdrop, white cap, soft shadows
+	src, err := encode.JPEGAt(sc.Image, encode.SourceQuality)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,11 +91,11 @@ func TestBrowserShowsTransparency(t *testing.T) {
 
 // checkShot counts, over the pixels whose truth is certain (the same in a
 // 5×5 neighbourhood of the source), how many show the magenta page.
-func checkShot(shot image.Image, sc scene) (bgMagenta, bgAll, fgMagenta, fgAll int) {
+func checkShot(shot image.Image, sc cutouttest.Scene) (bgMagenta, bgAll, fgMagenta, fgAll int) {
 	b := shot.Bounds()
 	for y := 0; y < min(encode.NobgHeight, b.Dy()); y++ {
 		for x := 0; x < min(encode.NobgWidth, b.Dx()); x++ {
-			tx, ty := x*sc.w/encode.NobgWidth, y*sc.h/encode.NobgHeight
+			tx, ty := x*sc.W/encode.NobgWidth, y*sc.H/encode.NobgHeight
 			truth, sure := sureTruth(sc, tx, ty)
 			if !sure {
 				continue
@@ -117,12 +118,12 @@ func checkShot(shot image.Image, sc scene) (bgMagenta, bgAll, fgMagenta, fgAll i
 	return bgMagenta, bgAll, fgMagenta, fgAll
 }
 
-func sureTruth(sc scene, x, y int) (truth, sure bool) {
-	truth = sc.truth[y*sc.w+x]
+func sureTruth(sc cutouttest.Scene, x, y int) (truth, sure bool) {
+	truth = sc.Truth[y*sc.W+x]
 	for dy := -2; dy <= 2; dy++ {
 		for dx := -2; dx <= 2; dx++ {
-			xx, yy := min(max(x+dx, 0), sc.w-1), min(max(y+dy, 0), sc.h-1)
-			if sc.truth[yy*sc.w+xx] != truth {
+			xx, yy := min(max(x+dx, 0), sc.W-1), min(max(y+dy, 0), sc.H-1)
+			if sc.Truth[yy*sc.W+xx] != truth {
 				return truth, false
 			}
 		}

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"image"
-	"image/color"
 	_ "image/jpeg" // decoders for imported photos
 	_ "image/png"
 	"io"
@@ -21,8 +20,8 @@ import (
 
 	_ "golang.org/x/image/webp"
 
+	"github.com/fragrance-data/fragrance/internal/images/cutout"
 	"github.com/fragrance-data/fragrance/internal/images/encode"
-	"github.com/fragrance-data/fragrance/internal/images/pixel"
 	"github.com/fragrance-data/fragrance/internal/imgstore"
 )
 
@@ -217,7 +216,7 @@ func normalisePhoto(data []byte) (source, photo []byte, err error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("decode image: %w", err)
 	}
-	pad := borderColor(img)
+	pad := cutout.BorderColor(img)
 	src := encode.FitCanvas(img, encode.SourceWidth, encode.SourceHeight, pad)
 	if source, err = encode.JPEGAt(src, encode.SourceQuality); err != nil {
 		return nil, nil, err
@@ -226,30 +225,6 @@ func normalisePhoto(data []byte) (source, photo []byte, err error) {
 		return nil, nil, err
 	}
 	return source, photo, nil
-}
-
-// borderColor is the median colour of the image's outermost pixels, the
-// colour to pad with; transparent pixels count as white.
-func borderColor(img image.Image) color.Color {
-	b := img.Bounds()
-	var rs, gs, bs []float64
-	add := func(x, y int) {
-		r, g, bl, a := img.At(x, y).RGBA()
-		wt := float64(0xffff - a) // composite over white
-		rs = append(rs, (float64(r)+wt)/257)
-		gs = append(gs, (float64(g)+wt)/257)
-		bs = append(bs, (float64(bl)+wt)/257)
-	}
-	stepX, stepY := max(1, b.Dx()/200), max(1, b.Dy()/200)
-	for x := b.Min.X; x < b.Max.X; x += stepX {
-		add(x, b.Min.Y)
-		add(x, b.Max.Y-1)
-	}
-	for y := b.Min.Y; y < b.Max.Y; y += stepY {
-		add(b.Min.X, y)
-		add(b.Max.X-1, y)
-	}
-	return color.RGBA{pixel.Clamp8(median(rs)), pixel.Clamp8(median(gs)), pixel.Clamp8(median(bs)), 255}
 }
 
 // errNoImage is returned for an empty import directory.

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/fragrance-data/fragrance/internal/catalog"
+	"github.com/fragrance-data/fragrance/internal/images/cutout"
 	"github.com/fragrance-data/fragrance/internal/images/encode"
 	"github.com/fragrance-data/fragrance/internal/imgstore"
 )
@@ -289,7 +290,7 @@ func transparentFromPhoto(src []byte) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("decode source photo: %w", err)
 	}
-	cut, err := RemoveBackground(img)
+	cut, err := cutout.RemoveBackground(img)
 	if err != nil {
 		return nil, err
 	}

@@ -1,4 +1,12 @@
-package images
+// Package cutouttest makes synthetic product shots with a known mask, for
+// measuring background removal (cutout) and what builds on it: a sample
+// bottle drawn by images/bottle, whose alpha is the truth, placed on a
+// studio backdrop (plain, graded or vignetted), with a soft shadow, sensor
+// noise and JPEG compression. The shots are deterministic.
+//
+// It imports the standard library, images/bottle and images/pixel; only
+// tests import it.
+package cutouttest
 
 import (
 	"bytes"
@@ -11,10 +19,6 @@ import (
 	"github.com/fragrance-data/fragrance/internal/images/bottle"
 	"github.com/fragrance-data/fragrance/internal/images/pixel"
 )
-
-// Synthetic product shots with a known mask, for measuring background
-// removal: a bottle drawn by the renderer (its alpha is the truth) placed on
-// a backdrop, with a soft shadow, sensor noise and JPEG compression.
 
 // backdrop gives the colour of the studio background at (x, y) of a w×h image.
 type backdrop struct {
@@ -43,16 +47,17 @@ var backdrops = []backdrop{
 	{"near white", func(x, y, w, h int) [3]float64 { return [3]float64{246, 246, 244} }},
 }
 
-// scene is one synthetic test image.
-type scene struct {
-	name  string
-	img   image.Image // what background removal gets (JPEG-decoded)
-	truth []bool      // true where the product is
-	w, h  int
+// Scene is one synthetic product shot.
+type Scene struct {
+	Name  string      // backdrop, bottle shape, "white cap" and "shadow" as they apply
+	Image image.Image // what background removal gets (JPEG-decoded)
+	Truth []bool      // true where the product is, row by row
+	W, H  int         // the size of Image
 }
 
-// makeScene builds case i of the varied set.
-func makeScene(t testing.TB, i, w, h int, painter *bottle.Painter) scene {
+// MakeScene builds case i (any i ≥ 0) of the varied set at w×h: the
+// backdrops, the sample bottles and the kinds of shadow take turns with i.
+func MakeScene(t testing.TB, i, w, h int, painter *bottle.Painter) Scene {
 	t.Helper()
 	smp := painter.Sample(i, w, h)
 	bd := backdrops[i%len(backdrops)]
@@ -100,53 +105,26 @@ func makeScene(t testing.TB, i, w, h int, painter *bottle.Painter) scene {
 	if shadow {
 		name += "/shadow"
 	}
-	return scene{name: name, img: dec, truth: truth, w: w, h: h}
+	return Scene{Name: name, Image: dec, Truth: truth, W: w, H: h}
 }
 
 // shadowFactor darkens the floor under the bottle: a soft contact shadow,
 // and for cast a long soft shadow falling to the right.
-func shadowFactor(x, y int, l bottle.Sample, cast bool) float64 {
-	cx := l.CenterX
-	dx, dy := (float64(x)-cx)/(l.BodyWidth*0.8), (float64(y)-l.Floor)/(l.BodyWidth*0.14)
+func shadowFactor(x, y int, s bottle.Sample, cast bool) float64 {
+	cx := s.CenterX
+	dx, dy := (float64(x)-cx)/(s.BodyWidth*0.8), (float64(y)-s.Floor)/(s.BodyWidth*0.14)
 	k := 1.0
 	if d := dx*dx + dy*dy; d < 1 {
 		u := 1 - d
 		k -= 0.35 * u * u
 	}
 	if cast {
-		dx = (float64(x) - cx - l.BodyWidth*0.9) / (l.BodyWidth * 1.1)
-		dy = (float64(y) - l.Floor + l.BodyHeight*0.05) / (l.BodyWidth * 0.2)
+		dx = (float64(x) - cx - s.BodyWidth*0.9) / (s.BodyWidth * 1.1)
+		dy = (float64(y) - s.Floor + s.BodyHeight*0.05) / (s.BodyWidth * 0.2)
 		if d := dx*dx + dy*dy; d < 1 {
 			u := 1 - d
 			k -= 0.2 * u * u
 		}
 	}
 	return k
-}
-
-// iou compares the predicted alpha (≥ 128 is foreground) with the truth,
-// and also gives the soft IoU of alpha against the binary truth.
-func iou(got *image.NRGBA, truth []bool) (hard, soft float64) {
-	var inter, union int
-	var sMin, sMax float64
-	for j, tr := range truth {
-		a := got.Pix[4*j+3]
-		p := a >= 128
-		if p && tr {
-			inter++
-		}
-		if p || tr {
-			union++
-		}
-		av, tv := float64(a)/255, 0.0
-		if tr {
-			tv = 1
-		}
-		sMin += min(av, tv)
-		sMax += max(av, tv)
-	}
-	if union == 0 {
-		return 1, 1
-	}
-	return float64(inter) / float64(union), sMin / sMax
 }
