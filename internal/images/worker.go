@@ -235,7 +235,7 @@ func (s *Service) runJob(ctx context.Context, job imgstore.Job) (res JobResult) 
 				res.Err = fmt.Errorf("internal error: %v", r)
 			}
 		}()
-		res.Err = s.MakeTransparent(ctx, job.ID)
+		res.Err = s.makeTransparent(ctx, job.ID)
 	}()
 	failure := ""
 	if res.Err != nil {
@@ -259,10 +259,10 @@ func (s *Service) runJob(ctx context.Context, job imgstore.Job) (res JobResult) 
 	return res
 }
 
-// MakeTransparent makes and stores the transparent image of one perfume:
+// makeTransparent makes and stores the transparent image of one perfume:
 // background removal on its imported photo, or, without one, the generated
 // bottle drawn straight onto transparency.
-func (s *Service) MakeTransparent(ctx context.Context, id int64) error {
+func (s *Service) makeTransparent(ctx context.Context, id int64) error {
 	p, ok := s.cat.PerfumeByID(id)
 	if !ok {
 		return fmt.Errorf("perfume %d is not in the catalogue", id)
