@@ -9,10 +9,20 @@
 //	                                       X-Service-Nobg-Status: not-processed
 //	                                       until its job is done
 //
-// A Service ties the parts together: Handler serves the URLs, ImageURL and
-// TransparentURL build them for API answers, TransparentAvailable answers
-// from an in-memory set, ImportDir takes in photos, and a Worker runs the
-// background-removal jobs kept in the store (imgstore.Jobs).
+// A Service ties the parts together: Handler serves the URLs (host.go),
+// ImageURL and TransparentURL build them for API answers,
+// TransparentAvailable answers from an in-memory set, ImportDir takes in
+// photos (photos.go), and a Worker runs the background-removal jobs kept in
+// the store (imgstore.Jobs; worker.go).
+//
+// The work on pixels is in sub-packages, which images imports and which
+// never import it:
+//
+//	bottle   draws the product image of a perfume without a photo
+//	cutout   removes the background of a photo (cutouttest: its test shots)
+//	encode   makes the served bytes: JPEG within a byte budget, transparent
+//	         WebP with a palette, at the served sizes
+//	pixel    the rounding of channel values the others share
 package images
 
 import (
