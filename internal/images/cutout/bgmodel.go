@@ -234,8 +234,8 @@ func solveLinear(a [nBasis][nBasis]float64, b [nBasis]float64) ([nBasis]float64,
 
 // BorderColor is the colour of img's backdrop as its border shows it: the
 // median colour of the outermost pixels, transparent ones counting as
-// white (as for RemoveBackground). Padding a photo with it keeps the
-// backdrop plain.
+// white (as for RemoveBackground). An import of another shape is padded
+// with it, so that the padding passes for backdrop.
 func BorderColor(img image.Image) color.Color {
 	b := img.Bounds()
 	var rs, gs, bs []float64
