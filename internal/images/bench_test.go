@@ -3,11 +3,13 @@ package images
 import (
 	"testing"
 
-	"github.com/fragrance-data/fragrance/internal/catalog"
+	"github.com/fragrance-data/fragrance/internal/images/bottle"
+	"github.com/fragrance-data/fragrance/internal/images/cutout/cutouttest"
+	"github.com/fragrance-data/fragrance/internal/images/encode"
 )
 
-// Benchmarks of the image work, each reporting images per second and
-// bytes per output image:
+// A benchmark of the image work of a job, reporting images per second and
+// bytes per output image (bottle has those of generated images):
 //
 //	go test ./internal/images -run '^$' -bench . -benchtime 20x
 
@@ -15,14 +17,14 @@ import (
 // imported photo: decode the kept source, remove the background, scale,
 // quantise and encode the WebP.
 func BenchmarkTransparentFromPhoto(b *testing.B) {
-	fonts, err := loadLabelFonts()
+	painter, err := bottle.NewPainter(nil)
 	if err != nil {
 		b.Fatal(err)
 	}
 	var sources [][]byte
 	for i := range 8 {
-		sc := makeScene(b, i, SourceWidth, SourceHeight, fonts)
-		src, err := jpegAt(sc.img, sourceQuality)
+		sc := cutouttest.MakeScene(b, i, encode.SourceWidth, encode.SourceHeight, painter)
+		src, err := encode.JPEGAt(sc.Image, encode.SourceQuality)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -37,55 +39,6 @@ func BenchmarkTransparentFromPhoto(b *testing.B) {
 		}
 		total += len(out)
 	}
-	report(b, total)
-}
-
-// BenchmarkGeneratedPhoto draws and encodes the product image of a perfume
-// without a photo (a cache miss of the host).
-func BenchmarkGeneratedPhoto(b *testing.B) {
-	benchGenerated(b, func(bt bottle, fonts *labelFonts) ([]byte, error) {
-		return encodeJPEG(bt.render(PhotoWidth, PhotoHeight, true, fonts), photoMaxBytes)
-	})
-}
-
-// BenchmarkGeneratedTransparent is the job of a perfume without a photo:
-// its bottle drawn straight onto transparency.
-func BenchmarkGeneratedTransparent(b *testing.B) {
-	benchGenerated(b, func(bt bottle, fonts *labelFonts) ([]byte, error) {
-		return encodeNobg(toNRGBA(bt.render(NobgWidth, NobgHeight, false, fonts)))
-	})
-}
-
-// benchGenerated times encode on the bottles of varied perfumes.
-func benchGenerated(b *testing.B, encode func(bottle, *labelFonts) ([]byte, error)) {
-	fonts, err := loadLabelFonts()
-	if err != nil {
-		b.Fatal(err)
-	}
-	total := 0
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		data, err := encode(bottleFor(benchPerfume(i), benchColor), fonts)
-		if err != nil {
-			b.Fatal(err)
-		}
-		total += len(data)
-	}
-	report(b, total)
-}
-
-func report(b *testing.B, total int) {
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "images/s")
 	b.ReportMetric(float64(total)/float64(b.N), "bytes/image")
-}
-
-var benchBrands = []string{"Dior", "Chanel", "Tom Ford", "Guerlain", "Zara", "Lattafa", "Creed", "Hermès"}
-
-func benchPerfume(i int) catalog.Perfume {
-	return catalog.Perfume{ID: int64(i), Brand: benchBrands[i%len(benchBrands)], Name: "Bench No. " + string(rune('A'+i%26)),
-		Concentration: "Eau de Parfum", Accords: []catalog.AccordStrength{{Name: []string{"woody", "citrus", "rose"}[i%3], Strength: 100}}}
-}
-
-func benchColor(a string) string {
-	return map[string]string{"woody": "#774414", "citrus": "#F9FF52", "rose": "#FE0C51"}[a]
 }

@@ -10,6 +10,10 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/fragrance-data/fragrance/internal/images/bottle"
+	"github.com/fragrance-data/fragrance/internal/images/cutout/cutouttest"
+	"github.com/fragrance-data/fragrance/internal/images/encode"
 )
 
 // chromium finds a headless-capable Chromium, or skips the test.
@@ -30,12 +34,12 @@ func chromium(t *testing.T) string {
 // product, it must not.
 func TestBrowserShowsTransparency(t *testing.T) {
 	bin := chromium(t)
-	fonts, err := loadLabelFonts()
+	painter, err := bottle.NewPainter(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	sc := makeScene(t, 0, SourceWidth, SourceHeight, fonts) // white backdrop, white cap, soft shadows
-	src, err := jpegAt(sc.img, sourceQuality)
+	sc := cutouttest.MakeScene(t, 0, encode.SourceWidth, encode.SourceHeight, painter) // white backdrop, white cap, soft shadows
+	src, err := encode.JPEGAt(sc.Image, encode.SourceQuality)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,11 +91,11 @@ func TestBrowserShowsTransparency(t *testing.T) {
 
 // checkShot counts, over the pixels whose truth is certain (the same in a
 // 5×5 neighbourhood of the source), how many show the magenta page.
-func checkShot(shot image.Image, sc scene) (bgMagenta, bgAll, fgMagenta, fgAll int) {
+func checkShot(shot image.Image, sc cutouttest.Scene) (bgMagenta, bgAll, fgMagenta, fgAll int) {
 	b := shot.Bounds()
-	for y := 0; y < min(NobgHeight, b.Dy()); y++ {
-		for x := 0; x < min(NobgWidth, b.Dx()); x++ {
-			tx, ty := x*sc.w/NobgWidth, y*sc.h/NobgHeight
+	for y := 0; y < min(encode.NobgHeight, b.Dy()); y++ {
+		for x := 0; x < min(encode.NobgWidth, b.Dx()); x++ {
+			tx, ty := x*sc.W/encode.NobgWidth, y*sc.H/encode.NobgHeight
 			truth, sure := sureTruth(sc, tx, ty)
 			if !sure {
 				continue
@@ -114,12 +118,12 @@ func checkShot(shot image.Image, sc scene) (bgMagenta, bgAll, fgMagenta, fgAll i
 	return bgMagenta, bgAll, fgMagenta, fgAll
 }
 
-func sureTruth(sc scene, x, y int) (truth, sure bool) {
-	truth = sc.truth[y*sc.w+x]
+func sureTruth(sc cutouttest.Scene, x, y int) (truth, sure bool) {
+	truth = sc.Truth[y*sc.W+x]
 	for dy := -2; dy <= 2; dy++ {
 		for dx := -2; dx <= 2; dx++ {
-			xx, yy := min(max(x+dx, 0), sc.w-1), min(max(y+dy, 0), sc.h-1)
-			if sc.truth[yy*sc.w+xx] != truth {
+			xx, yy := min(max(x+dx, 0), sc.W-1), min(max(y+dy, 0), sc.H-1)
+			if sc.Truth[yy*sc.W+xx] != truth {
 				return truth, false
 			}
 		}

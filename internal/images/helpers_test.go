@@ -42,7 +42,11 @@ func newTestEnv(t *testing.T) *testEnv {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { db.Close() })
+	t.Cleanup(func() {
+		if err := db.Close(); err != nil {
+			t.Errorf("close the test database: %v", err)
+		}
+	})
 	blobs, err := imgfiles.NewFS(imgfiles.DefaultDir(path))
 	if err != nil {
 		t.Fatal(err)

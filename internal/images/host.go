@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/fragrance-data/fragrance/internal/catalog"
+	"github.com/fragrance-data/fragrance/internal/images/encode"
 	"github.com/fragrance-data/fragrance/internal/imgstore"
 	"github.com/fragrance-data/fragrance/internal/problem"
 )
@@ -153,8 +154,7 @@ func (s *Service) photo(ctx context.Context, p catalog.Perfume) (servedImage, er
 // cache key covers everything the drawing depends on, so a catalogue update
 // that changes the bottle is drawn afresh.
 func (s *Service) generated(ctx context.Context, p catalog.Perfume) (servedImage, error) {
-	b := bottleFor(p, s.accordColor)
-	key := fmt.Sprintf("%d|%s|%s|%s|%v|%v", p.ID, b.brand, b.name, b.concentration, b.liquid, b.fill)
+	key := s.painter.Key(p)
 	if img, ok := s.cache.get(key); ok {
 		return img, nil
 	}
@@ -164,7 +164,7 @@ func (s *Service) generated(ctx context.Context, p catalog.Perfume) (servedImage
 	case <-ctx.Done():
 		return servedImage{}, ctx.Err()
 	}
-	data, err := encodeJPEG(b.render(PhotoWidth, PhotoHeight, true, s.fonts), photoMaxBytes)
+	data, err := encode.JPEG(s.painter.Draw(p, encode.PhotoWidth, encode.PhotoHeight, true), encode.PhotoMaxBytes)
 	if err != nil {
 		return servedImage{}, fmt.Errorf("generated image of %d: %w", p.ID, err)
 	}

@@ -16,6 +16,7 @@ import (
 	"golang.org/x/image/webp"
 
 	"github.com/fragrance-data/fragrance/internal/images"
+	"github.com/fragrance-data/fragrance/internal/images/encode"
 )
 
 func TestURLs(t *testing.T) {
@@ -69,8 +70,8 @@ func TestHostGeneratedJPEG(t *testing.T) {
 	if err != nil {
 		t.Fatalf("body is not a JPEG: %v", err)
 	}
-	if cfg.Width != images.PhotoWidth || cfg.Height != images.PhotoHeight {
-		t.Errorf("JPEG is %d×%d, want %d×%d", cfg.Width, cfg.Height, images.PhotoWidth, images.PhotoHeight)
+	if cfg.Width != encode.PhotoWidth || cfg.Height != encode.PhotoHeight {
+		t.Errorf("JPEG is %d×%d, want %d×%d", cfg.Width, cfg.Height, encode.PhotoWidth, encode.PhotoHeight)
 	}
 	if len(data) < 15_000 || len(data) > 30_000 {
 		t.Errorf("generated JPEG is %d bytes, want about 20–30 KB", len(data))
@@ -209,13 +210,13 @@ func TestHostTransparentAfterProcessing(t *testing.T) {
 	if err != nil {
 		t.Fatalf("body is not a WebP: %v", err)
 	}
-	if img.Bounds() != image.Rect(0, 0, images.NobgWidth, images.NobgHeight) {
+	if img.Bounds() != image.Rect(0, 0, encode.NobgWidth, encode.NobgHeight) {
 		t.Errorf("WebP bounds %v", img.Bounds())
 	}
 	if _, _, _, a := img.At(2, 2).RGBA(); a != 0 {
 		t.Errorf("corner alpha = %d, want transparent", a)
 	}
-	if _, _, _, a := img.At(images.NobgWidth/2, images.NobgHeight*2/3).RGBA(); a != 0xffff {
+	if _, _, _, a := img.At(encode.NobgWidth/2, encode.NobgHeight*2/3).RGBA(); a != 0xffff {
 		t.Errorf("bottle centre alpha = %d, want opaque", a)
 	}
 	etag := res.Header.Get("ETag")

@@ -9,10 +9,20 @@
 //	                                       X-Service-Nobg-Status: not-processed
 //	                                       until its job is done
 //
-// A Service ties the parts together: Handler serves the URLs, ImageURL and
-// TransparentURL build them for API answers, TransparentAvailable answers
-// from an in-memory set, ImportDir takes in photos, and a Worker runs the
-// background-removal jobs kept in the store (imgstore.Jobs).
+// A Service ties the parts together: Handler serves the URLs (host.go),
+// ImageURL and TransparentURL build them for API answers,
+// TransparentAvailable answers from an in-memory set, ImportDir takes in
+// photos (photos.go), and a Worker runs the background-removal jobs kept in
+// the store (imgstore.Jobs; worker.go).
+//
+// The work on pixels is in sub-packages, which images imports and which
+// never import it:
+//
+//	bottle   draws the product image of a perfume without a photo
+//	cutout   removes the background of a photo (cutouttest: its test shots)
+//	encode   makes the served bytes: JPEG within a byte budget, transparent
+//	         WebP with a palette, at the served sizes
+//	pixel    the rounding of channel values the others share
 package images
 
 import (
@@ -26,6 +36,7 @@ import (
 	"sync"
 
 	"github.com/fragrance-data/fragrance/internal/catalog"
+	"github.com/fragrance-data/fragrance/internal/images/bottle"
 	"github.com/fragrance-data/fragrance/internal/imgstore"
 )
 
@@ -102,13 +113,12 @@ type Config struct {
 
 // Service is the image host. It is safe for concurrent use.
 type Service struct {
-	baseURL     string
-	accordColor func(string) string
-	store       imgstore.Store
-	cat         Catalogue
-	log         *slog.Logger
-	fonts       *labelFonts
-	cache       *lru
+	baseURL string
+	store   imgstore.Store
+	cat     Catalogue
+	log     *slog.Logger
+	painter *bottle.Painter
+	cache   *lru
 	// renders bounds concurrent drawing of generated images, so a crawler
 	// missing the CDN cannot take every core.
 	renders chan struct{}
@@ -120,7 +130,7 @@ type Service struct {
 // New returns a Service over store and cat and loads the set of perfumes
 // whose transparent image is available.
 func New(ctx context.Context, cfg Config, store imgstore.Store, cat Catalogue) (*Service, error) {
-	fonts, err := loadLabelFonts()
+	painter, err := bottle.NewPainter(cfg.AccordColor)
 	if err != nil {
 		return nil, fmt.Errorf("images: %w", err)
 	}
@@ -134,15 +144,14 @@ func New(ctx context.Context, cfg Config, store imgstore.Store, cat Catalogue) (
 		cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
 	s := &Service{
-		baseURL:     strings.TrimRight(cfg.BaseURL, "/"),
-		accordColor: cfg.AccordColor,
-		store:       store,
-		cat:         cat,
-		log:         cfg.Logger,
-		fonts:       fonts,
-		cache:       newLRU(cfg.CacheBytes),
-		renders:     make(chan struct{}, max(1, min(4, runtime.NumCPU()))),
-		wake:        make(chan struct{}, 1),
+		baseURL: strings.TrimRight(cfg.BaseURL, "/"),
+		store:   store,
+		cat:     cat,
+		log:     cfg.Logger,
+		painter: painter,
+		cache:   newLRU(cfg.CacheBytes),
+		renders: make(chan struct{}, max(1, min(4, runtime.NumCPU()))),
+		wake:    make(chan struct{}, 1),
 	}
 	if err := s.Refresh(ctx); err != nil {
 		return nil, err

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/fragrance-data/fragrance/internal/catalog"
+	"github.com/fragrance-data/fragrance/internal/images/cutout"
+	"github.com/fragrance-data/fragrance/internal/images/encode"
 	"github.com/fragrance-data/fragrance/internal/imgstore"
 )
 
@@ -233,7 +235,7 @@ func (s *Service) runJob(ctx context.Context, job imgstore.Job) (res JobResult) 
 				res.Err = fmt.Errorf("internal error: %v", r)
 			}
 		}()
-		res.Err = s.MakeTransparent(ctx, job.ID)
+		res.Err = s.makeTransparent(ctx, job.ID)
 	}()
 	failure := ""
 	if res.Err != nil {
@@ -257,10 +259,10 @@ func (s *Service) runJob(ctx context.Context, job imgstore.Job) (res JobResult) 
 	return res
 }
 
-// MakeTransparent makes and stores the transparent image of one perfume:
+// makeTransparent makes and stores the transparent image of one perfume:
 // background removal on its imported photo, or, without one, the generated
 // bottle drawn straight onto transparency.
-func (s *Service) MakeTransparent(ctx context.Context, id int64) error {
+func (s *Service) makeTransparent(ctx context.Context, id int64) error {
 	p, ok := s.cat.PerfumeByID(id)
 	if !ok {
 		return fmt.Errorf("perfume %d is not in the catalogue", id)
@@ -271,7 +273,7 @@ func (s *Service) MakeTransparent(ctx context.Context, id int64) error {
 	case err == nil:
 		data, err = transparentFromPhoto(src)
 	case errors.Is(err, catalog.ErrNotFound):
-		data, err = encodeNobg(toNRGBA(bottleFor(p, s.accordColor).render(NobgWidth, NobgHeight, false, s.fonts)))
+		data, err = encode.Nobg(encode.ToNRGBA(s.painter.Draw(p, encode.NobgWidth, encode.NobgHeight, false)))
 	}
 	if err != nil {
 		return err
@@ -288,9 +290,9 @@ func transparentFromPhoto(src []byte) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("decode source photo: %w", err)
 	}
-	cut, err := RemoveBackground(img)
+	cut, err := cutout.RemoveBackground(img)
 	if err != nil {
 		return nil, err
 	}
-	return encodeNobg(cut)
+	return encode.Nobg(cut)
 }

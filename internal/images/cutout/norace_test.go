@@ -1,6 +1,6 @@
 //go:build !race
 
-package images
+package cutout
 
 // raceEnabled is true under the race detector (see race_test.go).
 const raceEnabled = false

@@ -1,4 +1,14 @@
-package images
+// Package encode makes the bytes the service stores and serves from
+// images: it fixes the sizes of the kept source, the served JPEG and the
+// served transparent WebP, encodes a JPEG at the best quality within a byte
+// budget and a transparent image as lossless WebP with a quantised palette
+// (stepping down colours and size until it fits its budget), and fits and
+// scales images onto those canvases. Encoding is deterministic, so every
+// replica makes the same bytes from the same pixels.
+//
+// It imports the standard library, x/image, the WebP encoder and
+// images/pixel; nothing else of the service.
+package encode
 
 import (
 	"bytes"
@@ -27,11 +37,12 @@ const (
 
 // Byte budgets of the encoders.
 const (
-	// photoMaxBytes is the most a served JPEG may weigh (the seed: about
-	// 20–30 KB); the encoder takes the best quality under it.
-	photoMaxBytes = 30 * 1000
-	// sourceQuality keeps imports close to the original.
-	sourceQuality = 92
+	// PhotoMaxBytes is the most a served JPEG may weigh (the seed: about
+	// 20–30 KB); JPEG takes the best quality under it.
+	PhotoMaxBytes = 30 * 1000
+	// SourceQuality is the JPEG quality of the kept import, close to the
+	// original.
+	SourceQuality = 92
 	// minPhotoQuality is the floor of the quality search: below it JPEG
 	// blocks show, and a busy photo may rather weigh a little more.
 	minPhotoQuality = 40
@@ -41,7 +52,7 @@ const (
 	nobgMaxBytes = 50 * 1000
 )
 
-// nobgSteps are the tries of encodeNobg, best first.
+// nobgSteps are the tries of Nobg, best first.
 var nobgSteps = []struct{ w, h, colors int }{
 	{NobgWidth, NobgHeight, 256},
 	{NobgWidth, NobgHeight, 128},
@@ -49,15 +60,15 @@ var nobgSteps = []struct{ w, h, colors int }{
 	{300, 400, 64},
 }
 
-// encodeJPEG encodes img at the highest quality in
-// [minPhotoQuality, maxPhotoQuality] whose output fits maxBytes (or at the
-// floor when none does), by binary search.
-func encodeJPEG(img image.Image, maxBytes int) ([]byte, error) {
+// JPEG encodes img at the highest quality from 40 to 100 (minPhotoQuality
+// to maxPhotoQuality) whose output fits maxBytes, or at 40 when none does,
+// by binary search.
+func JPEG(img image.Image, maxBytes int) ([]byte, error) {
 	lo, hi := minPhotoQuality, maxPhotoQuality
 	var best []byte
 	for lo <= hi {
 		q := (lo + hi) / 2
-		data, err := jpegAt(img, q)
+		data, err := JPEGAt(img, q)
 		if err != nil {
 			return nil, err
 		}
@@ -68,12 +79,13 @@ func encodeJPEG(img image.Image, maxBytes int) ([]byte, error) {
 		}
 	}
 	if best == nil {
-		return jpegAt(img, minPhotoQuality)
+		return JPEGAt(img, minPhotoQuality)
 	}
 	return best, nil
 }
 
-func jpegAt(img image.Image, q int) ([]byte, error) {
+// JPEGAt encodes img as a JPEG of quality q (1–100).
+func JPEGAt(img image.Image, q int) ([]byte, error) {
 	var buf bytes.Buffer
 	if err := jpeg.Encode(&buf, img, &jpeg.Options{Quality: q}); err != nil {
 		return nil, fmt.Errorf("encode jpeg: %w", err)
@@ -81,10 +93,10 @@ func jpegAt(img image.Image, q int) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// encodeNobg scales a transparent image to the served size and encodes it
-// as lossless WebP with a palette, stepping down (nobgSteps) while the
-// output is over nobgMaxBytes.
-func encodeNobg(img *image.NRGBA) ([]byte, error) {
+// Nobg makes the served transparent image: it scales img to NobgWidth ×
+// NobgHeight and encodes it as lossless WebP with a palette, stepping down
+// colours, then size, while the output is over 50 KB.
+func Nobg(img *image.NRGBA) ([]byte, error) {
 	var data []byte
 	for _, st := range nobgSteps {
 		small := img
@@ -112,10 +124,10 @@ func encodeWebP(img *image.NRGBA, colors int) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// fitCanvas scales img to fit inside w×h, keeping its proportions, and
+// FitCanvas scales img to fit inside w×h, keeping its proportions, and
 // centres it on a canvas of colour pad. Imports of any shape thus become
 // one size without cutting off the bottle.
-func fitCanvas(img image.Image, w, h int, pad color.Color) *image.RGBA {
+func FitCanvas(img image.Image, w, h int, pad color.Color) *image.RGBA {
 	dst := image.NewRGBA(image.Rect(0, 0, w, h))
 	xdraw.Draw(dst, dst.Bounds(), image.NewUniform(pad), image.Point{}, xdraw.Src)
 	b := img.Bounds()
@@ -138,11 +150,12 @@ func fitCanvas(img image.Image, w, h int, pad color.Color) *image.RGBA {
 func scaleNRGBA(img *image.NRGBA, w, h int) *image.NRGBA {
 	pm := image.NewRGBA(image.Rect(0, 0, w, h))
 	xdraw.CatmullRom.Scale(pm, pm.Bounds(), img, img.Bounds(), xdraw.Src, nil)
-	return toNRGBA(pm)
+	return ToNRGBA(pm)
 }
 
-// toNRGBA converts a premultiplied image to straight alpha.
-func toNRGBA(src *image.RGBA) *image.NRGBA {
+// ToNRGBA converts a premultiplied image to straight alpha, the form Nobg
+// takes.
+func ToNRGBA(src *image.RGBA) *image.NRGBA {
 	out := image.NewNRGBA(src.Bounds())
 	for i := 0; i < len(src.Pix); i += 4 {
 		a := src.Pix[i+3]

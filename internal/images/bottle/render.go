@@ -1,4 +1,4 @@
-package images
+package bottle
 
 import (
 	"hash/fnv"
@@ -8,13 +8,8 @@ import (
 	"strings"
 
 	"github.com/fragrance-data/fragrance/internal/catalog"
+	"github.com/fragrance-data/fragrance/internal/images/pixel"
 )
-
-// The generated product image: a bottle drawn from the perfume's data.
-// The brand decides the silhouette, cap and label style (a brand's bottles
-// look alike); the strongest accord colours the liquid; the label carries
-// brand, name and concentration. Drawing is deterministic, so every replica
-// makes the same bytes and the ETag is stable.
 
 // bodyShape is the silhouette of a bottle's body.
 type bodyShape int
@@ -255,9 +250,9 @@ func background(dst *image.RGBA, l layout) {
 				u := 1 - d
 				v *= 1 - 0.28*u*u
 			}
-			g := clamp8(v)
+			g := pixel.Clamp8(v)
 			i := (x - bnd.Min.X) * 4
-			row[i], row[i+1], row[i+2], row[i+3] = g, g, clamp8(v*0.985), 255
+			row[i], row[i+1], row[i+2], row[i+3] = g, g, pixel.Clamp8(v*0.985), 255
 		}
 	}
 }

@@ -1,6 +1,6 @@
 //go:build race
 
-package images
+package cutout
 
 // raceEnabled is true under the race detector, which slows the pure
 // pixel loops tenfold; the long measurements then run on a sample.

@@ -1,4 +1,4 @@
-package images
+package bottle
 
 import (
 	"bytes"
@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/fragrance-data/fragrance/internal/catalog"
+	"github.com/fragrance-data/fragrance/internal/images/encode"
 )
 
 func TestGeneratedImagesAreDeterministicAndInRange(t *testing.T) {
@@ -24,15 +25,15 @@ func TestGeneratedImagesAreDeterministicAndInRange(t *testing.T) {
 		if b.liquid != (color.NRGBA{0x77, 0x44, 0x14, 255}) {
 			t.Errorf("%s: liquid %v, want the strongest accord's colour (woody)", brand, b.liquid)
 		}
-		img := b.render(PhotoWidth, PhotoHeight, true, fonts)
-		if !bytes.Equal(img.Pix, bottleFor(p, benchColor).render(PhotoWidth, PhotoHeight, true, fonts).Pix) {
+		img := b.render(encode.PhotoWidth, encode.PhotoHeight, true, fonts)
+		if !bytes.Equal(img.Pix, bottleFor(p, benchColor).render(encode.PhotoWidth, encode.PhotoHeight, true, fonts).Pix) {
 			t.Errorf("%s: two renders differ", brand)
 		}
-		first, err := encodeJPEG(img, photoMaxBytes)
+		first, err := encode.JPEG(img, encode.PhotoMaxBytes)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(first) < 20_000 || len(first) > photoMaxBytes {
+		if len(first) < 20_000 || len(first) > encode.PhotoMaxBytes {
 			t.Errorf("%s: generated JPEG %d bytes, want 20–30 KB", brand, len(first))
 		}
 	}
@@ -57,67 +58,14 @@ func TestTransparentRenderMatchesBackdropRender(t *testing.T) {
 	// is, clear elsewhere, and the same bottle as the JPEG.
 	fonts, _ := loadLabelFonts()
 	b := bottleFor(catalog.Perfume{ID: 7, Brand: "Guerlain", Name: "Shalimar"}, nil)
-	clear := b.render(NobgWidth, NobgHeight, false, fonts)
+	clear := b.render(encode.NobgWidth, encode.NobgHeight, false, fonts)
 	if a := clear.RGBAAt(2, 2).A; a != 0 {
 		t.Errorf("corner alpha %d, want 0", a)
 	}
-	l := b.layout(NobgWidth, NobgHeight)
+	l := b.layout(encode.NobgWidth, encode.NobgHeight)
 	mid := image.Pt(int(l.body.cx()), int(l.body.Y1-l.body.h()*0.1))
 	if a := clear.RGBAAt(mid.X, mid.Y).A; a != 255 {
 		t.Errorf("body alpha %d, want 255", a)
-	}
-}
-
-func TestQuantize(t *testing.T) {
-	img := image.NewNRGBA(image.Rect(0, 0, 64, 64))
-	for y := 0; y < 64; y++ {
-		for x := 0; x < 64; x++ {
-			if x < 8 {
-				continue // transparent column
-			}
-			img.SetNRGBA(x, y, color.NRGBA{uint8(x * 4), uint8(y * 4), uint8(x * y), uint8(128 + y*2)})
-		}
-	}
-	q := quantize(img, 64)
-	if len(q.Palette) > 64 {
-		t.Fatalf("palette of %d colours, want at most 64", len(q.Palette))
-	}
-	if _, _, _, a := q.At(3, 30).RGBA(); a != 0 {
-		t.Errorf("transparent pixel became alpha %d", a)
-	}
-	var worst float64
-	for y := 0; y < 64; y++ {
-		for x := 8; x < 64; x++ {
-			a, b := img.NRGBAAt(x, y), q.At(x, y).(color.NRGBA)
-			d := abs(int(a.R)-int(b.R)) + abs(int(a.G)-int(b.G)) + abs(int(a.B)-int(b.B)) + abs(int(a.A)-int(b.A))
-			worst = max(worst, float64(d))
-		}
-	}
-	if worst > 120 {
-		t.Errorf("worst quantisation error %v, too coarse", worst)
-	}
-	if !bytes.Equal(quantize(img, 64).Pix, q.Pix) {
-		t.Error("quantize is not deterministic")
-	}
-}
-
-func TestLRU(t *testing.T) {
-	c := newLRU(10)
-	c.put("a", servedImage{data: make([]byte, 4)})
-	c.put("b", servedImage{data: make([]byte, 4)})
-	c.get("a") // a is now the most recent
-	c.put("c", servedImage{data: make([]byte, 4)})
-	if _, ok := c.get("b"); ok {
-		t.Error("least recently used entry kept over budget")
-	}
-	for _, k := range []string{"a", "c"} {
-		if _, ok := c.get(k); !ok {
-			t.Errorf("entry %s dropped", k)
-		}
-	}
-	c.put("huge", servedImage{data: make([]byte, 11)})
-	if _, ok := c.get("huge"); ok || c.used > c.budget {
-		t.Errorf("entry over the whole budget cached; used %d", c.used)
 	}
 }
 

@@ -1,12 +1,7 @@
-package images
-
-import (
-	"errors"
-	"image"
-	"math"
-)
-
-// Background removal for product shots on a light or plain backdrop.
+// Package cutout removes the background of product shots on a light or
+// plain backdrop (RemoveBackground), for the transparent images of
+// imported photos, and tells the backdrop colour of a photo (BorderColor).
+// RemoveBackground works in five steps:
 //
 //  1. The backdrop colour is modelled from the image border (bgmodel.go),
 //     so gradients and vignettes are followed, not just one colour.
@@ -24,6 +19,19 @@ import (
 //     is explained as a mix of a nearby foreground and a nearby background
 //     colour, which gives soft anti-aliased edges and removes the backdrop's
 //     colour from them (no white fringe on a dark page).
+//
+// It imports the standard library and images/pixel; nothing else of the
+// service. Its tests measure it on the synthetic product shots of
+// cutout/cutouttest, whose true masks are known.
+package cutout
+
+import (
+	"errors"
+	"image"
+	"math"
+
+	"github.com/fragrance-data/fragrance/internal/images/pixel"
+)
 
 // The tuning constants; the tests on generated scenes measure their effect.
 const (
@@ -272,8 +280,8 @@ func matte(src *plane, bg []bool, m *plane) *image.NRGBA {
 			if a <= 0 {
 				continue // transparent black
 			}
-			out.Pix[o], out.Pix[o+1], out.Pix[o+2] = clamp8(c[0]), clamp8(c[1]), clamp8(c[2])
-			out.Pix[o+3] = clamp8(255 * a)
+			out.Pix[o], out.Pix[o+1], out.Pix[o+2] = pixel.Clamp8(c[0]), pixel.Clamp8(c[1]), pixel.Clamp8(c[2])
+			out.Pix[o+3] = pixel.Clamp8(255 * a)
 		}
 	}
 	return out

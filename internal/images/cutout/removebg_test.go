@@ -1,9 +1,12 @@
-package images
+package cutout
 
 import (
 	"fmt"
 	"image"
 	"testing"
+
+	"github.com/fragrance-data/fragrance/internal/images/bottle"
+	"github.com/fragrance-data/fragrance/internal/images/cutout/cutouttest"
 )
 
 // minIoU is the acceptance bar of background removal: the alpha mask must
@@ -11,7 +14,7 @@ import (
 const minIoU = 0.97
 
 func TestRemoveBackgroundIoU(t *testing.T) {
-	fonts, err := loadLabelFonts()
+	painter, err := bottle.NewPainter(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -25,16 +28,16 @@ func TestRemoveBackgroundIoU(t *testing.T) {
 			}
 			t.Run(fmt.Sprintf("%02d", i), func(t *testing.T) {
 				t.Parallel()
-				sc := makeScene(t, i, 480, 640, fonts)
-				got, err := RemoveBackground(sc.img)
+				sc := cutouttest.MakeScene(t, i, 480, 640, painter)
+				got, err := RemoveBackground(sc.Image)
 				if err != nil {
-					t.Fatalf("%s: RemoveBackground: %v", sc.name, err)
+					t.Fatalf("%s: RemoveBackground: %v", sc.Name, err)
 				}
-				hard, soft := iou(got, sc.truth)
+				hard, soft := iou(got, sc.Truth)
 				results[i] = result{hard, soft}
-				t.Logf("%s: IoU %.4f, soft IoU %.4f", sc.name, hard, soft)
+				t.Logf("%s: IoU %.4f, soft IoU %.4f", sc.Name, hard, soft)
 				if hard < minIoU {
-					t.Errorf("%s: IoU %.4f < %.2f", sc.name, hard, minIoU)
+					t.Errorf("%s: IoU %.4f < %.2f", sc.Name, hard, minIoU)
 				}
 			})
 		}
@@ -90,4 +93,31 @@ func TestRemoveBackgroundRefusesBusyImages(t *testing.T) {
 	if _, err := RemoveBackground(img); err == nil {
 		t.Fatal("RemoveBackground of noise succeeded")
 	}
+}
+
+// iou compares the predicted alpha (≥ 128 is foreground) with the truth,
+// and also gives the soft IoU of alpha against the binary truth.
+func iou(got *image.NRGBA, truth []bool) (hard, soft float64) {
+	var inter, union int
+	var sMin, sMax float64
+	for j, tr := range truth {
+		a := got.Pix[4*j+3]
+		p := a >= 128
+		if p && tr {
+			inter++
+		}
+		if p || tr {
+			union++
+		}
+		av, tv := float64(a)/255, 0.0
+		if tr {
+			tv = 1
+		}
+		sMin += min(av, tv)
+		sMax += max(av, tv)
+	}
+	if union == 0 {
+		return 1, 1
+	}
+	return float64(inter) / float64(union), sMin / sMax
 }

@@ -1,9 +1,11 @@
-package images
+package encode
 
 import (
 	"image"
 	"image/color"
 	"slices"
+
+	"github.com/fragrance-data/fragrance/internal/images/pixel"
 )
 
 // Colour quantisation for the transparent WebP. The only pure-Go WebP
@@ -111,7 +113,7 @@ func medianCut(items []bucket, n int) []color.NRGBA {
 			s.count += it.count
 		}
 		m := s.mean()
-		out[i] = color.NRGBA{clamp8(m[0]), clamp8(m[1]), clamp8(m[2]), max(1, clamp8(m[3]))}
+		out[i] = color.NRGBA{pixel.Clamp8(m[0]), pixel.Clamp8(m[1]), pixel.Clamp8(m[2]), max(1, pixel.Clamp8(m[3]))}
 	}
 	return out
 }
@@ -210,4 +212,9 @@ func nearest(pal color.Palette, c color.NRGBA) uint8 {
 		}
 	}
 	return uint8(best)
+}
+
+// luma is the perceived brightness of c, 0–255.
+func luma(c color.NRGBA) float64 {
+	return 0.299*float64(c.R) + 0.587*float64(c.G) + 0.114*float64(c.B)
 }

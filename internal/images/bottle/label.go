@@ -1,4 +1,4 @@
-package images
+package bottle
 
 import (
 	"fmt"

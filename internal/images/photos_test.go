@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/fragrance-data/fragrance/internal/images"
+	"github.com/fragrance-data/fragrance/internal/images/encode"
 	"github.com/fragrance-data/fragrance/internal/imgstore"
 )
 
@@ -81,7 +82,7 @@ func TestImportDir(t *testing.T) {
 			t.Fatalf("photo %d not stored: %v", id, err)
 		}
 		cfg, err := jpeg.DecodeConfig(bytes.NewReader(data))
-		if err != nil || cfg.Width != images.PhotoWidth || cfg.Height != images.PhotoHeight {
+		if err != nil || cfg.Width != encode.PhotoWidth || cfg.Height != encode.PhotoHeight {
 			t.Errorf("photo %d: %d×%d, %v", id, cfg.Width, cfg.Height, err)
 		}
 		if len(data) > 30_000 {

@@ -1,9 +1,13 @@
-package images
+package cutout
 
 import (
 	"errors"
+	"image"
+	"image/color"
 	"math"
 	"slices"
+
+	"github.com/fragrance-data/fragrance/internal/images/pixel"
 )
 
 // The background model: each colour channel is a quadratic surface over
@@ -226,6 +230,32 @@ func solveLinear(a [nBasis][nBasis]float64, b [nBasis]float64) ([nBasis]float64,
 		x[r] = s / a[r][r]
 	}
 	return x, true
+}
+
+// BorderColor is the colour of img's backdrop as its border shows it: the
+// median colour of the outermost pixels, transparent ones counting as
+// white (as for RemoveBackground). An import of another shape is padded
+// with it, so that the padding passes for backdrop.
+func BorderColor(img image.Image) color.Color {
+	b := img.Bounds()
+	var rs, gs, bs []float64
+	add := func(x, y int) {
+		r, g, bl, a := img.At(x, y).RGBA()
+		wt := float64(0xffff - a) // composite over white
+		rs = append(rs, (float64(r)+wt)/257)
+		gs = append(gs, (float64(g)+wt)/257)
+		bs = append(bs, (float64(bl)+wt)/257)
+	}
+	stepX, stepY := max(1, b.Dx()/200), max(1, b.Dy()/200)
+	for x := b.Min.X; x < b.Max.X; x += stepX {
+		add(x, b.Min.Y)
+		add(x, b.Max.Y-1)
+	}
+	for y := b.Min.Y; y < b.Max.Y; y += stepY {
+		add(b.Min.X, y)
+		add(b.Max.X-1, y)
+	}
+	return color.RGBA{pixel.Clamp8(median(rs)), pixel.Clamp8(median(gs)), pixel.Clamp8(median(bs)), 255}
 }
 
 // median of v (left as it was); 0 for an empty slice.

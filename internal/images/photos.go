@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"image"
-	"image/color"
 	_ "image/jpeg" // decoders for imported photos
 	_ "image/png"
 	"io"
@@ -21,6 +20,8 @@ import (
 
 	_ "golang.org/x/image/webp"
 
+	"github.com/fragrance-data/fragrance/internal/images/cutout"
+	"github.com/fragrance-data/fragrance/internal/images/encode"
 	"github.com/fragrance-data/fragrance/internal/imgstore"
 )
 
@@ -200,8 +201,8 @@ func readLimited(path string, limit int64) ([]byte, error) {
 }
 
 // normalisePhoto decodes an imported photo and returns the kept source
-// (SourceWidth × SourceHeight, high quality) and the served JPEG (Photo
-// size, about 20–30 KB). A photo of another shape is fitted inside and
+// (encode.SourceWidth × SourceHeight, high quality) and the served JPEG
+// (Photo size, about 20–30 KB). A photo of another shape is fitted inside and
 // padded with its own backdrop colour, so nothing of the bottle is cut.
 func normalisePhoto(data []byte) (source, photo []byte, err error) {
 	cfg, _, err := image.DecodeConfig(bytes.NewReader(data))
@@ -215,39 +216,15 @@ func normalisePhoto(data []byte) (source, photo []byte, err error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("decode image: %w", err)
 	}
-	pad := borderColor(img)
-	src := fitCanvas(img, SourceWidth, SourceHeight, pad)
-	if source, err = jpegAt(src, sourceQuality); err != nil {
+	pad := cutout.BorderColor(img)
+	src := encode.FitCanvas(img, encode.SourceWidth, encode.SourceHeight, pad)
+	if source, err = encode.JPEGAt(src, encode.SourceQuality); err != nil {
 		return nil, nil, err
 	}
-	if photo, err = encodeJPEG(fitCanvas(src, PhotoWidth, PhotoHeight, pad), photoMaxBytes); err != nil {
+	if photo, err = encode.JPEG(encode.FitCanvas(src, encode.PhotoWidth, encode.PhotoHeight, pad), encode.PhotoMaxBytes); err != nil {
 		return nil, nil, err
 	}
 	return source, photo, nil
-}
-
-// borderColor is the median colour of the image's outermost pixels, the
-// colour to pad with; transparent pixels count as white.
-func borderColor(img image.Image) color.Color {
-	b := img.Bounds()
-	var rs, gs, bs []float64
-	add := func(x, y int) {
-		r, g, bl, a := img.At(x, y).RGBA()
-		wt := float64(0xffff - a) // composite over white
-		rs = append(rs, (float64(r)+wt)/257)
-		gs = append(gs, (float64(g)+wt)/257)
-		bs = append(bs, (float64(bl)+wt)/257)
-	}
-	stepX, stepY := max(1, b.Dx()/200), max(1, b.Dy()/200)
-	for x := b.Min.X; x < b.Max.X; x += stepX {
-		add(x, b.Min.Y)
-		add(x, b.Max.Y-1)
-	}
-	for y := b.Min.Y; y < b.Max.Y; y += stepY {
-		add(b.Min.X, y)
-		add(b.Max.X-1, y)
-	}
-	return color.RGBA{clamp8(median(rs)), clamp8(median(gs)), clamp8(median(bs)), 255}
 }
 
 // errNoImage is returned for an empty import directory.

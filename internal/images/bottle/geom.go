@@ -1,4 +1,4 @@
-package images
+package bottle
 
 import (
 	"image"
@@ -6,6 +6,8 @@ import (
 	"math"
 
 	"golang.org/x/image/vector"
+
+	"github.com/fragrance-data/fragrance/internal/images/pixel"
 )
 
 // Drawing helpers for the generated product images. Everything here uses
@@ -176,7 +178,7 @@ func (s shade) At(x, _ int) color.Color {
 	mix := func(v uint8) uint8 {
 		f := float64(v) * body
 		f += (255 - math.Min(255, f)) * streak
-		return clamp8(f)
+		return pixel.Clamp8(f)
 	}
 	return color.RGBA{mix(s.c.R), mix(s.c.G), mix(s.c.B), 255}
 }
@@ -192,25 +194,14 @@ func bump(t, c, w float64) float64 {
 	return u * u
 }
 
-// clamp8 rounds f to the nearest byte value.
-func clamp8(f float64) uint8 {
-	if f <= 0 {
-		return 0
-	}
-	if f >= 255 {
-		return 255
-	}
-	return uint8(f + 0.5)
-}
-
 // scale multiplies a colour's channels by f (darker below 1).
 func scale(c color.NRGBA, f float64) color.NRGBA {
-	return color.NRGBA{clamp8(float64(c.R) * f), clamp8(float64(c.G) * f), clamp8(float64(c.B) * f), c.A}
+	return color.NRGBA{pixel.Clamp8(float64(c.R) * f), pixel.Clamp8(float64(c.G) * f), pixel.Clamp8(float64(c.B) * f), c.A}
 }
 
 // mixRGB blends a towards b by t (0 = a, 1 = b), keeping a's alpha.
 func mixRGB(a, b color.NRGBA, t float64) color.NRGBA {
-	m := func(x, y uint8) uint8 { return clamp8(float64(x) + (float64(y)-float64(x))*t) }
+	m := func(x, y uint8) uint8 { return pixel.Clamp8(float64(x) + (float64(y)-float64(x))*t) }
 	return color.NRGBA{m(a.R, b.R), m(a.G, b.G), m(a.B, b.B), a.A}
 }
 
@@ -241,9 +232,4 @@ func hexDigit(c byte) (uint8, bool) {
 		return c - 'A' + 10, true
 	}
 	return 0, false
-}
-
-// luma is the perceived brightness of c, 0–255.
-func luma(c color.NRGBA) float64 {
-	return 0.299*float64(c.R) + 0.587*float64(c.G) + 0.114*float64(c.B)
 }
