@@ -29,15 +29,14 @@ const (
 )
 
 // Handler returns the image host. It serves paths relative to where it is
-// mounted: /perfume/<id>.jpg and /perfume-nobg/<id>.webp. Mount it under a
-// prefix with http.StripPrefix, or at the root of its own listener. No key
-// is needed; every answer carries Access-Control-Allow-Origin: *.
+// mounted: /perfume/<id>.jpg and /perfume-nobg/<id>.webp. package server
+// mounts it under the image path, or at the root of a listener of its own,
+// and gives every answer the image host's CORS headers (Access-Control-
+// Allow-Origin: *) and answers preflights. No key is needed.
 func (s *Service) Handler() http.Handler { return http.HandlerFunc(s.serveHTTP) }
 
 func (s *Service) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
-	h.Set("Access-Control-Allow-Origin", "*")
-	h.Set("Access-Control-Expose-Headers", "ETag, Content-Length, "+NobgStatusHeader)
 	kind, id, ok := parseImagePath(r.URL.Path)
 	if !ok {
 		notFound(w, r, "No image at this address.")
@@ -45,9 +44,6 @@ func (s *Service) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	switch r.Method {
 	case http.MethodGet, http.MethodHead:
-	case http.MethodOptions:
-		preflight(w)
-		return
 	default:
 		h.Set("Allow", "GET, HEAD, OPTIONS")
 		problem.Write(w, r, problem.Of(problem.MethodNotAllowed, "Images answer GET, HEAD and OPTIONS."))
@@ -89,15 +85,6 @@ func (s *Service) serveHTTP(w http.ResponseWriter, r *http.Request) {
 func notFound(w http.ResponseWriter, r *http.Request, detail string) {
 	w.Header().Set("Cache-Control", shortLived)
 	problem.Write(w, r, problem.Of(problem.NotFound, detail))
-}
-
-// preflight answers a CORS preflight request.
-func preflight(w http.ResponseWriter) {
-	h := w.Header()
-	h.Set("Access-Control-Allow-Methods", "GET, HEAD, OPTIONS")
-	h.Set("Access-Control-Allow-Headers", "X-API-Key, Authorization, Content-Type, Range, If-None-Match")
-	h.Set("Access-Control-Max-Age", "86400")
-	w.WriteHeader(http.StatusNoContent)
 }
 
 func contentType(kind imgstore.Kind) string {

@@ -17,6 +17,8 @@ import (
 
 	"github.com/fragrance-data/fragrance/internal/images"
 	"github.com/fragrance-data/fragrance/internal/images/encode"
+	"github.com/fragrance-data/fragrance/internal/index"
+	"github.com/fragrance-data/fragrance/internal/server"
 )
 
 func TestURLs(t *testing.T) {
@@ -29,11 +31,11 @@ func TestURLs(t *testing.T) {
 	}
 }
 
-// do sends one request to the host mounted as the service will mount it.
+// do sends one request to the host mounted as the service mounts it: at
+// /img, behind the server's middleware and CORS.
 func do(t *testing.T, h http.Handler, method, path string, hdr map[string]string) *http.Response {
 	t.Helper()
-	mux := http.NewServeMux()
-	mux.Handle("/img/", http.StripPrefix("/img", h))
+	mux := server.New(server.Config{Catalogue: index.NewHolder(nil), Images: h, ImagePath: "/img"})
 	req := httptest.NewRequest(method, path, nil)
 	for k, v := range hdr {
 		req.Header.Set(k, v)
