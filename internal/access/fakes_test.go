@@ -1,11 +1,8 @@
 package access_test
 
 import (
-	"cmp"
 	"context"
 	"fmt"
-	"slices"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -127,9 +124,6 @@ type fakeUsage struct {
 	mu       sync.Mutex
 	hourly   []usage.Count
 	clicks   []usage.Click
-	latency  []usage.Latency
-	views    []usage.View
-	searches []usage.Search
 	signals  []usage.Signal
 	failNext int
 }
@@ -143,9 +137,6 @@ func (f *fakeUsage) RecordUsage(_ context.Context, b usage.Batch) error {
 	}
 	f.hourly = append(f.hourly, b.Hourly...)
 	f.clicks = append(f.clicks, b.Clicks...)
-	f.latency = append(f.latency, b.Latency...)
-	f.views = append(f.views, b.Views...)
-	f.searches = append(f.searches, b.EmptySearches...)
 	return nil
 }
 
@@ -190,76 +181,18 @@ func (f *fakeUsage) PruneHourlyUsage(context.Context, time.Time) (int64, error) 
 
 // HourlyLatency returns the latency rows recorded for [from, to), unmerged,
 // in the order they came.
-func (f *fakeUsage) HourlyLatency(_ context.Context, from, to time.Time) ([]usage.Latency, error) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	var out []usage.Latency
-	for _, l := range f.latency {
-		if !l.Hour.Before(from) && l.Hour.Before(to) {
-			out = append(out, l)
-		}
-	}
-	return out, nil
+// The analytics reads: the Guard never reads them (the meter's and the
+// stores' tests do).
+func (f *fakeUsage) HourlyLatency(context.Context, time.Time, time.Time) ([]usage.Latency, error) {
+	return nil, nil
 }
 
-func (f *fakeUsage) TopViewed(_ context.Context, from, to time.Time, limit int) ([]usage.PerfumeViews, error) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	byID := map[int64]*usage.PerfumeViews{}
-	var out []usage.PerfumeViews
-	for _, v := range f.views {
-		if v.Day.Before(from) || !v.Day.Before(to) {
-			continue
-		}
-		p := byID[v.PerfumeID]
-		if p == nil {
-			p = &usage.PerfumeViews{PerfumeID: v.PerfumeID}
-			byID[v.PerfumeID] = p
-		}
-		switch v.Kind {
-		case usage.ViewDetail:
-			p.Detail += v.Count
-		case usage.ViewSimilar:
-			p.Similar += v.Count
-		case usage.ViewDupes:
-			p.Dupes += v.Count
-		}
-	}
-	for _, p := range byID {
-		out = append(out, *p)
-	}
-	slices.SortFunc(out, func(a, b usage.PerfumeViews) int {
-		return cmp.Or(cmp.Compare(b.Total(), a.Total()), cmp.Compare(a.PerfumeID, b.PerfumeID))
-	})
-	return out[:min(len(out), max(limit, 0))], nil
+func (f *fakeUsage) TopViewed(context.Context, time.Time, time.Time, int) ([]usage.PerfumeViews, error) {
+	return nil, nil
 }
 
-func (f *fakeUsage) EmptySearches(_ context.Context, from, to time.Time, limit int) ([]usage.Search, error) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	byQuery := map[string]*usage.Search{}
-	var out []usage.Search
-	for _, s := range f.searches {
-		if s.Day.Before(from) || !s.Day.Before(to) {
-			continue
-		}
-		q := byQuery[s.Query]
-		if q == nil {
-			q = &usage.Search{Query: s.Query, Day: s.Day}
-			byQuery[s.Query] = q
-		}
-		q.Count += s.Count
-		if s.Day.After(q.Day) {
-			q.Day = s.Day
-		}
-	}
-	for _, q := range byQuery {
-		out = append(out, *q)
-	}
-	slices.SortFunc(out, func(a, b usage.Search) int {
-		return cmp.Or(cmp.Compare(b.Count, a.Count), strings.Compare(a.Query, b.Query))
-	})
-	return out[:min(len(out), max(limit, 0))], nil
+func (f *fakeUsage) EmptySearches(context.Context, time.Time, time.Time, int) ([]usage.Search, error) {
+	return nil, nil
 }
 
 func (f *fakeUsage) RecordSignals(_ context.Context, s []usage.Signal) error {

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/fragrance-data/fragrance/internal/bundled"
-	"github.com/fragrance-data/fragrance/internal/importer"
+	"github.com/fragrance-data/fragrance/internal/evaluation"
 	"github.com/fragrance-data/fragrance/internal/view"
 
 	"github.com/fragrance-data/fragrance/internal/catalog"
@@ -70,25 +70,11 @@ func (fakeImages) TransparentAvailable(id int64) bool { return id%3 == 0 }
 
 // refIndex is the bundled catalogue, built once for the tests of this file.
 var refIndex = sync.OnceValues(func() (*index.Index, error) {
-	ref, err := bundled.LoadReference()
+	ps, ref, err := evaluation.BundledPerfumes()
 	if err != nil {
 		return nil, err
 	}
-	res, err := importer.New(ref).ReadJSONL(bundled.Catalogue(), bundled.CatalogueName)
-	if err != nil {
-		return nil, err
-	}
-	taken := map[string]bool{}
-	for i := range res.Perfumes {
-		p := &res.Perfumes[i]
-		for _, c := range catalog.SlugCandidates(p.Slug, p.Year, p.ID) {
-			if !taken[c] {
-				p.Slug, taken[c] = c, true
-				break
-			}
-		}
-	}
-	return index.Build(res.Perfumes, index.Options{AccordColor: ref.Color}), nil
+	return index.Build(ps, index.Options{AccordColor: ref.Color}), nil
 })
 
 func testRenders(t *testing.T) []struct {

@@ -2,14 +2,10 @@ package postgres
 
 import (
 	"context"
-	"fmt"
-	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/fragrance-data/fragrance/internal/catalog"
 	"github.com/fragrance-data/fragrance/internal/usage"
 )
 
@@ -34,32 +30,8 @@ const (
 	ON CONFLICT (day, query) DO UPDATE SET count = empty_searches_daily.count + EXCLUDED.count`
 )
 
-// checkAnalytics refuses a batch holding a latency bucket outside the
-// histogram, a view of an unknown kind or an empty search whose query is
-// not UTF-8 text without NUL bytes (which a text column cannot hold), so
-// that junk is never stored and nothing of such a batch is.
-func checkAnalytics(b usage.Batch) error {
-	for _, l := range b.Latency {
-		if l.Bucket < 0 || l.Bucket >= usage.LatencyBuckets {
-			return fmt.Errorf("postgres: record usage: latency bucket %d of %q out of range 0..%d: %w",
-				l.Bucket, l.Endpoint, usage.LatencyBuckets-1, catalog.ErrInvalid)
-		}
-	}
-	for _, v := range b.Views {
-		if !v.Kind.Valid() {
-			return fmt.Errorf("postgres: record usage: unknown view kind %q: %w", v.Kind, catalog.ErrInvalid)
-		}
-	}
-	for _, s := range b.EmptySearches {
-		if !utf8.ValidString(s.Query) || strings.IndexByte(s.Query, 0) >= 0 {
-			return fmt.Errorf("postgres: record usage: empty search %q is not UTF-8 text: %w", s.Query, catalog.ErrInvalid)
-		}
-	}
-	return nil
-}
-
 // queueAnalytics queues the upserts of the latency buckets, views and empty
-// searches of a batch checked by checkAnalytics, after the request counts
+// searches of a batch checked by usage.Batch.Check, after the request counts
 // and clicks of RecordUsage, in its transaction.
 func queueAnalytics(batch *pgx.Batch, b usage.Batch) {
 	if n := len(b.Latency); n > 0 {
@@ -74,14 +46,9 @@ func queueAnalytics(batch *pgx.Batch, b usage.Batch) {
 		detail, similar, dupes := make([]int64, n), make([]int64, n), make([]int64, n)
 		for i, v := range b.Views {
 			days[i], ids[i] = v.Day.UTC().Truncate(24*time.Hour), v.PerfumeID
-			switch v.Kind {
-			case usage.ViewDetail:
-				detail[i] = v.Count
-			case usage.ViewSimilar:
-				similar[i] = v.Count
-			case usage.ViewDupes:
-				dupes[i] = v.Count
-			}
+			var pv usage.PerfumeViews
+			pv.Add(v.Kind, v.Count)
+			detail[i], similar[i], dupes[i] = pv.Detail, pv.Similar, pv.Dupes
 		}
 		batch.Queue(addViews, days, ids, detail, similar, dupes)
 	}

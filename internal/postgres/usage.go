@@ -35,8 +35,8 @@ func (d *DB) RecordUsage(ctx context.Context, b usage.Batch) error {
 	if b.Empty() {
 		return nil
 	}
-	if err := checkAnalytics(b); err != nil {
-		return err
+	if err := b.Check(); err != nil {
+		return fmt.Errorf("postgres: %w", err)
 	}
 	n := len(b.Hourly)
 	prefixes, endpoints, classes := make([]string, n), make([]string, n), make([]string, n)

@@ -16,6 +16,7 @@ import (
 	"github.com/fragrance-data/fragrance/internal/access"
 	"github.com/fragrance-data/fragrance/internal/apikey"
 	"github.com/fragrance-data/fragrance/internal/server"
+	"github.com/fragrance-data/fragrance/internal/servetest"
 	"github.com/fragrance-data/fragrance/internal/sqlite"
 )
 
@@ -28,7 +29,7 @@ func TestAccessLogNeverHoldsKey(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	g, err := access.NewGuard(db, testMeter(t, db, nil), nil, access.Config{})
+	g, err := access.NewGuard(db, servetest.Meter(t, db, nil), nil, access.Config{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,7 +39,7 @@ func TestAccessLogNeverHoldsKey(t *testing.T) {
 		t.Fatal(err)
 	}
 	var logs bytes.Buffer
-	h := newServer(t, func(c *newConfig) {
+	h := servetest.NewServer(t, func(c *servetest.Config) {
 		c.Guard = g
 		c.Logger = slog.New(slog.NewJSONHandler(&logs, nil))
 	})
@@ -48,9 +49,9 @@ func TestAccessLogNeverHoldsKey(t *testing.T) {
 		"/api/nothing?api_key=" + secret,
 		"/api/perfumes?api_key=" + secret[:20] + "broken",
 	} {
-		do(t, h, "GET", target)
+		servetest.Do(t, h, "GET", target)
 	}
-	do(t, h, "GET", "/api/perfumes", "X-API-Key", secret)
+	servetest.Do(t, h, "GET", "/api/perfumes", "X-API-Key", secret)
 	out := logs.String()
 	if strings.Contains(out, secret) || strings.Contains(out, secret[4:20]+"broken") {
 		t.Fatalf("a key reached the log:\n%s", out)

@@ -29,7 +29,9 @@ import (
 	"github.com/fragrance-data/fragrance/internal/access"
 	"github.com/fragrance-data/fragrance/internal/access/ratelimit"
 	"github.com/fragrance-data/fragrance/internal/apikey"
+	"github.com/fragrance-data/fragrance/internal/index"
 	"github.com/fragrance-data/fragrance/internal/problem"
+	"github.com/fragrance-data/fragrance/internal/servetest"
 	"github.com/fragrance-data/fragrance/internal/sqlite"
 	"github.com/fragrance-data/fragrance/internal/usage"
 )
@@ -45,7 +47,7 @@ import (
 // servedDoc fetches the document as the server serves it.
 func servedDoc(t *testing.T) []byte {
 	t.Helper()
-	rec := do(t, newServer(t, nil), "GET", "/api/openapi.json")
+	rec := servetest.Do(t, servetest.NewServer(t, nil), "GET", "/api/openapi.json")
 	if rec.Code != http.StatusOK || !strings.HasPrefix(rec.Header().Get("Content-Type"), "application/json") {
 		t.Fatalf("GET /api/openapi.json = %d %q", rec.Code, rec.Header().Get("Content-Type"))
 	}
@@ -135,7 +137,7 @@ type oasCase struct {
 // GET operation, where the document lists it.
 func (v *oasChecker) check(t *testing.T, h http.Handler, c oasCase, header ...string) *httptest.ResponseRecorder {
 	t.Helper()
-	rec := do(t, h, c.method, c.target, header...)
+	rec := servetest.Do(t, h, c.method, c.target, header...)
 	if rec.Code != c.status {
 		t.Errorf("%s %.90s = %d, want %d\n%.300s", c.method, c.target, rec.Code, c.status, rec.Body)
 		return rec
@@ -207,7 +209,7 @@ func TestOpenAPIDocument(t *testing.T) {
 // and each error reachable without a key, against the document.
 func TestOpenAPIResponses(t *testing.T) {
 	v := newChecker(t)
-	h := newServer(t, func(c *newConfig) {
+	h := servetest.NewServer(t, func(c *servetest.Config) {
 		reg := prometheus.NewRegistry()
 		c.Registry = reg
 		c.Metrics = promhttp.HandlerFor(reg, promhttp.HandlerOpts{})
@@ -276,7 +278,7 @@ func TestOpenAPIResponses(t *testing.T) {
 // checkUnknownPath: an unknown path under /api has no operation, so its
 // answer is validated against the Problem schema itself.
 func (v *oasChecker) checkUnknownPath(t *testing.T, h http.Handler) {
-	rec := do(t, h, "GET", "/api/no-such-endpoint")
+	rec := servetest.Do(t, h, "GET", "/api/no-such-endpoint")
 	var body any
 	if err := json.Unmarshal(rec.Body.Bytes(), &body); err != nil || rec.Code != http.StatusNotFound {
 		t.Fatalf("unknown path = %d: %v", rec.Code, err)
@@ -291,13 +293,13 @@ func (v *oasChecker) checkUnknownPath(t *testing.T, h http.Handler) {
 // the likeliest to be unknown), including dupes of a source without a tier.
 func TestOpenAPICatalogueSample(t *testing.T) {
 	v := newChecker(t)
-	h := newServer(t, nil)
-	pages := int(decode(t, do(t, h, "GET", "/api/perfumes?limit=100"))["pages"].(float64))
+	h := servetest.NewServer(t, nil)
+	pages := int(servetest.Decode(t, servetest.Do(t, h, "GET", "/api/perfumes?limit=100"))["pages"].(float64))
 	noTier := ""
 	for _, page := range []int{1, pages / 2, pages} {
 		target := "/api/perfumes?limit=100&page=" + strconv.Itoa(page)
 		v.check(t, h, oasCase{"GET", target, 200, true})
-		for i, it := range decode(t, do(t, h, "GET", target))["data"].([]any) {
+		for i, it := range servetest.Decode(t, servetest.Do(t, h, "GET", target))["data"].([]any) {
 			item := it.(map[string]any)
 			slug := url.PathEscape(item["id"].(string))
 			if item["priceTier"] == nil && noTier == "" {
@@ -318,7 +320,7 @@ func TestOpenAPICatalogueSample(t *testing.T) {
 // has not loaded yet: 503 on every keyed endpoint.
 func TestOpenAPIBeforeLoad(t *testing.T) {
 	v := newChecker(t)
-	h := newServer(t, func(c *newConfig) { c.Catalogue = emptyHolder() })
+	h := servetest.NewServer(t, func(c *servetest.Config) { c.Catalogue = index.NewHolder(nil) })
 	for _, p := range docPaths(t, v.doc) {
 		switch {
 		case p.path == "/api/openapi.json":
@@ -397,14 +399,14 @@ func routeOf(t *testing.T, target string) string {
 	t.Helper()
 	reg := prometheus.NewRegistry()
 	stub := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusNoContent) })
-	h := newServer(t, func(c *newConfig) {
+	h := servetest.NewServer(t, func(c *servetest.Config) {
 		c.Registry = reg
 		c.Metrics = stub
 		c.Caller, c.Usage = noCaller{}, noUsage{}
 		c.ImageHost = stub
 		c.ImagePath = "/img"
 	})
-	do(t, h, "GET", target)
+	servetest.Do(t, h, "GET", target)
 	mfs, err := reg.Gather()
 	if err != nil {
 		t.Fatal(err)
@@ -508,14 +510,14 @@ func TestOpenAPIAccess(t *testing.T) {
 	tiers := apikey.DefaultTiers()
 	tiers[apikey.Free] = apikey.Limits{PerMinute: 3, PerDay: 1000}
 	now := time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC) // a still clock: no window slides during the test
-	m := testMeter(t, db, func() time.Time { return now })
+	m := servetest.Meter(t, db, func() time.Time { return now })
 	g, err := access.NewGuard(db, m, nil, access.Config{Tiers: tiers, FailedChecks: apikey.Limits{PerMinute: 4},
 		Now: func() time.Time { return now }})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { g.Close(ctx); db.Close() })
-	h := newServer(t, func(c *newConfig) { c.Guard, c.Caller, c.Usage = g, g, m })
+	h := servetest.NewServer(t, func(c *servetest.Config) { c.Guard, c.Caller, c.Usage = g, g, m })
 	newKey := func(k apikey.Key, state apikey.State) string {
 		secret, err := apikey.GenerateKey()
 		if err != nil {

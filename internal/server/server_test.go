@@ -3,11 +3,14 @@ package server_test
 import (
 	"strings"
 	"testing"
+
+	"github.com/fragrance-data/fragrance/internal/index"
+	"github.com/fragrance-data/fragrance/internal/servetest"
 )
 
 func TestCORS(t *testing.T) {
-	h := newServer(t, nil)
-	pre := do(t, h, "OPTIONS", "/api/perfumes", "Origin", "https://app.example", "Access-Control-Request-Method", "GET",
+	h := servetest.NewServer(t, nil)
+	pre := servetest.Do(t, h, "OPTIONS", "/api/perfumes", "Origin", "https://app.example", "Access-Control-Request-Method", "GET",
 		"Access-Control-Request-Headers", "X-API-Key")
 	if pre.Code != 204 {
 		t.Fatalf("preflight = %d", pre.Code)
@@ -27,7 +30,7 @@ func TestCORS(t *testing.T) {
 		t.Error("credentials allowed")
 	}
 	for _, target := range []string{"/api/perfumes?limit=1", "/api/perfumes/nope", "/api/perfumes?limit=x"} {
-		rec := do(t, h, "GET", target, "Origin", "https://app.example")
+		rec := servetest.Do(t, h, "GET", target, "Origin", "https://app.example")
 		if rec.Header().Get("Access-Control-Allow-Origin") != "*" {
 			t.Errorf("GET %s: no CORS header", target)
 		}
@@ -38,24 +41,24 @@ func TestCORS(t *testing.T) {
 			}
 		}
 	}
-	if rec := do(t, h, "GET", "/healthz"); rec.Header().Get("Access-Control-Allow-Origin") != "" {
+	if rec := servetest.Do(t, h, "GET", "/healthz"); rec.Header().Get("Access-Control-Allow-Origin") != "" {
 		t.Error("CORS header outside /api")
 	}
 }
 
 func TestCommonHeaders(t *testing.T) {
-	h := newServer(t, nil)
+	h := servetest.NewServer(t, nil)
 	for _, target := range []string{"/api/perfumes", "/api/nope", "/healthz", "/api/openapi.json"} {
-		rec := do(t, h, "GET", target)
+		rec := servetest.Do(t, h, "GET", target)
 		if rec.Header().Get("X-API-Version") != "1.3.0" || len(rec.Header().Get("X-Request-Id")) < 16 {
 			t.Errorf("GET %s: version %q id %q", target, rec.Header().Get("X-API-Version"), rec.Header().Get("X-Request-Id"))
 		}
 	}
-	rec := do(t, h, "GET", "/api/perfumes", "X-Request-Id", "proxy-id-123")
+	rec := servetest.Do(t, h, "GET", "/api/perfumes", "X-Request-Id", "proxy-id-123")
 	if rec.Header().Get("X-Request-Id") != "proxy-id-123" {
 		t.Errorf("incoming request id not kept: %q", rec.Header().Get("X-Request-Id"))
 	}
-	rec = do(t, h, "GET", "/api/perfumes", "X-Request-Id", "bad id\x01")
+	rec = servetest.Do(t, h, "GET", "/api/perfumes", "X-Request-Id", "bad id\x01")
 	if rec.Header().Get("X-Request-Id") == "bad id\x01" {
 		t.Error("unsafe request id echoed")
 	}
@@ -63,36 +66,36 @@ func TestCommonHeaders(t *testing.T) {
 
 func TestGoto(t *testing.T) {
 	var clicked []int64
-	h := newServer(t, func(c *newConfig) {
+	h := servetest.NewServer(t, func(c *servetest.Config) {
 		c.ShopURL = "https://shop.example/search?q={brand}+{name}&ref={slug}"
 		c.Click = func(id int64) { clicked = append(clicked, id) }
 	})
-	rec := do(t, h, "GET", "/goto/dior-sauvage")
+	rec := servetest.Do(t, h, "GET", "/goto/dior-sauvage")
 	if rec.Code != 302 || rec.Header().Get("Location") != "https://shop.example/search?q=Dior+Sauvage&ref=dior-sauvage" {
 		t.Fatalf("goto = %d %q", rec.Code, rec.Header().Get("Location"))
 	}
 	if len(clicked) != 1 || clicked[0] != 31861 {
 		t.Errorf("clicks = %v", clicked)
 	}
-	rec = do(t, h, "GET", "/goto/no-such-perfume")
+	rec = servetest.Do(t, h, "GET", "/goto/no-such-perfume")
 	if rec.Code != 404 || !strings.Contains(rec.Header().Get("Content-Type"), "text/html") {
 		t.Errorf("unknown goto = %d %q", rec.Code, rec.Header().Get("Content-Type"))
 	}
 }
 
 func TestHealthz(t *testing.T) {
-	rec := do(t, newServer(t, nil), "GET", "/healthz")
+	rec := servetest.Do(t, servetest.NewServer(t, nil), "GET", "/healthz")
 	if rec.Code != 200 {
 		t.Fatalf("healthz = %d", rec.Code)
 	}
-	if m := decode(t, rec); m["status"] != "ok" || m["perfumes"].(float64) < 37000 {
+	if m := servetest.Decode(t, rec); m["status"] != "ok" || m["perfumes"].(float64) < 37000 {
 		t.Errorf("healthz = %v", m)
 	}
-	notReady := newServer(t, func(c *newConfig) { c.Catalogue = emptyHolder() })
-	if rec := do(t, notReady, "GET", "/healthz"); rec.Code != 503 {
+	notReady := servetest.NewServer(t, func(c *servetest.Config) { c.Catalogue = index.NewHolder(nil) })
+	if rec := servetest.Do(t, notReady, "GET", "/healthz"); rec.Code != 503 {
 		t.Errorf("healthz before load = %d", rec.Code)
 	}
-	if rec := do(t, notReady, "GET", "/api/perfumes"); rec.Code != 503 || decode(t, rec)["code"] != "unavailable" {
+	if rec := servetest.Do(t, notReady, "GET", "/api/perfumes"); rec.Code != 503 || servetest.Decode(t, rec)["code"] != "unavailable" {
 		t.Errorf("api before load = %d", rec.Code)
 	}
 }

@@ -4,40 +4,13 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"strings"
 	"time"
-	"unicode/utf8"
 
-	"github.com/fragrance-data/fragrance/internal/catalog"
 	"github.com/fragrance-data/fragrance/internal/usage"
 )
 
-// checkAnalytics refuses a batch holding a latency bucket outside the
-// histogram, a view of an unknown kind or an empty search whose query is
-// not UTF-8 text without NUL bytes (which PostgreSQL could not store
-// either), so that junk is never stored and nothing of such a batch is.
-func checkAnalytics(b usage.Batch) error {
-	for _, l := range b.Latency {
-		if l.Bucket < 0 || l.Bucket >= usage.LatencyBuckets {
-			return fmt.Errorf("record usage: latency bucket %d of %q out of range 0..%d: %w",
-				l.Bucket, l.Endpoint, usage.LatencyBuckets-1, catalog.ErrInvalid)
-		}
-	}
-	for _, v := range b.Views {
-		if !v.Kind.Valid() {
-			return fmt.Errorf("record usage: unknown view kind %q: %w", v.Kind, catalog.ErrInvalid)
-		}
-	}
-	for _, s := range b.EmptySearches {
-		if !utf8.ValidString(s.Query) || strings.IndexByte(s.Query, 0) >= 0 {
-			return fmt.Errorf("record usage: empty search %q is not UTF-8 text: %w", s.Query, catalog.ErrInvalid)
-		}
-	}
-	return nil
-}
-
 // addAnalytics adds the latency buckets, views and empty searches of a
-// batch checked by checkAnalytics, within the transaction of RecordUsage.
+// batch checked by usage.Batch.Check, within the transaction of RecordUsage.
 // Every upsert adds to the stored count, so batches of replicas merge.
 func addAnalytics(ctx context.Context, tx *sql.Tx, b usage.Batch) error {
 	if err := addEach(ctx, tx, "latency", `INSERT INTO latency_hourly (hour, endpoint, bucket, count) VALUES (?, ?, ?, ?)
@@ -51,16 +24,9 @@ func addAnalytics(ctx context.Context, tx *sql.Tx, b usage.Batch) error {
 		ON CONFLICT (day, perfume_id) DO UPDATE SET detail_views = detail_views + excluded.detail_views,
 			similar_views = similar_views + excluded.similar_views, dupes_views = dupes_views + excluded.dupes_views`,
 		b.Views, func(v usage.View) []any {
-			var byKind [3]int64 // detail, similar, dupes
-			switch v.Kind {
-			case usage.ViewDetail:
-				byKind[0] = v.Count
-			case usage.ViewSimilar:
-				byKind[1] = v.Count
-			case usage.ViewDupes:
-				byKind[2] = v.Count
-			}
-			return []any{v.Day.UTC().Truncate(24 * time.Hour).Unix(), v.PerfumeID, byKind[0], byKind[1], byKind[2]}
+			var pv usage.PerfumeViews
+			pv.Add(v.Kind, v.Count)
+			return []any{v.Day.UTC().Truncate(24 * time.Hour).Unix(), v.PerfumeID, pv.Detail, pv.Similar, pv.Dupes}
 		}); err != nil {
 		return err
 	}

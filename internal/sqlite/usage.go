@@ -18,8 +18,8 @@ func (d *DB) RecordUsage(ctx context.Context, b usage.Batch) error {
 	if b.Empty() {
 		return nil
 	}
-	if err := checkAnalytics(b); err != nil {
-		return err
+	if err := b.Check(); err != nil {
+		return fmt.Errorf("sqlite: %w", err)
 	}
 	tx, err := d.db.BeginTx(ctx, nil)
 	if err != nil {

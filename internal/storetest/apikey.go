@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
-	"sync"
 	"testing"
 	"time"
 
@@ -13,31 +12,13 @@ import (
 	"github.com/fragrance-data/fragrance/internal/catalog"
 )
 
-// keyClock is a settable clock for key timestamps.
-type keyClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *keyClock) now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *keyClock) advance(d time.Duration) {
-	c.mu.Lock()
-	c.t = c.t.Add(d)
-	c.mu.Unlock()
-}
-
 // RunKeyStore runs the apikey.Store contract against stores made by
 // open, which must return a fresh, empty store reading now for its
 // timestamps.
 func RunKeyStore(t *testing.T, open func(t *testing.T, now func() time.Time) apikey.Store) {
 	tests := []struct {
 		name string
-		fn   func(t *testing.T, s apikey.Store, c *keyClock)
+		fn   func(t *testing.T, s apikey.Store, c *clock)
 	}{
 		{"CreateAndFind", testKeyCreateAndFind},
 		{"NotFound", testKeyNotFound},
@@ -49,7 +30,7 @@ func RunKeyStore(t *testing.T, open func(t *testing.T, now func() time.Time) api
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			c := &keyClock{t: time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)}
+			c := newClock(time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC))
 			tc.fn(t, open(t, c.now), c)
 		})
 	}
@@ -78,7 +59,7 @@ func mustCreate(t *testing.T, s apikey.Store, k apikey.Key) apikey.Key {
 	return got
 }
 
-func testKeyCreateAndFind(t *testing.T, s apikey.Store, c *keyClock) {
+func testKeyCreateAndFind(t *testing.T, s apikey.Store, c *clock) {
 	ctx := context.Background()
 	k := newTestKey(t, apikey.Pro)
 	k.PerMinute, k.PerDay = 7, 70
@@ -115,7 +96,7 @@ func sameKey(a, b apikey.Key) bool {
 	return reflect.DeepEqual(a, b)
 }
 
-func testKeyNotFound(t *testing.T, s apikey.Store, _ *keyClock) {
+func testKeyNotFound(t *testing.T, s apikey.Store, _ *clock) {
 	ctx := context.Background()
 	if _, err := s.KeyByHash(ctx, "00"); !errors.Is(err, catalog.ErrNotFound) {
 		t.Errorf("KeyByHash of nothing: %v, want ErrNotFound", err)
@@ -134,7 +115,7 @@ func testKeyNotFound(t *testing.T, s apikey.Store, _ *keyClock) {
 	}
 }
 
-func testKeyDuplicates(t *testing.T, s apikey.Store, _ *keyClock) {
+func testKeyDuplicates(t *testing.T, s apikey.Store, _ *clock) {
 	k := mustCreate(t, s, newTestKey(t, apikey.Free))
 	samePrefix := newTestKey(t, apikey.Free)
 	samePrefix.Prefix = k.Prefix
@@ -152,7 +133,7 @@ func testKeyDuplicates(t *testing.T, s apikey.Store, _ *keyClock) {
 	}
 }
 
-func testKeyList(t *testing.T, s apikey.Store, c *keyClock) {
+func testKeyList(t *testing.T, s apikey.Store, c *clock) {
 	var want []string
 	for i := 0; i < 3; i++ {
 		want = append(want, mustCreate(t, s, newTestKey(t, apikey.Basic)).Prefix)
@@ -171,7 +152,7 @@ func testKeyList(t *testing.T, s apikey.Store, c *keyClock) {
 	}
 }
 
-func testKeyStates(t *testing.T, s apikey.Store, _ *keyClock) {
+func testKeyStates(t *testing.T, s apikey.Store, _ *clock) {
 	ctx := context.Background()
 	k := mustCreate(t, s, newTestKey(t, apikey.Free))
 	for _, st := range []apikey.State{apikey.Suspended, apikey.Active, apikey.Revoked} {
@@ -194,7 +175,7 @@ func testKeyStates(t *testing.T, s apikey.Store, _ *keyClock) {
 	}
 }
 
-func testKeyLimits(t *testing.T, s apikey.Store, _ *keyClock) {
+func testKeyLimits(t *testing.T, s apikey.Store, _ *clock) {
 	ctx := context.Background()
 	k := mustCreate(t, s, newTestKey(t, apikey.Enterprise))
 	got, err := s.SetKeyLimits(ctx, k.Prefix, 1000, 50)
@@ -209,7 +190,7 @@ func testKeyLimits(t *testing.T, s apikey.Store, _ *keyClock) {
 	}
 }
 
-func testKeysChangedSince(t *testing.T, s apikey.Store, c *keyClock) {
+func testKeysChangedSince(t *testing.T, s apikey.Store, c *clock) {
 	ctx := context.Background()
 	t0 := c.now()
 	a := mustCreate(t, s, newTestKey(t, apikey.Free))

@@ -15,32 +15,6 @@ import (
 	"github.com/fragrance-data/fragrance/internal/imgstore"
 )
 
-// jobClock is a settable test clock. Backends under test read now; the
-// suite moves it forward to let leases run out.
-type jobClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-// newJobClock returns a clock stopped at a fixed instant.
-func newJobClock() *jobClock {
-	return &jobClock{t: time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)}
-}
-
-// now returns the clock's time.
-func (c *jobClock) now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-// advance moves the clock forward by d.
-func (c *jobClock) advance(d time.Duration) {
-	c.mu.Lock()
-	c.t = c.t.Add(d)
-	c.mu.Unlock()
-}
-
 // RunImageBlobs runs the contract suite of imgstore.Blobs. newBlobs returns
 // an empty store for each subtest.
 func RunImageBlobs(t *testing.T, newBlobs func(t *testing.T) imgstore.Blobs) {
@@ -98,8 +72,8 @@ func RunImageStore(t *testing.T, newStore func(t *testing.T, now func() time.Tim
 	t.Run("jobs", func(t *testing.T) {
 		for _, c := range jobCases {
 			t.Run(c.name, func(t *testing.T) {
-				clock := newJobClock()
-				c.run(t, newStore(t, clock.now), clock)
+				clk := newClock(time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC))
+				c.run(t, newStore(t, clk.now), clk)
 			})
 		}
 	})
@@ -112,7 +86,7 @@ const (
 
 var jobCases = []struct {
 	name string
-	run  func(t *testing.T, s imgstore.Store, clock *jobClock)
+	run  func(t *testing.T, s imgstore.Store, clk *clock)
 }{
 	{"empty queue", testJobsEmpty},
 	{"claim order and completion", testJobsLifecycle},
@@ -122,7 +96,7 @@ var jobCases = []struct {
 	{"concurrent claims never share a job", testJobsConcurrent},
 }
 
-func testJobsEmpty(t *testing.T, s imgstore.Store, _ *jobClock) {
+func testJobsEmpty(t *testing.T, s imgstore.Store, _ *clock) {
 	ctx := context.Background()
 	if _, err := s.ClaimJob(ctx, jobLease, jobMaxAttempts); !errors.Is(err, catalog.ErrNotFound) {
 		t.Fatalf("ClaimJob on empty queue: err = %v, want ErrNotFound", err)
@@ -136,10 +110,10 @@ func testJobsEmpty(t *testing.T, s imgstore.Store, _ *jobClock) {
 	}
 }
 
-func testJobsLifecycle(t *testing.T, s imgstore.Store, clock *jobClock) {
+func testJobsLifecycle(t *testing.T, s imgstore.Store, clk *clock) {
 	ctx := context.Background()
 	mustEnqueue(t, s, 30, 10)
-	clock.advance(time.Second)
+	clk.advance(time.Second)
 	mustEnqueue(t, s, 20)
 	wantJob(t, s, 10, imgstore.Pending, 0)
 
@@ -173,15 +147,15 @@ func testJobsLifecycle(t *testing.T, s imgstore.Store, clock *jobClock) {
 	}
 }
 
-func testJobsLapsed(t *testing.T, s imgstore.Store, clock *jobClock) {
+func testJobsLapsed(t *testing.T, s imgstore.Store, clk *clock) {
 	ctx := context.Background()
 	mustEnqueue(t, s, 5)
 	mustClaim(t, s)
-	clock.advance(jobLease / 2)
+	clk.advance(jobLease / 2)
 	if _, err := s.ClaimJob(ctx, jobLease, jobMaxAttempts); !errors.Is(err, catalog.ErrNotFound) {
 		t.Fatalf("claim within the lease: err = %v, want ErrNotFound", err)
 	}
-	clock.advance(jobLease) // the first worker "crashed"
+	clk.advance(jobLease) // the first worker "crashed"
 	j := mustClaim(t, s)
 	if j.ID != 5 || j.Attempts != 2 {
 		t.Fatalf("reclaim = %+v, want job 5 attempt 2", j)
@@ -189,7 +163,7 @@ func testJobsLapsed(t *testing.T, s imgstore.Store, clock *jobClock) {
 	if err := s.CompleteJob(ctx, 5, 1, ""); !errors.Is(err, imgstore.ErrStale) {
 		t.Errorf("late completion of attempt 1: err = %v, want ErrStale", err)
 	}
-	clock.advance(2 * jobLease) // crashed again: out of attempts
+	clk.advance(2 * jobLease) // crashed again: out of attempts
 	if _, err := s.ClaimJob(ctx, jobLease, jobMaxAttempts); !errors.Is(err, catalog.ErrNotFound) {
 		t.Fatalf("claim after the last attempt lapsed: err = %v, want ErrNotFound", err)
 	}
@@ -199,7 +173,7 @@ func testJobsLapsed(t *testing.T, s imgstore.Store, clock *jobClock) {
 	}
 }
 
-func testJobsReenqueue(t *testing.T, s imgstore.Store, _ *jobClock) {
+func testJobsReenqueue(t *testing.T, s imgstore.Store, _ *clock) {
 	ctx := context.Background()
 	mustEnqueue(t, s, 8)
 	mustClaim(t, s)
@@ -214,7 +188,7 @@ func testJobsReenqueue(t *testing.T, s imgstore.Store, _ *jobClock) {
 	wantJob(t, s, 8, imgstore.Pending, 0)
 }
 
-func testJobsQueueMissing(t *testing.T, s imgstore.Store, _ *jobClock) {
+func testJobsQueueMissing(t *testing.T, s imgstore.Store, _ *clock) {
 	ctx := context.Background()
 	mustEnqueue(t, s, 1, 2, 3)
 	held := mustClaim(t, s) // 1, held by another replica's worker
@@ -239,7 +213,7 @@ func testJobsQueueMissing(t *testing.T, s imgstore.Store, _ *jobClock) {
 	}
 }
 
-func testJobsConcurrent(t *testing.T, s imgstore.Store, _ *jobClock) {
+func testJobsConcurrent(t *testing.T, s imgstore.Store, _ *clock) {
 	ctx := context.Background()
 	const n = 24
 	ids := make([]int64, n)

@@ -122,6 +122,18 @@ type PerfumeViews struct {
 	Detail, Similar, Dupes int64
 }
 
+// Add counts n views of kind.
+func (v *PerfumeViews) Add(kind ViewKind, n int64) {
+	switch kind {
+	case ViewDetail:
+		v.Detail += n
+	case ViewSimilar:
+		v.Similar += n
+	case ViewDupes:
+		v.Dupes += n
+	}
+}
+
 // Total is the perfume's views of every kind.
 func (v PerfumeViews) Total() int64 { return v.Detail + v.Similar + v.Dupes }
 

@@ -3,12 +3,18 @@
 // endpoint per hour; buy-link clicks, perfume views and searches that found
 // nothing, per day) and the abuse signals the access layer raises, and the
 // Store the backends meet to keep them. It holds types, the latency bucket
-// scheme and interfaces, and imports only the standard library.
+// scheme and interfaces, and imports only the standard library and the
+// catalogue's error kinds.
 package usage
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"time"
+	"unicode/utf8"
+
+	"github.com/fragrance-data/fragrance/internal/catalog"
 )
 
 // Count is a number of requests of one key to one endpoint with one
@@ -39,6 +45,31 @@ type Batch struct {
 	Latency       []Latency
 	Views         []View
 	EmptySearches []Search
+}
+
+// Check refuses a batch a store must not keep: a latency bucket outside
+// the histogram, a view of an unknown kind, or an empty search whose query
+// is not UTF-8 text without NUL bytes (which a text column cannot hold).
+// Every Store applies it before writing anything of the batch, so the
+// backends agree on the rule; the error wraps catalog.ErrInvalid.
+func (b Batch) Check() error {
+	for _, l := range b.Latency {
+		if l.Bucket < 0 || l.Bucket >= LatencyBuckets {
+			return fmt.Errorf("record usage: latency bucket %d of %q out of range 0..%d: %w",
+				l.Bucket, l.Endpoint, LatencyBuckets-1, catalog.ErrInvalid)
+		}
+	}
+	for _, v := range b.Views {
+		if !v.Kind.Valid() {
+			return fmt.Errorf("record usage: unknown view kind %q: %w", v.Kind, catalog.ErrInvalid)
+		}
+	}
+	for _, s := range b.EmptySearches {
+		if !utf8.ValidString(s.Query) || strings.IndexByte(s.Query, 0) >= 0 {
+			return fmt.Errorf("record usage: empty search %q is not UTF-8 text: %w", s.Query, catalog.ErrInvalid)
+		}
+	}
+	return nil
 }
 
 // Empty reports whether b holds nothing to write.

@@ -62,14 +62,7 @@ func (s *memStore) merged() (requests int64, lat map[string]*usage.Histogram, vi
 		for _, v := range b.Views {
 			pv := views[v.PerfumeID]
 			pv.PerfumeID = v.PerfumeID
-			switch v.Kind {
-			case usage.ViewDetail:
-				pv.Detail += v.Count
-			case usage.ViewSimilar:
-				pv.Similar += v.Count
-			case usage.ViewDupes:
-				pv.Dupes += v.Count
-			}
+			pv.Add(v.Kind, v.Count)
 			views[v.PerfumeID] = pv
 		}
 		for _, q := range b.EmptySearches {
