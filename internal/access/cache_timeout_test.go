@@ -11,13 +11,14 @@ import (
 	"github.com/fragrance-data/fragrance/internal/access"
 	"github.com/fragrance-data/fragrance/internal/access/ratelimit/limitertest"
 	"github.com/fragrance-data/fragrance/internal/apikey"
+	"github.com/fragrance-data/fragrance/internal/testclock"
 )
 
 // slowFailingKeys is a key store whose lookups, while failing, take as
 // long as a lookup that times out in a network partition.
 type slowFailingKeys struct {
 	*fakeKeys
-	clock *limitertest.Clock
+	clock *testclock.Clock
 	took  time.Duration
 }
 
@@ -35,7 +36,7 @@ func (s *slowFailingKeys) KeyByHash(ctx context.Context, hash string) (apikey.Ke
 // That must hold when the failure is a timeout (a partition), not only when
 // it is immediate: the backoff has to count from the end of the lookup.
 func TestGuardStaleBackoffAfterTimeout(t *testing.T) {
-	clock := limitertest.NewClock(limitertest.Base)
+	clock := testclock.New(limitertest.Base)
 	keys := &slowFailingKeys{fakeKeys: &fakeKeys{now: clock.Now}, clock: clock, took: 2 * time.Second}
 	g, err := access.NewGuard(keys, newTestMeter(t, &fakeUsage{}, clock.Now), nil, access.Config{
 		CacheTTL: 10 * time.Second, StaleTTL: time.Minute, LookupTimeout: 2 * time.Second, Now: clock.Now,

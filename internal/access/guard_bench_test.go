@@ -4,15 +4,12 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"testing"
 	"time"
 
-	"github.com/redis/go-redis/v9"
-
 	"github.com/fragrance-data/fragrance/internal/access"
 	"github.com/fragrance-data/fragrance/internal/access/ratelimit"
-	"github.com/fragrance-data/fragrance/internal/access/ratelimit/redislimit"
+	"github.com/fragrance-data/fragrance/internal/access/ratelimit/redislimit/redistest"
 	"github.com/fragrance-data/fragrance/internal/apikey"
 )
 
@@ -34,30 +31,7 @@ func BenchmarkGuard(b *testing.B) {
 		benchParallel(b, g.Wrap("perfumes", trivial), secret)
 	})
 	b.Run("redis", func(b *testing.B) {
-		u := os.Getenv("FRAGRANCE_TEST_REDIS")
-		if u == "" {
-			b.Skip("FRAGRANCE_TEST_REDIS not set")
-		}
-		o, err := redis.ParseURL(u)
-		if err != nil {
-			b.Fatal(err)
-		}
-		client := redis.NewClient(o)
-		defer client.Close()
-		prefix := "fragrance-bench:" + time.Now().Format("150405.000000") + ":"
-		rl, err := redislimit.New(context.Background(), redislimit.Options{
-			Client: client, Local: ratelimit.NewMemLimiter(ratelimit.MemOptions{}), KeyPrefix: prefix,
-		})
-		if err != nil {
-			b.Fatal(err)
-		}
-		defer rl.Close()
-		defer func() {
-			keys, _ := client.Keys(context.Background(), prefix+"*").Result()
-			if len(keys) > 0 {
-				client.Del(context.Background(), keys...)
-			}
-		}()
+		rl := redistest.Limiter(b, nil, nil, 0)
 		g, secret := benchGuard(b, rl)
 		benchHandler(b, g.Wrap("perfumes", trivial), secret)
 		if rl.Status().Degraded {

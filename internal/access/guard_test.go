@@ -19,13 +19,14 @@ import (
 	"github.com/fragrance-data/fragrance/internal/access/ratelimit"
 	"github.com/fragrance-data/fragrance/internal/access/ratelimit/limitertest"
 	"github.com/fragrance-data/fragrance/internal/apikey"
+	"github.com/fragrance-data/fragrance/internal/testclock"
 	"github.com/fragrance-data/fragrance/internal/usage"
 )
 
 // env is a Guard over fake stores, on a test clock.
 type env struct {
 	t       testing.TB
-	clock   *limitertest.Clock
+	clock   *testclock.Clock
 	keys    *fakeKeys
 	usage   *fakeUsage
 	meter   *meter.Meter
@@ -42,7 +43,7 @@ func newEnv(t testing.TB, cfg access.Config) *env {
 // Guard's own in-process one).
 func newEnvWith(t testing.TB, cfg access.Config, limiter func(now func() time.Time) ratelimit.Limiter) *env {
 	t.Helper()
-	e := &env{t: t, clock: limitertest.NewClock(limitertest.Base), usage: &fakeUsage{}, reg: prometheus.NewRegistry()}
+	e := &env{t: t, clock: testclock.New(limitertest.Base), usage: &fakeUsage{}, reg: prometheus.NewRegistry()}
 	e.keys = &fakeKeys{now: e.clock.Now}
 	cfg.Now, cfg.Registerer = e.clock.Now, e.reg
 	var lim ratelimit.Limiter

@@ -3,17 +3,13 @@ package api_test
 import (
 	"context"
 	"net/http"
-	"os"
 	"path/filepath"
 	"testing"
-	"time"
-
-	"github.com/redis/go-redis/v9"
 
 	"github.com/fragrance-data/fragrance/internal/access"
 	"github.com/fragrance-data/fragrance/internal/access/meter"
 	"github.com/fragrance-data/fragrance/internal/access/ratelimit"
-	"github.com/fragrance-data/fragrance/internal/access/ratelimit/redislimit"
+	"github.com/fragrance-data/fragrance/internal/access/ratelimit/redislimit/redistest"
 	"github.com/fragrance-data/fragrance/internal/apikey"
 	"github.com/fragrance-data/fragrance/internal/sqlite"
 )
@@ -38,7 +34,7 @@ func BenchmarkAccessLayer(b *testing.B) {
 			benchAccess(b, newServer(b, func(c *newConfig) { c.Guard = g }), req.target, secret)
 		})
 		b.Run(req.name+"/redis", func(b *testing.B) {
-			rl := benchRedisLimiter(b)
+			rl := redistest.Limiter(b, nil, nil, 0)
 			g, secret := benchAccessGuard(b, rl)
 			benchAccess(b, newServer(b, func(c *newConfig) { c.Guard = g }), req.target, secret)
 			if rl.Status().Degraded {
@@ -90,39 +86,4 @@ func benchAccessGuard(b *testing.B, lim ratelimit.Limiter) (*access.Guard, strin
 		b.Fatal(err)
 	}
 	return g, secret
-}
-
-// benchRedisLimiter is the Redis limiter on FRAGRANCE_TEST_REDIS, under a
-// key prefix of its own that is deleted afterwards; it skips when unset.
-func benchRedisLimiter(b *testing.B) *redislimit.Limiter {
-	u := os.Getenv("FRAGRANCE_TEST_REDIS")
-	if u == "" {
-		b.Skip("FRAGRANCE_TEST_REDIS not set")
-	}
-	o, err := redis.ParseURL(u)
-	if err != nil {
-		b.Fatal(err)
-	}
-	client := redis.NewClient(o)
-	if err := client.Ping(context.Background()).Err(); err != nil {
-		client.Close()
-		b.Fatalf("FRAGRANCE_TEST_REDIS is set but unusable: %v", err)
-	}
-	prefix := "fragrance-api-bench:" + time.Now().Format("150405.000000") + ":"
-	rl, err := redislimit.New(context.Background(), redislimit.Options{
-		Client: client, Local: ratelimit.NewMemLimiter(ratelimit.MemOptions{}), KeyPrefix: prefix,
-	})
-	if err != nil {
-		client.Close()
-		b.Fatal(err)
-	}
-	b.Cleanup(func() {
-		rl.Close()
-		keys, _ := client.Keys(context.Background(), prefix+"*").Result()
-		if len(keys) > 0 {
-			client.Del(context.Background(), keys...)
-		}
-		client.Close()
-	})
-	return rl
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/fragrance-data/fragrance/internal/apikey"
 	"github.com/fragrance-data/fragrance/internal/catalog"
+	"github.com/fragrance-data/fragrance/internal/testclock"
 )
 
 // RunKeyStore runs the apikey.Store contract against stores made by
@@ -18,7 +19,7 @@ import (
 func RunKeyStore(t *testing.T, open func(t *testing.T, now func() time.Time) apikey.Store) {
 	tests := []struct {
 		name string
-		fn   func(t *testing.T, s apikey.Store, c *clock)
+		fn   func(t *testing.T, s apikey.Store, c *testclock.Clock)
 	}{
 		{"CreateAndFind", testKeyCreateAndFind},
 		{"NotFound", testKeyNotFound},
@@ -30,8 +31,8 @@ func RunKeyStore(t *testing.T, open func(t *testing.T, now func() time.Time) api
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			c := newClock(time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC))
-			tc.fn(t, open(t, c.now), c)
+			c := testclock.New(time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC))
+			tc.fn(t, open(t, c.Now), c)
 		})
 	}
 }
@@ -59,14 +60,14 @@ func mustCreate(t *testing.T, s apikey.Store, k apikey.Key) apikey.Key {
 	return got
 }
 
-func testKeyCreateAndFind(t *testing.T, s apikey.Store, c *clock) {
+func testKeyCreateAndFind(t *testing.T, s apikey.Store, c *testclock.Clock) {
 	ctx := context.Background()
 	k := newTestKey(t, apikey.Pro)
 	k.PerMinute, k.PerDay = 7, 70
 	k.Origins = []string{"https://app.example.com", "http://localhost:3000"}
 	created := mustCreate(t, s, k)
-	if created.ID == 0 || !created.CreatedAt.Equal(c.now()) || !created.UpdatedAt.Equal(c.now()) {
-		t.Fatalf("created = %+v, want an ID and times %v", created, c.now())
+	if created.ID == 0 || !created.CreatedAt.Equal(c.Now()) || !created.UpdatedAt.Equal(c.Now()) {
+		t.Fatalf("created = %+v, want an ID and times %v", created, c.Now())
 	}
 	byHash, err := s.KeyByHash(ctx, k.Hash)
 	if err != nil {
@@ -96,7 +97,7 @@ func sameKey(a, b apikey.Key) bool {
 	return reflect.DeepEqual(a, b)
 }
 
-func testKeyNotFound(t *testing.T, s apikey.Store, _ *clock) {
+func testKeyNotFound(t *testing.T, s apikey.Store, _ *testclock.Clock) {
 	ctx := context.Background()
 	if _, err := s.KeyByHash(ctx, "00"); !errors.Is(err, catalog.ErrNotFound) {
 		t.Errorf("KeyByHash of nothing: %v, want ErrNotFound", err)
@@ -115,7 +116,7 @@ func testKeyNotFound(t *testing.T, s apikey.Store, _ *clock) {
 	}
 }
 
-func testKeyDuplicates(t *testing.T, s apikey.Store, _ *clock) {
+func testKeyDuplicates(t *testing.T, s apikey.Store, _ *testclock.Clock) {
 	k := mustCreate(t, s, newTestKey(t, apikey.Free))
 	samePrefix := newTestKey(t, apikey.Free)
 	samePrefix.Prefix = k.Prefix
@@ -133,11 +134,11 @@ func testKeyDuplicates(t *testing.T, s apikey.Store, _ *clock) {
 	}
 }
 
-func testKeyList(t *testing.T, s apikey.Store, c *clock) {
+func testKeyList(t *testing.T, s apikey.Store, c *testclock.Clock) {
 	var want []string
 	for i := 0; i < 3; i++ {
 		want = append(want, mustCreate(t, s, newTestKey(t, apikey.Basic)).Prefix)
-		c.advance(time.Second)
+		c.Add(time.Second)
 	}
 	ks, err := s.ListKeys(context.Background())
 	if err != nil {
@@ -152,7 +153,7 @@ func testKeyList(t *testing.T, s apikey.Store, c *clock) {
 	}
 }
 
-func testKeyStates(t *testing.T, s apikey.Store, _ *clock) {
+func testKeyStates(t *testing.T, s apikey.Store, _ *testclock.Clock) {
 	ctx := context.Background()
 	k := mustCreate(t, s, newTestKey(t, apikey.Free))
 	for _, st := range []apikey.State{apikey.Suspended, apikey.Active, apikey.Revoked} {
@@ -175,7 +176,7 @@ func testKeyStates(t *testing.T, s apikey.Store, _ *clock) {
 	}
 }
 
-func testKeyLimits(t *testing.T, s apikey.Store, _ *clock) {
+func testKeyLimits(t *testing.T, s apikey.Store, _ *testclock.Clock) {
 	ctx := context.Background()
 	k := mustCreate(t, s, newTestKey(t, apikey.Enterprise))
 	got, err := s.SetKeyLimits(ctx, k.Prefix, 1000, 50)
@@ -190,13 +191,13 @@ func testKeyLimits(t *testing.T, s apikey.Store, _ *clock) {
 	}
 }
 
-func testKeysChangedSince(t *testing.T, s apikey.Store, c *clock) {
+func testKeysChangedSince(t *testing.T, s apikey.Store, c *testclock.Clock) {
 	ctx := context.Background()
-	t0 := c.now()
+	t0 := c.Now()
 	a := mustCreate(t, s, newTestKey(t, apikey.Free))
-	c.advance(time.Second)
+	c.Add(time.Second)
 	b := mustCreate(t, s, newTestKey(t, apikey.Free))
-	c.advance(time.Second)
+	c.Add(time.Second)
 	if _, err := s.SetKeyState(ctx, a.Prefix, apikey.Suspended); err != nil {
 		t.Fatal(err)
 	}

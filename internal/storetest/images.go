@@ -13,6 +13,7 @@ import (
 
 	"github.com/fragrance-data/fragrance/internal/catalog"
 	"github.com/fragrance-data/fragrance/internal/imgstore"
+	"github.com/fragrance-data/fragrance/internal/testclock"
 )
 
 // RunImageBlobs runs the contract suite of imgstore.Blobs. newBlobs returns
@@ -72,8 +73,8 @@ func RunImageStore(t *testing.T, newStore func(t *testing.T, now func() time.Tim
 	t.Run("jobs", func(t *testing.T) {
 		for _, c := range jobCases {
 			t.Run(c.name, func(t *testing.T) {
-				clk := newClock(time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC))
-				c.run(t, newStore(t, clk.now), clk)
+				clk := testclock.New(time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC))
+				c.run(t, newStore(t, clk.Now), clk)
 			})
 		}
 	})
@@ -86,7 +87,7 @@ const (
 
 var jobCases = []struct {
 	name string
-	run  func(t *testing.T, s imgstore.Store, clk *clock)
+	run  func(t *testing.T, s imgstore.Store, clk *testclock.Clock)
 }{
 	{"empty queue", testJobsEmpty},
 	{"claim order and completion", testJobsLifecycle},
@@ -96,7 +97,7 @@ var jobCases = []struct {
 	{"concurrent claims never share a job", testJobsConcurrent},
 }
 
-func testJobsEmpty(t *testing.T, s imgstore.Store, _ *clock) {
+func testJobsEmpty(t *testing.T, s imgstore.Store, _ *testclock.Clock) {
 	ctx := context.Background()
 	if _, err := s.ClaimJob(ctx, jobLease, jobMaxAttempts); !errors.Is(err, catalog.ErrNotFound) {
 		t.Fatalf("ClaimJob on empty queue: err = %v, want ErrNotFound", err)
@@ -110,10 +111,10 @@ func testJobsEmpty(t *testing.T, s imgstore.Store, _ *clock) {
 	}
 }
 
-func testJobsLifecycle(t *testing.T, s imgstore.Store, clk *clock) {
+func testJobsLifecycle(t *testing.T, s imgstore.Store, clk *testclock.Clock) {
 	ctx := context.Background()
 	mustEnqueue(t, s, 30, 10)
-	clk.advance(time.Second)
+	clk.Add(time.Second)
 	mustEnqueue(t, s, 20)
 	wantJob(t, s, 10, imgstore.Pending, 0)
 
@@ -147,15 +148,15 @@ func testJobsLifecycle(t *testing.T, s imgstore.Store, clk *clock) {
 	}
 }
 
-func testJobsLapsed(t *testing.T, s imgstore.Store, clk *clock) {
+func testJobsLapsed(t *testing.T, s imgstore.Store, clk *testclock.Clock) {
 	ctx := context.Background()
 	mustEnqueue(t, s, 5)
 	mustClaim(t, s)
-	clk.advance(jobLease / 2)
+	clk.Add(jobLease / 2)
 	if _, err := s.ClaimJob(ctx, jobLease, jobMaxAttempts); !errors.Is(err, catalog.ErrNotFound) {
 		t.Fatalf("claim within the lease: err = %v, want ErrNotFound", err)
 	}
-	clk.advance(jobLease) // the first worker "crashed"
+	clk.Add(jobLease) // the first worker "crashed"
 	j := mustClaim(t, s)
 	if j.ID != 5 || j.Attempts != 2 {
 		t.Fatalf("reclaim = %+v, want job 5 attempt 2", j)
@@ -163,7 +164,7 @@ func testJobsLapsed(t *testing.T, s imgstore.Store, clk *clock) {
 	if err := s.CompleteJob(ctx, 5, 1, ""); !errors.Is(err, imgstore.ErrStale) {
 		t.Errorf("late completion of attempt 1: err = %v, want ErrStale", err)
 	}
-	clk.advance(2 * jobLease) // crashed again: out of attempts
+	clk.Add(2 * jobLease) // crashed again: out of attempts
 	if _, err := s.ClaimJob(ctx, jobLease, jobMaxAttempts); !errors.Is(err, catalog.ErrNotFound) {
 		t.Fatalf("claim after the last attempt lapsed: err = %v, want ErrNotFound", err)
 	}
@@ -173,7 +174,7 @@ func testJobsLapsed(t *testing.T, s imgstore.Store, clk *clock) {
 	}
 }
 
-func testJobsReenqueue(t *testing.T, s imgstore.Store, _ *clock) {
+func testJobsReenqueue(t *testing.T, s imgstore.Store, _ *testclock.Clock) {
 	ctx := context.Background()
 	mustEnqueue(t, s, 8)
 	mustClaim(t, s)
@@ -188,7 +189,7 @@ func testJobsReenqueue(t *testing.T, s imgstore.Store, _ *clock) {
 	wantJob(t, s, 8, imgstore.Pending, 0)
 }
 
-func testJobsQueueMissing(t *testing.T, s imgstore.Store, _ *clock) {
+func testJobsQueueMissing(t *testing.T, s imgstore.Store, _ *testclock.Clock) {
 	ctx := context.Background()
 	mustEnqueue(t, s, 1, 2, 3)
 	held := mustClaim(t, s) // 1, held by another replica's worker
@@ -213,7 +214,7 @@ func testJobsQueueMissing(t *testing.T, s imgstore.Store, _ *clock) {
 	}
 }
 
-func testJobsConcurrent(t *testing.T, s imgstore.Store, _ *clock) {
+func testJobsConcurrent(t *testing.T, s imgstore.Store, _ *testclock.Clock) {
 	ctx := context.Background()
 	const n = 24
 	ids := make([]int64, n)

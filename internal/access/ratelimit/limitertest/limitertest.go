@@ -16,33 +16,8 @@ import (
 
 	"github.com/fragrance-data/fragrance/internal/access/ratelimit"
 	"github.com/fragrance-data/fragrance/internal/apikey"
+	"github.com/fragrance-data/fragrance/internal/testclock"
 )
-
-// Clock is a settable clock safe for concurrent use.
-type Clock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-// NewClock returns a clock stopped at t.
-func NewClock(t time.Time) *Clock { return &Clock{t: t} }
-
-// Now returns the clock's time.
-func (c *Clock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-// Set moves the clock to t.
-func (c *Clock) Set(t time.Time) {
-	c.mu.Lock()
-	c.t = t
-	c.mu.Unlock()
-}
-
-// Add moves the clock by d.
-func (c *Clock) Add(d time.Duration) { c.Set(c.Now().Add(d)) }
 
 // Base is the start time of the suite's clocks: a whole minute, so that
 // bucket boundaries fall on round offsets from it.
@@ -79,13 +54,13 @@ func Run(t *testing.T, newLimiter NewFunc) {
 // fixture is one limiter with its clock and a key id.
 type fixture struct {
 	t     *testing.T
-	clock *Clock
+	clock *testclock.Clock
 	lim   ratelimit.Limiter
 	id    string
 }
 
 func newFixture(t *testing.T, newLimiter NewFunc) *fixture {
-	c := NewClock(Base)
+	c := testclock.New(Base)
 	return &fixture{t: t, clock: c, lim: newLimiter(t, c.Now), id: "fds_" + fmt.Sprintf("%08d", rand.IntN(1e8))}
 }
 

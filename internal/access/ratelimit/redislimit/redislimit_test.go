@@ -4,9 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"net"
-	"os"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -17,56 +15,17 @@ import (
 	"github.com/fragrance-data/fragrance/internal/access/ratelimit"
 	"github.com/fragrance-data/fragrance/internal/access/ratelimit/limitertest"
 	"github.com/fragrance-data/fragrance/internal/access/ratelimit/redislimit"
+	"github.com/fragrance-data/fragrance/internal/access/ratelimit/redislimit/redistest"
 	"github.com/fragrance-data/fragrance/internal/apikey"
+	"github.com/fragrance-data/fragrance/internal/testclock"
 )
 
-// testRedis returns the options of the test Redis named by
-// FRAGRANCE_TEST_REDIS (e.g. redis://127.0.0.1:6379/0), or skips.
-func testRedis(t testing.TB) *redis.Options {
-	t.Helper()
-	u := os.Getenv("FRAGRANCE_TEST_REDIS")
-	if u == "" {
-		t.Skip("FRAGRANCE_TEST_REDIS not set")
-	}
-	o, err := redis.ParseURL(u)
-	if err != nil {
-		t.Fatalf("FRAGRANCE_TEST_REDIS: %v", err)
-	}
-	return o
-}
-
-// isolated returns a key prefix of its own and deletes its keys at the end.
-func isolated(t testing.TB, c redis.UniversalClient) string {
-	prefix := fmt.Sprintf("fragrance-test:%x:", rand.Uint64())
-	t.Cleanup(func() {
-		ctx := context.Background()
-		iter := c.Scan(ctx, 0, prefix+"*", 1000).Iterator()
-		for iter.Next(ctx) {
-			c.Del(ctx, iter.Val())
-		}
-	})
-	return prefix
-}
-
-func newLimiter(t testing.TB, client redis.UniversalClient, now func() time.Time, probe time.Duration) *redislimit.Limiter {
-	t.Helper()
-	l, err := redislimit.New(context.Background(), redislimit.Options{
-		Client: client, Local: ratelimit.NewMemLimiter(ratelimit.MemOptions{Now: now}),
-		KeyPrefix: isolated(t, client), Now: now, ProbeInterval: probe,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { l.Close() })
-	return l
-}
-
 func TestRedisLimiterContract(t *testing.T) {
-	o := testRedis(t)
+	o := redistest.Options(t)
 	client := redis.NewClient(o)
 	t.Cleanup(func() { client.Close() })
 	limitertest.Run(t, func(t *testing.T, now func() time.Time) ratelimit.Limiter {
-		return newLimiter(t, client, now, time.Minute)
+		return redistest.Limiter(t, client, now, time.Minute)
 	})
 }
 
@@ -74,10 +33,10 @@ func TestRedisLimiterContract(t *testing.T) {
 // replicas taking turns, each with its own shadow: the shadows see a third
 // of the traffic each, so the script alone must hold the limits.
 func TestRedisLimiterContractReplicas(t *testing.T) {
-	client := redis.NewClient(testRedis(t))
+	client := redis.NewClient(redistest.Options(t))
 	t.Cleanup(func() { client.Close() })
 	limitertest.Run(t, func(t *testing.T, now func() time.Time) ratelimit.Limiter {
-		prefix := isolated(t, client)
+		prefix := redistest.Prefix(t, client)
 		rr := &roundRobin{}
 		for i := 0; i < 3; i++ {
 			l, err := redislimit.New(context.Background(), redislimit.Options{
@@ -106,10 +65,10 @@ func (r *roundRobin) Allow(ctx context.Context, id string, l apikey.Limits) (rat
 
 // TestRedisLimiterSharedWindows checks that two replicas share a window.
 func TestRedisLimiterSharedWindows(t *testing.T) {
-	client := redis.NewClient(testRedis(t))
+	client := redis.NewClient(redistest.Options(t))
 	t.Cleanup(func() { client.Close() })
-	clock := limitertest.NewClock(limitertest.Base)
-	prefix := isolated(t, client)
+	clock := testclock.New(limitertest.Base)
+	prefix := redistest.Prefix(t, client)
 	var replicas []ratelimit.Limiter
 	for i := 0; i < 2; i++ {
 		l, err := redislimit.New(context.Background(), redislimit.Options{
@@ -221,14 +180,14 @@ func (c *flakyConn) Write(b []byte) (int, error) {
 // TestRedisRecovers breaks the network, checks the fallback keeps this
 // replica within its limits, and that the probe returns to Redis.
 func TestRedisRecovers(t *testing.T) {
-	o := testRedis(t)
+	o := redistest.Options(t)
 	fd := &flakyDialer{addr: o.Addr}
 	o.Dialer = fd.dial
 	o.MaxRetries = -1
 	client := redis.NewClient(o)
 	t.Cleanup(func() { client.Close() })
-	clock := limitertest.NewClock(limitertest.Base)
-	l := newLimiter(t, client, clock.Now, 10*time.Millisecond)
+	clock := testclock.New(limitertest.Base)
+	l := redistest.Limiter(t, client, clock.Now, 10*time.Millisecond)
 	lim := apikey.Limits{PerMinute: 3, PerDay: 100}
 	allow := func() bool {
 		d, err := l.Allow(context.Background(), "fds_recover0", lim)
@@ -268,9 +227,9 @@ func TestRedisRecovers(t *testing.T) {
 // TestRedisClockAndExpiry uses Redis's own clock, as production does, and
 // checks that the window keys expire.
 func TestRedisClockAndExpiry(t *testing.T) {
-	client := redis.NewClient(testRedis(t))
+	client := redis.NewClient(redistest.Options(t))
 	t.Cleanup(func() { client.Close() })
-	prefix := isolated(t, client)
+	prefix := redistest.Prefix(t, client)
 	l, err := redislimit.New(context.Background(), redislimit.Options{
 		Client: client, Local: ratelimit.NewMemLimiter(ratelimit.MemOptions{}), KeyPrefix: prefix,
 	})
