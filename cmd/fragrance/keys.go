@@ -73,7 +73,6 @@ func (f *keyFlags) parseWithPrefix(args []string) (prefix string, done bool, err
 	return p, err != nil, err
 }
 
-// open opens the store named by --db.
 // open reads --tier-limits and opens the store, for the commands that
 // print keys with their limits.
 func (f *keyFlags) open(ctx context.Context) (backend, apikey.Tiers, error) {
@@ -185,22 +184,30 @@ func runKeysList(ctx context.Context, args []string, cio cmdIO) error {
 func stateCommand(verb string, to apikey.State) func(context.Context, []string, cmdIO) error {
 	return func(ctx context.Context, args []string, cio cmdIO) error {
 		f := newKeyFlags(verb, verb+" [--db PATH] KEYPREFIX", cio)
-		prefix, done, err := f.parseWithPrefix(args)
-		if done {
-			return err
-		}
-		store, _, err := f.open(ctx)
-		if err != nil {
-			return err
-		}
-		defer store.Close()
-		k, err := store.SetKeyState(ctx, prefix, to)
-		if err != nil {
-			return keyError(prefix, err)
-		}
-		fmt.Fprintf(cio.stdout, "%s: %s\n", k.Prefix, k.State)
-		return nil
+		return f.withKey(ctx, args, func(store backend, _ apikey.Tiers, prefix string) error {
+			k, err := store.SetKeyState(ctx, prefix, to)
+			if err != nil {
+				return keyError(prefix, err)
+			}
+			fmt.Fprintf(cio.stdout, "%s: %s\n", k.Prefix, k.State)
+			return nil
+		})
 	}
+}
+
+// withKey is the common body of the commands about one key: it parses the
+// flags and the KEYPREFIX argument, opens the store and runs fn.
+func (f *keyFlags) withKey(ctx context.Context, args []string, fn func(store backend, tiers apikey.Tiers, prefix string) error) error {
+	prefix, done, err := f.parseWithPrefix(args)
+	if done {
+		return err
+	}
+	store, tiers, err := f.open(ctx)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	return fn(store, tiers, prefix)
 }
 
 // keyError turns a store error about one key into a message for people.
@@ -219,21 +226,14 @@ func runKeysLimits(ctx context.Context, args []string, cio cmdIO) error {
 		"Sets the key's own limits; 0 returns a number to the tier's default.", cio)
 	perMinute := f.Int("per-minute", 0, "the key's own per-minute limit (0: the tier's)")
 	perDay := f.Int("per-day", 0, "the key's own per-day limit (0: the tier's)")
-	prefix, done, err := f.parseWithPrefix(args)
-	if done {
-		return err
-	}
-	store, tiers, err := f.open(ctx)
-	if err != nil {
-		return err
-	}
-	defer store.Close()
-	k, err := store.SetKeyLimits(ctx, prefix, int64(*perMinute), int64(*perDay))
-	if err != nil {
-		return keyError(prefix, err)
-	}
-	printKey(cio, k, tiers)
-	return nil
+	return f.withKey(ctx, args, func(store backend, tiers apikey.Tiers, prefix string) error {
+		k, err := store.SetKeyLimits(ctx, prefix, int64(*perMinute), int64(*perDay))
+		if err != nil {
+			return keyError(prefix, err)
+		}
+		printKey(cio, k, tiers)
+		return nil
+	})
 }
 
 func runKeysUsage(ctx context.Context, args []string, cio cmdIO) error {
@@ -241,26 +241,19 @@ func runKeysUsage(ctx context.Context, args []string, cio cmdIO) error {
 		"Shows the key's requests per day (UTC), status class and endpoint. A running\n"+
 		"server writes its counts every few seconds.", cio)
 	days := f.Int("days", 7, fmt.Sprintf("number of days, today included (at most %d)", usage.MaxReportDays))
-	prefix, done, err := f.parseWithPrefix(args)
-	if done {
-		return err
-	}
-	store, tiers, err := f.open(ctx)
-	if err != nil {
-		return err
-	}
-	defer store.Close()
-	k, err := store.KeyByPrefix(ctx, prefix)
-	if err != nil {
-		return keyError(prefix, err)
-	}
-	rep, err := meter.BuildReport(ctx, store, prefix, time.Now(), *days, nil)
-	if err != nil {
-		return err
-	}
-	printKey(cio, k, tiers)
-	printKeyUsage(cio, rep)
-	return nil
+	return f.withKey(ctx, args, func(store backend, tiers apikey.Tiers, prefix string) error {
+		k, err := store.KeyByPrefix(ctx, prefix)
+		if err != nil {
+			return keyError(prefix, err)
+		}
+		rep, err := meter.BuildReport(ctx, store, prefix, time.Now(), *days, nil)
+		if err != nil {
+			return err
+		}
+		printKey(cio, k, tiers)
+		printKeyUsage(cio, rep)
+		return nil
+	})
 }
 
 func printKeyUsage(cio cmdIO, rep usage.Report) {
