@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -42,6 +43,8 @@ func commands() []command {
 		{"keys", "create, list, revoke, suspend and resume API keys; show usage", runKeys},
 		{"images", "import bottle photos and make transparent-background images", runImages},
 		{"eval", "print the relevance scores of search and dupes on the evaluation sets", runEval},
+		{"backup", "copy a SQLite database to a file while it is in use, and check the copy", runBackup},
+		{"tiers", "list the tiers' limits and set them (every server applies them within seconds)", runTiers},
 	}
 	sort.Slice(cmds, func(i, j int) bool { return cmds[i].name < cmds[j].name })
 	return cmds
@@ -51,11 +54,12 @@ func commands() []command {
 // their own arguments, environment and output.
 func run(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) error {
 	cio := cmdIO{getenv: getenv, stdin: stdin, stdout: stdout, stderr: stderr}
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
-		printUsage(cio)
-		if len(args) == 0 {
-			return errUsage
-		}
+	if len(args) == 0 {
+		printUsage(cio.stderr)
+		return errUsage
+	}
+	if isHelp(args[0]) {
+		printUsage(cio.stdout)
 		return nil
 	}
 	for _, c := range commands() {
@@ -64,24 +68,32 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		}
 	}
 	fmt.Fprintf(stderr, "fragrance: unknown command %q\n\n", args[0])
-	printUsage(cio)
+	printUsage(stderr)
 	return errUsage
 }
 
-func printUsage(cio cmdIO) {
-	fmt.Fprintln(cio.stderr, "Usage: fragrance <command> [flags]\n\nCommands:")
+// isHelp reports an argument that asks for help. Help asked for goes to
+// standard output with exit status 0; usage after a mistake goes to
+// standard error with exit status 2.
+func isHelp(arg string) bool {
+	return arg == "-h" || arg == "-help" || arg == "--help" || arg == "help"
+}
+
+func printUsage(w io.Writer) {
+	fmt.Fprintln(w, "Usage: fragrance <command> [flags]\n\nCommands:")
 	for _, c := range commands() {
-		fmt.Fprintf(cio.stderr, "  %-10s %s\n", c.name, c.summary)
+		fmt.Fprintf(w, "  %-10s %s\n", c.name, c.summary)
 	}
-	fmt.Fprintln(cio.stderr, "\nRun 'fragrance <command> --help' for the flags of a command.")
+	fmt.Fprintln(w, "\nRun 'fragrance <command> --help' for the flags of a command.")
 }
 
 // flags is a FlagSet whose flags fall back to environment variables, so
 // every flag --foo-bar has an equivalent FRAGRANCE_FOO_BAR.
 type flags struct {
 	*flag.FlagSet
-	getenv env
-	errs   []error
+	getenv         env
+	stdout, stderr io.Writer
+	errs           []error
 }
 
 // newFlags returns the flag set of a subcommand.
@@ -89,11 +101,11 @@ func newFlags(name, usage string, cio cmdIO) *flags {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(cio.stderr)
 	fs.Usage = func() {
-		fmt.Fprintf(cio.stderr, "Usage: fragrance %s\n\n", usage)
+		fmt.Fprintf(fs.Output(), "Usage: fragrance %s\n\n", usage)
 		fs.PrintDefaults()
-		fmt.Fprintln(cio.stderr, "\nEvery flag can also be set by its environment variable, shown in brackets.")
+		fmt.Fprintln(fs.Output(), "\nEvery flag can also be set by its environment variable, shown in brackets.")
 	}
-	return &flags{FlagSet: fs, getenv: cio.getenv}
+	return &flags{FlagSet: fs, getenv: cio.getenv, stdout: cio.stdout, stderr: cio.stderr}
 }
 
 // envName is the environment variable of a flag: FRAGRANCE_ + upper snake case.
@@ -153,10 +165,18 @@ func (f *flags) Duration(name string, def time.Duration, usage string) *time.Dur
 // parse parses args; --help prints usage and returns errHelp, which callers
 // turn into a clean exit.
 func (f *flags) parse(args []string) error {
-	if err := f.FlagSet.Parse(args); err != nil {
+	// What the flag package prints (the usage, after an error message) goes
+	// to standard output when help was asked for, else to standard error.
+	var out bytes.Buffer
+	f.SetOutput(&out)
+	err := f.FlagSet.Parse(args)
+	f.SetOutput(f.stderr)
+	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
+			f.stdout.Write(out.Bytes())
 			return errHelp
 		}
+		f.stderr.Write(out.Bytes())
 		return errUsage
 	}
 	if len(f.errs) > 0 {
@@ -187,12 +207,16 @@ type subcommand struct {
 // dispatch runs the subcommand of group named by args[0], or prints the
 // group's usage for no argument (a usage error) or --help.
 func dispatch(ctx context.Context, group string, cmds []subcommand, args []string, cio cmdIO) error {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
-		fmt.Fprintf(cio.stderr, "Usage: fragrance %s <command> [flags]\n\nCommands:\n", group)
-		for _, c := range cmds {
-			fmt.Fprintf(cio.stderr, "  %-8s %s\n", c.name, c.summary)
+	if len(args) == 0 || isHelp(args[0]) {
+		w := cio.stdout
+		if len(args) == 0 {
+			w = cio.stderr
 		}
-		fmt.Fprintf(cio.stderr, "\nRun 'fragrance %s <command> --help' for its flags.\n", group)
+		fmt.Fprintf(w, "Usage: fragrance %s <command> [flags]\n\nCommands:\n", group)
+		for _, c := range cmds {
+			fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
+		}
+		fmt.Fprintf(w, "\nRun 'fragrance %s <command> --help' for its flags.\n", group)
 		if len(args) == 0 {
 			return errUsage
 		}
@@ -205,4 +229,28 @@ func dispatch(ctx context.Context, group string, cmds []subcommand, args []strin
 	}
 	fmt.Fprintf(cio.stderr, "fragrance %s: unknown command %q (try 'fragrance %s --help')\n", group, args[0], group)
 	return errUsage
+}
+
+// parseOneArg parses flags that may stand before or after the one
+// argument a command takes (named name in messages), and returns it.
+func parseOneArg(f *flags, args []string, name string) (arg string, done bool, err error) {
+	if done, err := f.parseOrHelp(args); done {
+		return "", true, err
+	}
+	rest := f.Args()
+	if len(rest) == 0 {
+		fmt.Fprintln(f.Output(), "missing "+name)
+		f.Usage()
+		return "", true, errUsage
+	}
+	if len(rest) > 1 {
+		if done, err := f.parseOrHelp(rest[1:]); done {
+			return "", true, err
+		}
+		if f.NArg() > 0 {
+			f.Usage()
+			return "", true, errUsage
+		}
+	}
+	return rest[0], false, nil
 }

@@ -2,9 +2,7 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/fragrance-data/fragrance/internal/bundled"
@@ -76,12 +74,7 @@ func evalIndex(ctx context.Context, dsn, curatedPath string) (*index.Index, erro
 		}
 		return index.Build(ps, index.Options{AccordColor: ref.Color, Curated: curated}), nil
 	}
-	if !isPostgres(dsn) {
-		if _, err := os.Stat(dsn); errors.Is(err, os.ErrNotExist) {
-			return nil, fmt.Errorf("eval: database %s does not exist", dsn)
-		}
-	}
-	store, err := openStore(ctx, dsn)
+	store, err := openExistingStore(ctx, dsn)
 	if err != nil {
 		return nil, err
 	}

@@ -251,7 +251,7 @@ func failClosed(t *testing.T, pgBase string, outage proxyMode, pastTTL bool) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	base, stop := startServe(t, noEnv, "--db", viaProxy(t, direct, proxy.Addr()))
+	base, stop := startServe(t, noEnv, "--db", viaProxy(t, direct, proxy.Addr()), "--metrics-token", testMetricsToken)
 	client := &http.Client{Timeout: 30 * time.Second}
 	defer client.CloseIdleConnections()
 	const path = "/api/perfumes/dior-sauvage"
@@ -314,12 +314,22 @@ func failClosed(t *testing.T, pgBase string, outage proxyMode, pastTTL bool) {
 	}
 }
 
-// metricValue reads one series of /metrics (0 when absent).
+// testMetricsToken is the --metrics-token of the servers whose /metrics
+// the tests read.
+const testMetricsToken = "test-metrics-token-0123456789"
+
+// metricValue reads one series of /metrics (0 when absent), from a server
+// started with --metrics-token testMetricsToken.
 func metricValue(t *testing.T, client *http.Client, base, series string) float64 {
 	t.Helper()
-	resp, err := client.Get(base + "/metrics")
+	req, _ := http.NewRequest("GET", base+"/metrics", nil)
+	req.Header.Set("Authorization", "Bearer "+testMetricsToken)
+	resp, err := client.Do(req)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("/metrics: %d", resp.StatusCode)
 	}
 	defer resp.Body.Close()
 	sc := bufio.NewScanner(resp.Body)

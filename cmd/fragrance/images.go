@@ -39,10 +39,11 @@ func newImageFlags(name, usage string, cio cmdIO) *imageFlags {
 	}
 }
 
-// open opens the store, fills a new database with the bundled catalogue
-// (as serve would), and returns the image service over its perfumes.
+// open opens the existing store, fills one without a catalogue (made by
+// migrate) with the bundled one as serve would, and returns the image
+// service over its perfumes.
 func (f *imageFlags) open(ctx context.Context) (*images.Service, func(), error) {
-	db, err := openStore(ctx, *f.db)
+	db, err := openExistingStore(ctx, *f.db)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -109,17 +110,25 @@ func runImagesProcess(ctx context.Context, args []string, cio cmdIO) error {
 	f := newImageFlags("process", "process [--db PATH] [--image-dir DIR] [--all [--force] | --id N] [--workers N]\n\n"+
 		"Makes transparent-background images. Without --all or --id it runs the queued jobs.\n"+
 		"--all queues every perfume whose image is not done yet (with --force: every perfume);\n"+
-		"--id queues one perfume. Perfumes without a photo get their generated bottle.", cio)
-	// The action flags have no environment fallback: a stray FRAGRANCE_ALL
-	// must not turn a run of the queue into a run over every perfume.
-	all := f.FlagSet.Bool("all", false, "queue every perfume whose transparent image is not done")
-	force := f.FlagSet.Bool("force", false, "with --all: redo done images too")
-	id := f.FlagSet.Int64("id", 0, "queue the perfume with this numeric id")
+		"--id queues one perfume. Perfumes without a photo get their generated bottle.\n"+
+		"Beside a running server, keep it in the background: --cpu-budget 25, or run it\n"+
+		"under 'nice -n 19'.", cio)
+	// Like every flag, the action flags have their environment variables
+	// (for a scheduled job); the usage shows them, and --force still needs
+	// --all.
+	all := f.Bool("all", false, "queue every perfume whose transparent image is not done")
+	force := f.Bool("force", false, "with --all: redo done images too")
+	idFlag := f.Int("id", 0, "queue the perfume with this numeric id")
 	workers := f.Int("workers", runtime.NumCPU(), "jobs run at once")
+	budget := f.Int("cpu-budget", 0, "percent of one core the workers may use together, resting after each job (e.g. 25 beside a running server); 0: no limit")
 	if done, err := f.parseOrHelp(args); done {
 		return err
 	}
-	if f.NArg() != 0 || (*all && *id != 0) || (*force && !*all) {
+	if *budget < 0 {
+		return fmt.Errorf("--cpu-budget %d: want a percentage of one core, 0 or more", *budget)
+	}
+	id := int64(*idFlag)
+	if f.NArg() != 0 || (*all && id != 0) || (*force && !*all) {
 		f.Usage()
 		return errUsage
 	}
@@ -128,10 +137,10 @@ func runImagesProcess(ctx context.Context, args []string, cio cmdIO) error {
 		return err
 	}
 	defer closeFn()
-	if err := queueJobs(ctx, svc, *all, *force, *id); err != nil {
+	if err := queueJobs(ctx, svc, *all, *force, id); err != nil {
 		return err
 	}
-	return drainJobs(ctx, svc, *workers, cio)
+	return drainJobs(ctx, svc, *workers, float64(*budget)/100, cio)
 }
 
 // queueJobs enqueues what --all, --force and --id ask for.
@@ -159,7 +168,7 @@ func queueJobs(ctx context.Context, svc *images.Service, all, force bool, id int
 }
 
 // drainJobs runs the queue empty, showing progress, and reports failures.
-func drainJobs(ctx context.Context, svc *images.Service, workers int, cio cmdIO) error {
+func drainJobs(ctx context.Context, svc *images.Service, workers int, budget float64, cio cmdIO) error {
 	counts, err := svc.JobCounts(ctx)
 	if err != nil {
 		return err
@@ -168,7 +177,7 @@ func drainJobs(ctx context.Context, svc *images.Service, workers int, cio cmdIO)
 	var mu sync.Mutex
 	var done int
 	var failed []string
-	err = svc.NewWorker(images.WorkerConfig{Workers: max(1, workers), Pause: -1}).Drain(ctx, func(r images.JobResult) {
+	err = svc.NewWorker(images.WorkerConfig{Workers: max(1, workers), Pause: -1, CPUBudget: budget}).Drain(ctx, func(r images.JobResult) {
 		mu.Lock()
 		defer mu.Unlock()
 		done++

@@ -36,52 +36,41 @@ func runKeys(ctx context.Context, args []string, cio cmdIO) error {
 // keyFlags are the flags every keys command shares.
 type keyFlags struct {
 	*flags
-	db, tierLimits *string
+	db *string
+	// check, when set, validates the parsed flags before the store is
+	// opened.
+	check func() error
 }
 
 func newKeyFlags(name, usage string, cio cmdIO) *keyFlags {
 	f := newFlags("keys "+name, "keys "+usage, cio)
-	return &keyFlags{
-		flags:      f,
-		db:         f.DB(),
-		tierLimits: f.String("tier-limits", "", "tier limits as tier=PERMINUTE/PERDAY,... (default "+apikey.DefaultTiers().String()+")"),
-	}
+	return &keyFlags{flags: f, db: f.DB()}
 }
 
 // parseWithPrefix parses flags that may stand before or after the one
 // KEYPREFIX argument, and returns the prefix in stored form.
 func (f *keyFlags) parseWithPrefix(args []string) (prefix string, done bool, err error) {
-	if done, err := f.parseOrHelp(args); done {
+	arg, done, err := parseOneArg(f.flags, args, "KEYPREFIX")
+	if done {
 		return "", true, err
 	}
-	rest := f.Args()
-	if len(rest) == 0 {
-		fmt.Fprintln(f.Output(), "missing KEYPREFIX")
-		f.Usage()
-		return "", true, errUsage
-	}
-	if len(rest) > 1 {
-		if done, err := f.parseOrHelp(rest[1:]); done {
-			return "", true, err
-		}
-		if f.NArg() > 0 {
-			f.Usage()
-			return "", true, errUsage
-		}
-	}
-	p, err := apikey.NormalizePrefix(rest[0])
+	p, err := apikey.NormalizePrefix(arg)
 	return p, err != nil, err
 }
 
-// open reads --tier-limits and opens the store, for the commands that
-// print keys with their limits.
+// open opens the store and reads the tier limits the servers apply, for
+// the commands that print keys with their limits.
 func (f *keyFlags) open(ctx context.Context) (backend, apikey.Tiers, error) {
-	tiers, err := apikey.ParseTiers(*f.tierLimits, apikey.DefaultTiers())
+	store, err := openExistingStore(ctx, *f.db)
 	if err != nil {
 		return nil, nil, err
 	}
-	store, err := openStore(ctx, *f.db)
-	return store, tiers, err
+	tiers, _, err := storedTiers(ctx, store)
+	if err != nil {
+		store.Close()
+		return nil, nil, err
+	}
+	return store, tiers, nil
 }
 
 func runKeysCreate(ctx context.Context, args []string, cio cmdIO) error {
@@ -202,6 +191,11 @@ func (f *keyFlags) withKey(ctx context.Context, args []string, fn func(store bac
 	if done {
 		return err
 	}
+	if f.check != nil {
+		if err := f.check(); err != nil {
+			return err
+		}
+	}
 	store, tiers, err := f.open(ctx)
 	if err != nil {
 		return err
@@ -241,6 +235,12 @@ func runKeysUsage(ctx context.Context, args []string, cio cmdIO) error {
 		"Shows the key's requests per day (UTC), status class and endpoint. A running\n"+
 		"server writes its counts every few seconds.", cio)
 	days := f.Int("days", 7, fmt.Sprintf("number of days, today included (at most %d)", usage.MaxReportDays))
+	f.check = func() error {
+		if *days < 1 || *days > usage.MaxReportDays {
+			return fmt.Errorf("--days %d: want 1 to %d", *days, usage.MaxReportDays)
+		}
+		return nil
+	}
 	return f.withKey(ctx, args, func(store backend, tiers apikey.Tiers, prefix string) error {
 		k, err := store.KeyByPrefix(ctx, prefix)
 		if err != nil {

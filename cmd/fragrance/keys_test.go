@@ -15,7 +15,7 @@ import (
 
 // TestKeysLifecycle drives the keys commands as an operator would.
 func TestKeysLifecycle(t *testing.T) {
-	db := filepath.Join(t.TempDir(), "keys.db")
+	db := newDB(t, "keys.db")
 	out := runCmd(t, "keys", "create", "--db", db, "--tier", "enterprise", "--per-minute", "1000", "--per-day", "50", "--email", "x@example.com")
 	secret := lastLine(out)
 	pk, err := apikey.ParseKey(secret)
@@ -56,7 +56,7 @@ func TestKeysLifecycle(t *testing.T) {
 }
 
 func TestKeysUsage(t *testing.T) {
-	db := filepath.Join(t.TempDir(), "usage.db")
+	db := newDB(t, "usage.db")
 	secret := lastLine(runCmd(t, "keys", "create", "--db", db, "--email", "y@example.com", "--name", "demo"))
 	pk, _ := apikey.ParseKey(secret)
 	store, err := openStore(context.Background(), db)
@@ -98,8 +98,8 @@ func TestKeysRefuses(t *testing.T) {
 	}
 	for _, args := range [][]string{{"keys", "--help"}, {"keys", "create", "--help"}, {"keys", "usage", "--help"}} {
 		var stdout, stderr bytes.Buffer
-		if err := run(context.Background(), args, noEnv, strings.NewReader(""), &stdout, &stderr); err != nil || stderr.Len() == 0 {
-			t.Errorf("fragrance %s: %v, help %q", strings.Join(args, " "), err, stderr.String())
+		if err := run(context.Background(), args, noEnv, strings.NewReader(""), &stdout, &stderr); err != nil || stdout.Len() == 0 {
+			t.Errorf("fragrance %s: %v, help %q", strings.Join(args, " "), err, stdout.String())
 		}
 	}
 	var stdout, stderr bytes.Buffer
@@ -111,7 +111,7 @@ func TestKeysRefuses(t *testing.T) {
 
 // TestKeysEnvFallback: every flag has its FRAGRANCE_ variable.
 func TestKeysEnvFallback(t *testing.T) {
-	db := filepath.Join(t.TempDir(), "env.db")
+	db := newDB(t, "env.db")
 	env := func(k string) string {
 		return map[string]string{"FRAGRANCE_DB": db, "FRAGRANCE_TIER": "pro", "FRAGRANCE_EMAIL": "z@example.com"}[k]
 	}

@@ -56,7 +56,7 @@ func fetch(client *http.Client, url, key string) (answer, error) {
 // minute; every other request gets the contract's 429 (body and headers),
 // and the meter counts both.
 func TestFreeKeyLoadOneReplica(t *testing.T) {
-	db := filepath.Join(t.TempDir(), "limits.db")
+	db := newDB(t, "limits.db")
 	key := lastLine(runCmd(t, "keys", "create", "--db", db, "--tier", "free", "--email", "load@example.com"))
 	pk, err := apikey.ParseKey(key)
 	if err != nil {
@@ -308,7 +308,7 @@ func checkMeteredEqualsAnswered(t *testing.T, dsn, prefix string, load shutdownL
 // the handler returns and flushes after Shutdown. So a client that got a
 // whole answer was metered, and one that got none was not.
 func TestShutdownMetersEveryAnswer(t *testing.T) {
-	db := filepath.Join(t.TempDir(), "shutdown.db")
+	db := newDB(t, "shutdown.db")
 	key := lastLine(runCmd(t, "keys", "create", "--db", db, "--tier", "enterprise", "--per-minute", "1000000", "--email", "load@example.com"))
 	pk, err := apikey.ParseKey(key)
 	if err != nil {
@@ -336,6 +336,7 @@ func TestSIGTERMMetersEveryAnswer(t *testing.T) {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	db := filepath.Join(dir, "sigterm.db")
+	runCmd(t, "migrate", "--db", db)
 	key := lastLine(runCmd(t, "keys", "create", "--db", db, "--tier", "enterprise", "--per-minute", "1000000", "--email", "load@example.com"))
 	pk, err := apikey.ParseKey(key)
 	if err != nil {

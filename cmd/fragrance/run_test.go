@@ -39,12 +39,21 @@ func (s *syncBuffer) String() string {
 // tests quickly, also under -race; one test uses the whole bundled one.
 const smallCatalogue = "testdata/catalogue-small.jsonl.gz"
 
-var listenRE = regexp.MustCompile(`msg=listening addr=(\S+)`)
+// listenRE finds the main listener's address in serve's log, text or JSON.
+var listenRE = regexp.MustCompile(`msg=listening addr=(\S+)|"msg":"listening","addr":"([^"]+)"`)
 
 // startServe runs `fragrance serve` in-process on port 0 and returns its
 // base URL once /healthz answers 200, and a stop function that cancels it
 // and waits for a clean exit.
 func startServe(t *testing.T, getenv func(string) string, args ...string) (string, func()) {
+	t.Helper()
+	base, stop, _ := startServeLog(t, getenv, args...)
+	return base, stop
+}
+
+// startServeLog is startServe that also returns serve's log (its standard
+// error).
+func startServeLog(t *testing.T, getenv func(string) string, args ...string) (string, func(), *syncBuffer) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	stderr := &syncBuffer{}
@@ -57,7 +66,7 @@ func startServe(t *testing.T, getenv func(string) string, args ...string) (strin
 	deadline := time.Now().Add(60 * time.Second)
 	for base == "" {
 		if m := listenRE.FindStringSubmatch(stderr.String()); m != nil {
-			base = "http://" + m[1]
+			base = "http://" + m[1] + m[2]
 			break
 		}
 		select {
@@ -99,7 +108,7 @@ func startServe(t *testing.T, getenv func(string) string, args ...string) (strin
 		}
 	}
 	t.Cleanup(stop)
-	return base, stop
+	return base, stop, stderr
 }
 
 // noEnv is an empty environment.
@@ -113,6 +122,15 @@ func runCmd(t *testing.T, args ...string) string {
 		t.Fatalf("fragrance %s: %v\n%s", strings.Join(args, " "), err, errb.String())
 	}
 	return out.String()
+}
+
+// newDB makes a new, migrated SQLite database in a temporary folder, as
+// an operator would with migrate (or serve) before the keys commands.
+func newDB(t *testing.T, name string) string {
+	t.Helper()
+	db := filepath.Join(t.TempDir(), name)
+	runCmd(t, "migrate", "--db", db)
+	return db
 }
 
 // lastLine is the last non-empty line of s.

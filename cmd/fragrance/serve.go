@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net"
 	"net/http"
 	"strings"
 	"time"
@@ -13,6 +12,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"github.com/redis/go-redis/v9"
 
 	"github.com/fragrance-data/fragrance/internal/access"
 	"github.com/fragrance-data/fragrance/internal/access/meter"
@@ -31,14 +31,17 @@ import (
 // serveConfig is everything serve reads from flags and the environment.
 type serveConfig struct {
 	addr, dsn, redis     *string
+	redisOptional        *bool
 	baseURL, shopURL     *string
 	imageBaseURL         *string
 	imageAddr, imagePath *string
 	imageDir             *string
 	imageWorkers         *int
 	imageQueueAll        *bool
+	imageHost            imageHostFlags // serve_images.go
 	trustedProxies       *string
 	tierLimits           *string
+	tierRefresh          *time.Duration
 	curated              *string
 	seedFile             *string
 	logFormat, logLevel  *string
@@ -48,26 +51,35 @@ type serveConfig struct {
 	answerCache          *int
 	memoryLimit          *string
 	gcPercent            *int
+	metricsAddr          *string
+	metricsToken         *string
+	limits               *listenerLimitFlags
+
+	// The website's (serve_web.go).
+	analyticsSnippet *string
+	siteSearchLimit  *int
 }
 
 func serveFlags(cio cmdIO) (*flags, *serveConfig) {
 	f := newFlags("serve", "serve [flags]\n\n"+
 		"Starts the HTTP service. A new database is created and filled with the bundled\n"+
 		"catalogue on first start; /healthz answers 200 once the catalogue is loaded.", cio)
-	return f, &serveConfig{
+	c := &serveConfig{
 		addr:            f.String("addr", "127.0.0.1:8080", "listen address (port 0 picks a free port)"),
 		dsn:             f.DB(),
-		redis:           f.String("redis", "", "Redis URL (redis://host:6379/0) to share rate-limit windows between replicas"),
-		baseURL:         f.String("base-url", "", "public base URL of the service, used in buyUrl (default http://ADDR)"),
+		redis:           f.String("redis", "", "Redis URL (redis://host:6379/0) to share rate-limit windows between replicas; serve refuses to start when it does not answer"),
+		redisOptional:   f.Bool("redis-optional", false, "start even when --redis does not answer, degraded: each replica limits on its own until Redis answers (shown in /healthz and /metrics)"),
+		baseURL:         f.String("base-url", "", "public base URL of the service, used in buyUrl and image URLs (default http://ADDR, a wildcard host made localhost)"),
 		shopURL:         f.String("shop-url", web.DefaultShopURL, "buy-link template; {brand} {name} {slug} {id} are filled in"),
-		imageBaseURL:    f.String("image-base-url", "", "base URL of the image host in API answers (default BASE-URL + IMAGE-PATH)"),
+		imageBaseURL:    f.String("image-base-url", "", "base URL of the image host in API answers (default BASE-URL + IMAGE-PATH; with --image-addr, BASE-URL's host with the image listener's port)"),
 		imageAddr:       f.String("image-addr", "", "serve images on this separate listen address instead of under --image-path"),
 		imagePath:       f.String("image-path", "/img", "path prefix of the image host on the main listener"),
 		imageDir:        f.String("image-dir", "", "directory of stored images (default beside the SQLite file; PostgreSQL keeps them in the database)"),
 		imageWorkers:    f.Int("image-workers", 1, "background-removal workers (low priority); 0 or less: none, and nothing is queued"),
 		imageQueueAll:   f.Bool("image-queue-all", true, "with --image-workers above 0: queue a transparent image for every perfume that has none and no job yet (held and failed jobs are left alone)"),
 		trustedProxies:  f.String("trusted-proxies", "", "comma-separated CIDRs whose X-Forwarded-For is trusted for client IPs"),
-		tierLimits:      f.String("tier-limits", "", "tier limits as tier=PERMINUTE/PERDAY,... (default "+apikey.DefaultTiers().String()+")"),
+		tierLimits:      f.String("tier-limits", "", "tier limits that seed a new database, as tier=PERMINUTE/PERDAY,... (default "+apikey.DefaultTiers().String()+"); afterwards the store's, set by 'fragrance tiers set', win"),
+		tierRefresh:     f.Duration("tier-refresh", 10*time.Second, "how often to read the tier limits from the store (a 'fragrance tiers set' applies within it)"),
 		curated:         f.String("curated", "", "CSV file of curated similar pairs (slug,slug) for /similar"),
 		seedFile:        f.String("seed-file", "", "catalogue file (JSON Lines or FragDB) that fills a new, empty database instead of the bundled catalogue"),
 		logFormat:       f.String("log-format", "text", "log format: text or json"),
@@ -78,7 +90,13 @@ func serveFlags(cio cmdIO) (*flags, *serveConfig) {
 		memoryLimit:     f.String("memory-limit", defaultMemoryLimit, "soft limit of the Go heap (e.g. 350MiB, 1GiB; 0: none); GOMEMLIMIT, when set, wins"),
 		gcPercent:       f.Int("gc-percent", defaultGCPercent, "heap growth, in percent of the live heap, that starts a collection (-1: only at the memory limit); GOGC, when set, wins"),
 		pprofAddr:       f.String("pprof-addr", "", "serve Go profiles (/debug/pprof/) on this separate address, e.g. 127.0.0.1:6060; off when empty. Never expose it publicly"),
+		metricsAddr:     f.String("metrics-addr", "", "serve /metrics (Prometheus) on this separate address, e.g. 127.0.0.1:9090; off when empty"),
+		metricsToken:    f.String("metrics-token", "", "serve /metrics on the main listener too, to requests with Authorization: Bearer TOKEN (at least 16 characters); the token is also required on --metrics-addr"),
+		limits:          limitFlags(f),
 	}
+	c.imageHost = newImageHostFlags(f)
+	addWebFlags(f, c)
+	return f, c
 }
 
 func runServe(ctx context.Context, args []string, cio cmdIO) error {
@@ -116,7 +134,7 @@ func newLogger(lb *logBuffer, format, level string) (*slog.Logger, server.Access
 	if err := lv.UnmarshalText([]byte(level)); err != nil {
 		return nil, nil, fmt.Errorf("--log-level %q: %w", level, err)
 	}
-	opts := &slog.HandlerOptions{Level: lv}
+	opts := &slog.HandlerOptions{Level: lv, ReplaceAttr: replaceLogAttr}
 	switch format {
 	case "text":
 		return slog.New(flushingHandler{slog.NewTextHandler(lb, opts), lb}), accessLog{lb, lv, false}, nil
@@ -126,8 +144,52 @@ func newLogger(lb *logBuffer, format, level string) (*slog.Logger, server.Access
 	return nil, nil, fmt.Errorf("--log-format %q: want text or json", format)
 }
 
+// replaceLogAttr applies the log's conventions to every attribute:
+// durations are strings such as "12.3ms" in text and JSON alike (JSON would
+// otherwise carry bare nanoseconds; the access log follows the same rule,
+// see server.AccessEntry), and anything shaped like an API key in a string
+// or an error is cut to its prefix (apikey.RedactSecrets), so no secret
+// reaches a log line whatever a client sent.
+func replaceLogAttr(_ []string, a slog.Attr) slog.Attr {
+	switch a.Value.Kind() {
+	case slog.KindDuration:
+		return slog.String(a.Key, a.Value.Duration().String())
+	case slog.KindString:
+		if s := a.Value.String(); strings.Contains(s, "fds") {
+			return slog.String(a.Key, apikey.RedactSecrets(s))
+		}
+	case slog.KindAny:
+		if err, ok := a.Value.Any().(error); ok {
+			if s := err.Error(); strings.Contains(s, "fds") {
+				return slog.String(a.Key, apikey.RedactSecrets(s))
+			}
+		}
+	}
+	return a
+}
+
+// redisLog carries the Redis client's own log lines (reconnects, pool
+// trouble) into the service's log at WARN, instead of its raw lines on
+// standard error.
+type redisLog struct{ log *slog.Logger }
+
+func (r redisLog) Printf(ctx context.Context, format string, v ...any) {
+	r.log.WarnContext(ctx, "redis client", "detail", strings.TrimSpace(fmt.Sprintf(format, v...)))
+}
+
 // serve runs the service until ctx is cancelled, then shuts down gracefully.
 func serve(ctx context.Context, c *serveConfig, log *slog.Logger, accessLog server.AccessLog) error {
+	limits, err := c.limits.limits()
+	if err != nil {
+		return err
+	}
+	metrics, err := newMetricsAccess(*c.metricsToken)
+	if err != nil {
+		return err
+	}
+	if *c.redis != "" {
+		redis.SetLogger(redisLog{log})
+	}
 	store, err := openStore(ctx, *c.dsn)
 	if err != nil {
 		return err
@@ -137,40 +199,40 @@ func serve(ctx context.Context, c *serveConfig, log *slog.Logger, accessLog serv
 	if err != nil {
 		return err
 	}
-	ln, err := net.Listen("tcp", *c.addr)
+	lns, err := listenAll(c)
 	if err != nil {
-		return fmt.Errorf("listen %s: %w", *c.addr, err)
+		return err
 	}
-	base := strings.TrimRight(*c.baseURL, "/")
-	if base == "" {
-		base = "http://" + ln.Addr().String()
+	defer lns.closeAll() // a no-op for listeners whose server has been shut down
+	ln := lns.main
+	urls, err := derivePublicURLs(*c.baseURL, *c.imageBaseURL, *c.imagePath, ln.Addr(), lns.imageAddr())
+	if err != nil {
+		return err
 	}
 
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	m, err := meter.New(store, meter.Options{Logger: log, Registerer: reg})
 	if err != nil {
-		ln.Close()
 		return err
 	}
 	m.Start()
 	guard, closeLimiter, err := newGuard(ctx, c, store, m, log, reg)
 	if err != nil {
-		ln.Close()
 		return err
 	}
 	defer closeLimiter()
 	holder := index.NewHolder(nil)
-	imgs, err := startImages(ctx, c, store, ref, holder, base, log, accessLog)
+	imgs, err := startImages(ctx, c, store, ref, holder, urls.images, lns.image, limits, log, accessLog)
 	if err != nil {
-		ln.Close()
 		return err
 	}
-	site, err := web.New(web.Config{Catalogue: holder, ShopURL: *c.shopURL, Click: m.Click})
+	viewURLs := view.NewURLs(urls.base, imgs.svc, ref.Color)
+	pages, err := newPages(c, holder, viewURLs, m.Click, log)
 	if err != nil {
-		ln.Close()
 		return err
 	}
+	metricsHandler := metrics.handler(promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg}))
 	imagePath := *c.imagePath
 	if *c.imageAddr != "" {
 		imagePath = "" // served by its own listener
@@ -179,7 +241,8 @@ func serve(ctx context.Context, c *serveConfig, log *slog.Logger, accessLog serv
 		Catalogue: holder,
 		API: api.New(api.Config{
 			Catalogue:     holder,
-			URLs:          view.NewURLs(base, imgs.svc, ref.Color),
+			URLs:          viewURLs,
+			SiteSearch:    siteSearchLimit(guard, *c.siteSearchLimit),
 			Guard:         guard,
 			Caller:        guard,
 			Usage:         m,
@@ -188,25 +251,24 @@ func serve(ctx context.Context, c *serveConfig, log *slog.Logger, accessLog serv
 		}),
 		Images:    imgs.svc.Handler(),
 		ImagePath: imagePath,
-		Pages:     site,
-		NotFound:  site.NotFound(),
+		Pages:     pages,
+		NotFound:  pages.NotFound(),
 		Health:    healthOf(store, guard),
-		Metrics:   promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg}),
+		Metrics:   metrics.public(metricsHandler),
 		Logger:    log,
 		AccessLog: accessLog,
 		Registry:  reg,
 		Version:   version,
 	})
-	hs := &http.Server{
-		Handler:           srv,
-		ReadHeaderTimeout: 10 * time.Second,
-		ReadTimeout:       30 * time.Second,
-		WriteTimeout:      60 * time.Second,
-		IdleTimeout:       120 * time.Second,
-		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
-	}
+	hs := newHTTPServer(srv, limits, log)
 	errc := make(chan error, 2)
 	go func() { errc <- hs.Serve(ln) }()
+	var ms *http.Server
+	if lns.metrics != nil {
+		ms = newHTTPServer(metricsMux(metricsHandler), limits, log)
+		go ms.Serve(lns.metrics)
+		log.Info("metrics listening", "addr", lns.metrics.Addr().String())
+	}
 	if *c.pprofAddr != "" {
 		stopProfiles, err := servePprof(*c.pprofAddr, log)
 		if err != nil {
@@ -216,6 +278,8 @@ func serve(ctx context.Context, c *serveConfig, log *slog.Logger, accessLog serv
 		defer stopProfiles()
 	}
 	log.Info("listening", "addr", ln.Addr().String(), "db", redactDSN(*c.dsn), "version", version)
+	urls.log(log)
+	metrics.log(log, lns.metrics != nil)
 
 	loader := &catalogueLoader{store: store, ref: ref, holder: holder, log: log, curatedPath: *c.curated, seedFile: *c.seedFile,
 		changed: make(chan struct{}, 1)}
@@ -242,6 +306,9 @@ func serve(ctx context.Context, c *serveConfig, log *slog.Logger, accessLog serv
 	sctx, cancel := context.WithTimeout(context.Background(), *c.shutdownTimeout)
 	defer cancel()
 	shutdownErr := errors.Join(hs.Shutdown(sctx), imgs.shutdown(sctx))
+	if ms != nil {
+		shutdownErr = errors.Join(shutdownErr, ms.Shutdown(sctx))
+	}
 	// Every request has finished: flush what the meter counted, then the
 	// deferred closes release the limiter and the store.
 	guard.Close(sctx)
@@ -255,12 +322,16 @@ func serve(ctx context.Context, c *serveConfig, log *slog.Logger, accessLog serv
 	return nil
 }
 
-// newGuard builds the access layer: tiers, trusted proxies and the
-// limiter (in-process, or Redis with the in-process one as fallback).
-func newGuard(ctx context.Context, c *serveConfig, store apikey.Store, m *meter.Meter, log *slog.Logger, reg prometheus.Registerer) (*access.Guard, func(), error) {
-	tiers, err := apikey.ParseTiers(*c.tierLimits, apikey.DefaultTiers())
+// newGuard builds the access layer: tiers (from the store, seeded by
+// --tier-limits), trusted proxies and the limiter (in-process, or Redis
+// with the in-process one as fallback).
+func newGuard(ctx context.Context, c *serveConfig, store backend, m *meter.Meter, log *slog.Logger, reg prometheus.Registerer) (*access.Guard, func(), error) {
+	if *c.tierRefresh <= 0 {
+		return nil, nil, fmt.Errorf("--tier-refresh %s: want a positive duration such as 10s", *c.tierRefresh)
+	}
+	tiers, err := seedTiers(ctx, store, *c.tierLimits, log)
 	if err != nil {
-		return nil, nil, fmt.Errorf("--tier-limits: %w", err)
+		return nil, nil, err
 	}
 	trusted, err := access.ParseTrustedProxies(*c.trustedProxies)
 	if err != nil {
@@ -272,12 +343,16 @@ func newGuard(ctx context.Context, c *serveConfig, store apikey.Store, m *meter.
 	if *c.redis != "" {
 		rl, err := redislimit.New(ctx, redislimit.Options{URL: *c.redis, Local: mem, Logger: log, Registerer: reg})
 		if err != nil {
-			return nil, nil, fmt.Errorf("--redis: %w", err)
+			return nil, nil, fmt.Errorf("--redis %s: %w", redactDSN(*c.redis), err)
+		}
+		if err := requireRedis(rl, *c.redis, *c.redisOptional, log); err != nil {
+			rl.Close()
+			return nil, nil, err
 		}
 		limiter, closeLimiter = rl, func() { rl.Close() }
 	}
 	guard, err := access.NewGuard(store, m, limiter, access.Config{
-		Tiers: tiers, TrustedProxies: trusted, Logger: log, Registerer: reg,
+		Tiers: tiers, TierStore: store, TierRefresh: *c.tierRefresh, TrustedProxies: trusted, Logger: log, Registerer: reg,
 	})
 	if err != nil {
 		closeLimiter()
@@ -296,10 +371,8 @@ func healthOf(store interface{ Ping(context.Context) error }, guard *access.Guar
 			h.Components["store"] = "unreachable"
 		}
 		ls := guard.LimiterStatus()
-		h.Components["limiter"] = ls.Backend
-		if ls.Degraded {
-			h.Components["limiter"] = ls.Backend + " (degraded: using the in-process fallback)"
-		}
+		h.Components["limiter"] = limiterHealth(ls)
+		h.Degraded = h.Components["store"] != "ok" || ls.Degraded
 		return h
 	}
 }

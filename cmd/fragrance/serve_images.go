@@ -7,9 +7,10 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"strings"
-	"time"
+	"net/netip"
+	"runtime"
 
+	"github.com/fragrance-data/fragrance/internal/access"
 	"github.com/fragrance-data/fragrance/internal/bundled"
 	"github.com/fragrance-data/fragrance/internal/catalog"
 	"github.com/fragrance-data/fragrance/internal/images"
@@ -52,6 +53,43 @@ func (c holderCatalogue) IDs() []int64 {
 	return nil
 }
 
+// Epoch changes whenever the served catalogue does: the image host then
+// works out the versions of drawn images afresh.
+func (c holderCatalogue) Epoch() any { return c.h.Load() }
+
+// imageHostFlags are serve's flags of the image host's limits and of its
+// background worker.
+type imageHostFlags struct {
+	cpuBudget       *int
+	renderSlots     *int
+	renderBudget    *int
+	missesPerMinute *int
+}
+
+func newImageHostFlags(f *flags) imageHostFlags {
+	return imageHostFlags{
+		cpuBudget:       f.Int("image-cpu-budget", 25, "percent of one core the background-removal workers may use together (they rest after each job to stay within it); 0: no limit"),
+		renderSlots:     f.Int("image-render-slots", 0, "product images drawn at once for images not drawn yet (default: one per core but one); 8 more may wait, beyond that 503"),
+		renderBudget:    f.Int("image-render-budget", 25, "percent of one core drawing images not drawn yet may use (drawn images are kept; beyond the budget misses wait, then 503); 0: no limit"),
+		missesPerMinute: f.Int("image-misses-per-minute", 60, "drawings of images not drawn yet one client IP may cause per minute (and at once); beyond that 429"),
+	}
+}
+
+// check refuses values that make no sense.
+func (f imageHostFlags) check() error {
+	switch {
+	case *f.cpuBudget < 0 || *f.cpuBudget > 100*runtime.NumCPU():
+		return fmt.Errorf("--image-cpu-budget %d: want a percentage of one core, 0 to %d", *f.cpuBudget, 100*runtime.NumCPU())
+	case *f.renderBudget < 0 || *f.renderBudget > 100*runtime.NumCPU():
+		return fmt.Errorf("--image-render-budget %d: want a percentage of one core, 0 to %d", *f.renderBudget, 100*runtime.NumCPU())
+	case *f.renderSlots < 0:
+		return fmt.Errorf("--image-render-slots %d: want 0 (the default) or more", *f.renderSlots)
+	case *f.missesPerMinute < 1:
+		return fmt.Errorf("--image-misses-per-minute %d: want 1 or more", *f.missesPerMinute)
+	}
+	return nil
+}
+
 // imageHost is the image service of serve and, with --image-addr, its own
 // listener.
 type imageHost struct {
@@ -62,36 +100,35 @@ type imageHost struct {
 }
 
 // startImages builds the image service, starts its background worker and,
-// when asked, its own listener. base is the API's public base URL.
-func startImages(ctx context.Context, c *serveConfig, store backend, ref *bundled.Reference, holder *index.Holder, base string, log *slog.Logger, accessLog server.AccessLog) (*imageHost, error) {
+// when ln is not nil (--image-addr), serves it there. imgBase is what image
+// URLs start with (see derivePublicURLs).
+func startImages(ctx context.Context, c *serveConfig, store backend, ref *bundled.Reference, holder *index.Holder, imgBase string,
+	ln net.Listener, limits listenerLimits, log *slog.Logger, accessLog server.AccessLog) (*imageHost, error) {
+	if err := c.imageHost.check(); err != nil {
+		return nil, err
+	}
+	trusted, err := access.ParseTrustedProxies(*c.trustedProxies)
+	if err != nil {
+		return nil, fmt.Errorf("--trusted-proxies: %w", err)
+	}
 	imgStore, err := openImageStore(store, *c.dsn, *c.imageDir)
 	if err != nil {
 		return nil, err
 	}
-	imgBase := strings.TrimRight(*c.imageBaseURL, "/")
-	var ln net.Listener
-	if *c.imageAddr != "" {
-		ln, err = net.Listen("tcp", *c.imageAddr)
-		if err != nil {
-			return nil, fmt.Errorf("--image-addr %s: %w", *c.imageAddr, err)
-		}
-		if imgBase == "" {
-			imgBase = "http://" + ln.Addr().String()
-		}
-	} else if imgBase == "" {
-		imgBase = base + *c.imagePath
-	}
-	svc, err := images.New(ctx, images.Config{BaseURL: imgBase, AccordColor: ref.Color, Logger: log}, imgStore, holderCatalogue{holder})
+	svc, err := images.New(ctx, images.Config{
+		BaseURL: imgBase, AccordColor: ref.Color, Logger: log,
+		RenderSlots:     *c.imageHost.renderSlots,
+		RenderBudget:    renderBudget(*c.imageHost.renderBudget),
+		MissesPerMinute: *c.imageHost.missesPerMinute, MissBurst: *c.imageHost.missesPerMinute,
+		// The Guard's rule: X-Forwarded-For counts from trusted proxies only.
+		ClientIP: func(r *http.Request) netip.Addr { return access.ClientIP(r, trusted) },
+	}, imgStore, holderCatalogue{holder})
 	if err != nil {
-		if ln != nil {
-			ln.Close()
-		}
 		return nil, err
 	}
 	h := &imageHost{svc: svc, done: make(chan struct{})}
 	if ln != nil {
-		h.server = &http.Server{Handler: server.NewImageHost(server.Config{Images: svc.Handler(), Logger: log, AccessLog: accessLog, Version: version}),
-			ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 120 * time.Second}
+		h.server = newHTTPServer(server.NewImageHost(server.Config{Images: svc.Handler(), Logger: log, AccessLog: accessLog, Version: version}), limits, log)
 		go h.server.Serve(ln)
 		log.Info("images listening", "addr", ln.Addr().String())
 	}
@@ -101,7 +138,8 @@ func startImages(ctx context.Context, c *serveConfig, store backend, ref *bundle
 		// availability is still refreshed, and nothing is queued.
 		workers, queueAll = -1, false
 	}
-	h.worker = svc.NewWorker(images.WorkerConfig{Workers: workers, QueueAll: queueAll})
+	h.worker = svc.NewWorker(images.WorkerConfig{Workers: workers, QueueAll: queueAll,
+		CPUBudget: float64(*c.imageHost.cpuBudget) / 100})
 	go func() {
 		defer close(h.done)
 		if err := h.worker.Run(ctx); err != nil && !errors.Is(err, context.Canceled) {
@@ -124,4 +162,12 @@ func (h *imageHost) shutdown(ctx context.Context) error {
 		err = errors.Join(err, fmt.Errorf("image worker: %w", ctx.Err()))
 	}
 	return err
+}
+
+// renderBudget is --image-render-budget as images.Config wants it.
+func renderBudget(percent int) float64 {
+	if percent == 0 {
+		return -1 // no limit
+	}
+	return float64(percent) / 100
 }

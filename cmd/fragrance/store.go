@@ -2,6 +2,9 @@ package main
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"os"
 	"strings"
 
 	"github.com/fragrance-data/fragrance/internal/apikey"
@@ -18,8 +21,9 @@ import (
 type backend interface {
 	catalog.Store
 	apikey.Store
+	apikey.TierStore
 	usage.Store
-	imgstore.Jobs
+	imgstore.Index
 	Ping(ctx context.Context) error
 	SchemaVersion(ctx context.Context) (int, error)
 	Close() error
@@ -37,11 +41,41 @@ func isPostgres(dsn string) bool {
 
 // openStore opens the backend named by dsn: a postgres:// URL (PostgreSQL)
 // or a file path (SQLite, the default), creating and migrating it as needed.
+// Only serve, import and migrate may create a database; the other commands
+// open it with openExistingStore.
 func openStore(ctx context.Context, dsn string) (backend, error) {
 	if isPostgres(dsn) {
 		return postgres.Open(ctx, dsn)
 	}
 	return sqlite.Open(ctx, dsn)
+}
+
+// openExistingStore opens the backend named by dsn like openStore, but
+// refuses a SQLite file that does not exist: a command run from the wrong
+// folder must not leave a new, empty database there (and report on it).
+// A PostgreSQL database is never created by the service, so URLs pass.
+func openExistingStore(ctx context.Context, dsn string) (backend, error) {
+	if err := sqliteExists(dsn); err != nil {
+		return nil, err
+	}
+	return openStore(ctx, dsn)
+}
+
+// sqliteExists reports a missing SQLite file as "no database at PATH".
+func sqliteExists(dsn string) error {
+	if isPostgres(dsn) {
+		return nil
+	}
+	st, err := os.Stat(dsn)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return fmt.Errorf("no database at %s (pass --db)", dsn)
+	case err != nil:
+		return fmt.Errorf("database %s: %w", dsn, err)
+	case st.IsDir():
+		return fmt.Errorf("database %s is a directory, not a SQLite file (pass --db)", dsn)
+	}
+	return nil
 }
 
 // openImageStore is where images live: in PostgreSQL itself when the

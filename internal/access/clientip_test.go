@@ -1,11 +1,15 @@
 package access_test
 
 import (
+	"errors"
 	"net/http/httptest"
 	"net/netip"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/fragrance-data/fragrance/internal/access"
+	"github.com/fragrance-data/fragrance/internal/catalog"
 )
 
 func TestClientIP(t *testing.T) {
@@ -71,5 +75,65 @@ func FuzzClientIP(f *testing.F) {
 		if s := e.g.ClientIP(r); s != want {
 			t.Fatalf("Guard.ClientIP = %q, want %q", s, want)
 		}
+	})
+}
+
+// FuzzTrustedProxies: whatever --trusted-proxies says, ParseTrustedProxies
+// gives canonical prefixes (masked, IPv4 unmapped) that read back the same
+// from their text, or an error; and with them, the client IP of any request
+// is its peer unless the peer is a trusted proxy, and otherwise an address
+// of its X-Forwarded-For.
+func FuzzTrustedProxies(f *testing.F) {
+	for _, s := range [][3]string{
+		{"10.0.0.0/8, 127.0.0.1, ::1", "10.1.2.3:5", "1.2.3.4, 10.0.0.2"},
+		{"::ffff:10.0.0.0/104", "10.0.0.9:1", "203.0.113.7"},
+		{"0.0.0.0/0,::/0", "192.0.2.1:1", "garbage, 198.51.100.2"},
+		{"10.0.0.1/8", "[::1]:2", "[2001:db8::1]:443"},
+		{"fe80::1%eth0", "[fe80::1%eth0]:1", "1.1.1.1"},
+		{"bogus", "", ""},
+		{"1.2.3.4/33", "1.2.3.4:1", ""},
+		{" , ,10.0.0.0/8", "10.0.0.1:1", "10.0.0.2,10.0.0.3"},
+	} {
+		f.Add(s[0], s[1], s[2])
+	}
+	f.Fuzz(func(t *testing.T, list, remote, xff string) {
+		trusted, err := access.ParseTrustedProxies(list)
+		if err != nil {
+			if !errors.Is(err, catalog.ErrInvalid) {
+				t.Fatalf("ParseTrustedProxies(%q): %v does not wrap catalog.ErrInvalid", list, err)
+			}
+			return
+		}
+		texts := make([]string, len(trusted))
+		for i, p := range trusted {
+			if !p.IsValid() || p != p.Masked() || p.Addr().Is4In6() || p.Addr().Zone() != "" {
+				t.Fatalf("ParseTrustedProxies(%q) gives %v, not canonical", list, p)
+			}
+			texts[i] = p.String()
+		}
+		again, err := access.ParseTrustedProxies(strings.Join(texts, ","))
+		if err != nil || !slices.Equal(again, trusted) {
+			t.Fatalf("%q: round trip of %v gives %v, %v", list, trusted, again, err)
+		}
+
+		r := httptest.NewRequest("GET", "/", nil)
+		r.RemoteAddr = remote
+		r.Header.Set("X-Forwarded-For", xff)
+		got := access.ClientIP(r, trusted)
+		peer := access.ClientIP(r, nil)
+		if got == peer {
+			return
+		}
+		if !slices.ContainsFunc(trusted, func(p netip.Prefix) bool { return p.Contains(peer) }) {
+			t.Fatalf("peer %v is not trusted, yet the client IP is %v", peer, got)
+		}
+		for _, hop := range strings.Split(xff, ",") {
+			h := httptest.NewRequest("GET", "/", nil)
+			h.RemoteAddr = strings.TrimSpace(hop)
+			if access.ClientIP(h, nil) == got {
+				return
+			}
+		}
+		t.Fatalf("client IP %v is neither the peer %v nor in X-Forwarded-For %q", got, peer, xff)
 	})
 }

@@ -37,7 +37,7 @@ func (g *Guard) Caller(ctx context.Context) (apikey.Key, ratelimit.Decision, api
 	if ri == nil {
 		return apikey.Key{}, ratelimit.Decision{}, apikey.Limits{}, false
 	}
-	return ri.key, ri.decision, g.cfg.Tiers.For(ri.key), true
+	return ri.key, ri.decision, g.Tiers().For(ri.key), true
 }
 
 // LogInfo is what the Guard tells middleware that runs outside it, such as

@@ -22,9 +22,12 @@
 // gets 503 unavailable: authentication fails closed, never open. Failed
 // checks (malformed or unknown keys) are limited per client IP
 // (Config.FailedChecks, 20 per minute, per replica); once an IP is over,
-// all its requests get 429 until its window has room, so a key guesser
-// learns nothing. They never count against any key. The client IP is the
-// connection's peer, or X-Forwarded-For when the peer is a trusted proxy.
+// every request from it whose key is missing, malformed or unknown gets
+// 429 until its window has room, so a key guesser learns nothing more,
+// while a valid key from the same IP is served on its own limits: one
+// broken client behind a NAT or a proxy must not lock out the others. They
+// never count against any key. The client IP is the connection's peer, or
+// X-Forwarded-For when the peer is a trusted proxy.
 //
 // # Headers
 //
@@ -32,6 +35,22 @@
 // RateLimit (r: requests left; t: seconds until the oldest counted request
 // leaves the window, or, for a window that refused, until it has room) and
 // X-RateLimit-Limit/-Remaining/-Reset for the window nearest to refusing.
+//
+// # The usage report
+//
+// A handler that reports on the key's own windows (/api/usage) goes behind
+// WrapUsage instead of Wrap: it is counted against a small budget of the
+// key's own (Config.UsageBudget, 10 a minute and 500 a day, refusals named
+// usage_minute and usage_day) and only peeks at the key's windows, so it
+// answers while the key is rate-limited and costs it nothing.
+//
+// # Tier limits
+//
+// A key's limits are its tier's (Config.Tiers at start), with the key's own
+// override of either number first. With Config.TierStore set, the Guard
+// reads the tiers' limits from the store every Config.TierRefresh (10 s),
+// so a change made by `fragrance tiers set` applies on every replica within
+// seconds; while the store cannot be read, the limits in force stay.
 //
 // # Metering and abuse signals
 //

@@ -20,8 +20,15 @@ import (
 // Config configures a Guard. The zero value of every field means its
 // documented default.
 type Config struct {
-	// Tiers are the tiers' limits; default DefaultTiers().
+	// Tiers are the tiers' limits at start; default DefaultTiers().
 	Tiers apikey.Tiers
+	// TierStore, when set, is where the tiers' limits are kept: the Guard
+	// reads them every TierRefresh, so a change made by `fragrance tiers
+	// set` (or any replica) applies on every replica within seconds. A tier
+	// the store lacks keeps its limits from Tiers.
+	TierStore apikey.TierStore
+	// TierRefresh is how often TierStore is read; default 10s.
+	TierRefresh time.Duration
 	// TrustedProxies are the peers whose X-Forwarded-For is believed.
 	TrustedProxies []netip.Prefix
 	// CacheTTL is how long a key checked in the store is trusted without
@@ -40,9 +47,17 @@ type Config struct {
 	// cache; default 2s.
 	KeySyncInterval time.Duration
 	// FailedChecks limits failed key checks (malformed, unknown) per client
-	// IP; once full, every request from that IP gets 429 until the window
-	// has room. Default 20 per minute, no day window. Per replica.
+	// IP; once full, every request from that IP whose key check fails
+	// (missing, malformed, unknown) gets 429 until the window has room,
+	// while valid keys from it are served on their own limits. Default 20
+	// per minute, no day window. Per replica.
 	FailedChecks apikey.Limits
+	// UsageBudget limits each key's requests of /api/usage (WrapUsage),
+	// which are not counted against the key's own windows: the report must
+	// answer while the key is rate-limited, without being a free door.
+	// Default 10 per minute and 500 per day; shared between replicas as the
+	// key's windows are.
+	UsageBudget apikey.Limits
 	// Abuse sets the abuse signals' thresholds.
 	Abuse AbuseConfig
 	// Now is the clock; default time.Now.
@@ -63,6 +78,7 @@ func (c *Config) setDefaults() {
 	def(&c.StaleTTL, 5*time.Minute)
 	def(&c.LookupTimeout, 2*time.Second)
 	def(&c.KeySyncInterval, 2*time.Second)
+	def(&c.TierRefresh, 10*time.Second)
 	if c.Tiers == nil {
 		c.Tiers = apikey.DefaultTiers()
 	}
@@ -71,6 +87,9 @@ func (c *Config) setDefaults() {
 	}
 	if c.FailedChecks.PerMinute <= 0 && c.FailedChecks.PerDay <= 0 {
 		c.FailedChecks = apikey.Limits{PerMinute: 20}
+	}
+	if c.UsageBudget.PerMinute <= 0 && c.UsageBudget.PerDay <= 0 {
+		c.UsageBudget = apikey.Limits{PerMinute: 10, PerDay: 500}
 	}
 	if c.Now == nil {
 		c.Now = time.Now
@@ -94,6 +113,10 @@ type Guard struct {
 	now      func() time.Time
 
 	storeDown atomic.Bool
+	// tiers are the tier limits in force: cfg.Tiers completed by the
+	// TierStore at each refresh.
+	tiers     atomic.Pointer[apikey.Tiers]
+	tiersDown atomic.Bool
 	synced    time.Time // last key sync; used by the loop only
 
 	stop      chan struct{}
@@ -133,13 +156,45 @@ func NewGuard(keys apikey.Store, m *meter.Meter, limiter ratelimit.Limiter, cfg 
 		ms.signals.WithLabelValues(s.Kind).Inc()
 		m.Signal(s)
 	})
+	g.tiers.Store(&cfg.Tiers)
 	g.synced = g.now()
 	go g.loop()
 	return g, nil
 }
 
-// Tiers returns the tier limits in force.
-func (g *Guard) Tiers() apikey.Tiers { return g.cfg.Tiers }
+// Tiers returns the tier limits in force. The map is shared: read only.
+func (g *Guard) Tiers() apikey.Tiers { return *g.tiers.Load() }
+
+// RefreshTiers reads the tiers' limits from the TierStore and puts them in
+// force; the Guard calls it every TierRefresh. When the store cannot be
+// read, the limits in force stay (logged once until it answers again).
+func (g *Guard) RefreshTiers(ctx context.Context) error {
+	if g.cfg.TierStore == nil {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(ctx, g.cfg.LookupTimeout)
+	defer cancel()
+	stored, err := g.cfg.TierStore.TierLimits(ctx)
+	if err == nil {
+		next := stored.Complete(g.cfg.Tiers)
+		if err = next.Validate(); err == nil {
+			if old := g.Tiers(); old.String() != next.String() {
+				g.log.Info("access: tier limits changed", "from", old.String(), "to", next.String())
+			}
+			g.tiers.Store(&next)
+		}
+	}
+	if err != nil {
+		if g.tiersDown.CompareAndSwap(false, true) {
+			g.log.Warn("access: cannot read the tier limits; the ones in force stay", "err", err)
+		}
+		return fmt.Errorf("access: refresh tier limits: %w", err)
+	}
+	if g.tiersDown.CompareAndSwap(true, false) {
+		g.log.Info("access: tier limits read again")
+	}
+	return nil
+}
 
 // LimiterStatus describes the rate-limit backend, for /healthz.
 func (g *Guard) LimiterStatus() ratelimit.Status {
@@ -175,10 +230,14 @@ func (g *Guard) loop() {
 	defer close(g.done)
 	sync := time.NewTicker(g.cfg.KeySyncInterval)
 	defer sync.Stop()
+	tiers := time.NewTicker(g.cfg.TierRefresh)
+	defer tiers.Stop()
 	for {
 		select {
 		case <-g.stop:
 			return
+		case <-tiers.C:
+			g.RefreshTiers(context.Background())
 		case <-sync.C:
 			g.syncKeys()
 		case <-g.poke:

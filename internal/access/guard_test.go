@@ -114,6 +114,9 @@ func TestGuardKeySources(t *testing.T) {
 	k, secret := e.issue(apikey.NewKey{})
 	_, other := e.issue(apikey.NewKey{})
 	bad := secret[:len(secret)-1] + "x"
+	if bad == secret { // one key in 62 ends in x
+		bad = secret[:len(secret)-1] + "y"
+	}
 	for _, tc := range []struct {
 		name    string
 		target  string
@@ -285,27 +288,63 @@ func TestGuardSyncsChangedKeys(t *testing.T) {
 	}
 }
 
+// TestGuardLimitsFailedChecksPerIP: an IP that failed too many key checks
+// is refused for every request whose key check fails (missing, malformed,
+// unknown: 429, without asking the store for a malformed one), while a
+// valid key from the same IP (a NAT, an untrusted proxy) is served on its
+// own limits: one broken client must not lock out its neighbours.
 func TestGuardLimitsFailedChecksPerIP(t *testing.T) {
 	e := newEnv(t, access.Config{FailedChecks: apikey.Limits{PerMinute: 5}})
 	_, secret := e.issue(apikey.NewKey{})
+	_, tight := e.issue(apikey.NewKey{PerMinute: 2})
 	unknown, _ := apikey.GenerateKey()
+	const nat = "198.51.100.7"
 	for i := 0; i < 5; i++ {
-		problemOf(t, e.get("/api/perfumes", "198.51.100.7", "X-API-Key", unknown), 401, "invalid_api_key")
+		problemOf(t, e.get("/api/perfumes", nat, "X-API-Key", unknown), 401, "invalid_api_key")
 	}
-	w := e.get("/api/perfumes", "198.51.100.7", "X-API-Key", secret)
-	p := problemOf(t, w, 429, "rate_limited")
-	if p["title"] != "Rate limit exceeded" || w.Header().Get("Retry-After") != "60" || p["retryAfter"] != float64(60) {
-		t.Fatalf("blocked IP answer: %v, Retry-After %q", p, w.Header().Get("Retry-After"))
+	// The failures are refused now, whatever their kind.
+	other, _ := apikey.GenerateKey()
+	for _, h := range [][]string{{"X-API-Key", unknown}, {"X-API-Key", other}, {"X-API-Key", "fds_typo"}, nil} {
+		w := e.get("/api/perfumes", nat, h...)
+		p := problemOf(t, w, 429, "rate_limited")
+		if p["title"] != "Rate limit exceeded" || w.Header().Get("Retry-After") != "60" || p["retryAfter"] != float64(60) {
+			t.Fatalf("refused failure %v: %v, Retry-After %q", h, p, w.Header().Get("Retry-After"))
+		}
+		if vp, _ := p["violatedPolicies"].([]any); len(vp) != 1 || vp[0] != access.PolicyFailedChecks {
+			t.Fatalf("violatedPolicies = %v", p["violatedPolicies"])
+		}
+		if w.Header().Get("RateLimit") != "" {
+			t.Fatal("key rate-limit headers on a refused failure")
+		}
 	}
-	// Another IP is unaffected, and the failures cost the key nothing.
-	w = e.get("/api/perfumes", "198.51.100.8", "X-API-Key", secret)
+	before := e.keys.lookupCount()
+	e.get("/api/perfumes", nat, "X-API-Key", "fds_typo")
+	if e.keys.lookupCount() != before {
+		t.Fatal("a malformed key from a refused IP reached the store")
+	}
+	// A valid key from the same IP is served, on its own windows, and the
+	// failures cost it nothing.
+	w := e.get("/api/perfumes", nat, "X-API-Key", secret)
 	if w.Code != 200 || w.Header().Get("X-RateLimit-Remaining") != "59" {
-		t.Fatalf("other IP: %d, remaining %s", w.Code, w.Header().Get("X-RateLimit-Remaining"))
+		t.Fatalf("valid key from the refused IP: %d, remaining %q: %s", w.Code, w.Header().Get("X-RateLimit-Remaining"), w.Body)
+	}
+	// ... and refused by its own limits only.
+	for i := 0; i < 2; i++ {
+		if w := e.get("/api/perfumes", nat, "X-API-Key", tight); w.Code != 200 {
+			t.Fatalf("tight key, request %d: %d", i+1, w.Code)
+		}
+	}
+	w = e.get("/api/perfumes", nat, "X-API-Key", tight)
+	p := problemOf(t, w, 429, "rate_limited")
+	if vp, _ := p["violatedPolicies"].([]any); len(vp) != 1 || vp[0] != "minute" || w.Header().Get("X-RateLimit-Limit") != "2" {
+		t.Fatalf("tight key's own refusal: %v, limit header %q", p, w.Header().Get("X-RateLimit-Limit"))
+	}
+	// Another IP is unaffected.
+	if w := e.get("/api/perfumes", "198.51.100.8", "X-API-Key", unknown); w.Code != 401 {
+		t.Fatalf("other IP: %d", w.Code)
 	}
 	e.clock.Add(time.Minute)
-	if w := e.get("/api/perfumes", "198.51.100.7", "X-API-Key", secret); w.Code != 200 {
-		t.Fatalf("after a minute: %d", w.Code)
-	}
+	problemOf(t, e.get("/api/perfumes", nat, "X-API-Key", unknown), 401, "invalid_api_key")
 	e.meter.Flush(context.Background())
 	if kinds := e.usage.signalKinds(); len(kinds) != 1 || kinds[0] != usage.SignalFailedChecks {
 		t.Fatalf("signals = %v", kinds)

@@ -16,6 +16,13 @@ import (
 // violatedPolicies and metrics.
 const PolicyFailedChecks = "failed_key_checks"
 
+// PolicyUsageMinute and PolicyUsageDay name the windows of a key's budget
+// for /api/usage (Config.UsageBudget) in violatedPolicies and metrics.
+const (
+	PolicyUsageMinute = "usage_minute"
+	PolicyUsageDay    = "usage_day"
+)
+
 // SetRateLimitHeaders writes the IETF draft headers and the legacy
 // X-RateLimit-* ones for d:
 //
@@ -146,6 +153,23 @@ func writeRateLimited(w http.ResponseWriter, r *http.Request, d ratelimit.Decisi
 			fmt.Sprintf("This key may make %d requests per day; retry in %d s.", d.Day.Limit, ratelimit.CeilSeconds(retry)))
 		p.Extra = extra
 		p.Extra["dailyRemaining"] = 0
+	}
+	w.Header().Set("Retry-After", strconv.FormatInt(ratelimit.CeilSeconds(retry), 10))
+	problem.Write(w, r, p)
+}
+
+// writeUsageRefused answers 429 for a spent usage budget (d is the
+// budget's decision; violated names its refused windows). The key's own
+// windows are untouched, so it is rate_limited whichever window refused.
+func writeUsageRefused(w http.ResponseWriter, r *http.Request, d ratelimit.Decision, violated []string) {
+	retry := d.RetryAfter()
+	p := problem.Of(problem.RateLimited,
+		fmt.Sprintf("/api/usage may be asked %d times per minute and %d per day per key, apart from the key's own limits; retry in %d s.",
+			d.Minute.Limit, d.Day.Limit, ratelimit.CeilSeconds(retry)))
+	p.Extra = map[string]any{
+		"retryAfter":       ratelimit.CeilSeconds(retry),
+		"retryAfterMs":     ratelimit.CeilMillis(retry),
+		"violatedPolicies": violated,
 	}
 	w.Header().Set("Retry-After", strconv.FormatInt(ratelimit.CeilSeconds(retry), 10))
 	problem.Write(w, r, p)

@@ -7,6 +7,7 @@ import (
 	"net/netip"
 	"strings"
 
+	"github.com/fragrance-data/fragrance/internal/access/ratelimit"
 	"github.com/fragrance-data/fragrance/internal/apikey"
 	"github.com/fragrance-data/fragrance/internal/catalog"
 	"github.com/fragrance-data/fragrance/internal/problem"
@@ -14,32 +15,49 @@ import (
 
 // Wrap guards h, an /api handler metered under the name endpoint:
 //
-//  1. a client IP with too many failed key checks gets 429;
-//  2. the key is read (X-API-Key, then Authorization: Bearer, then
+//  1. the key is read (X-API-Key, then Authorization: Bearer, then
 //     ?api_key=) and checked: 401 missing, invalid or revoked; 403
 //     suspended or used from an origin it does not allow; 503 when the store
 //     cannot be reached and the key is not cached (fail closed);
+//  2. a missing or invalid key from a client IP with too many failed key
+//     checks gets 429 instead of 401; a valid key from that IP is served
+//     as from any other (one broken client behind a NAT must not lock out
+//     its neighbours);
 //  3. the key's windows admit the request or it gets 429;
 //  4. h runs with the key in its context (KeyFrom), without api_key in its
 //     URL, and the rate-limit headers set;
 //  5. the request is metered once h has returned.
 //
 // CORS preflight must be answered before Wrap: it needs no key.
-func (g *Guard) Wrap(endpoint string, h http.Handler) http.Handler {
+func (g *Guard) Wrap(endpoint string, h http.Handler) http.Handler { return g.wrap(endpoint, h, false) }
+
+// WrapUsage guards h as Wrap does, but for a handler that reports on the
+// key's own windows (/api/usage): step 3 counts the request against the
+// key's usage budget (Config.UsageBudget; 429 with violatedPolicies
+// usage_minute or usage_day when it is spent) and only peeks at the key's
+// windows, which the rate-limit headers and Caller then show as they stand.
+// So the report answers while the key is rate-limited and costs it nothing.
+func (g *Guard) WrapUsage(endpoint string, h http.Handler) http.Handler {
+	return g.wrap(endpoint, h, true)
+}
+
+func (g *Guard) wrap(endpoint string, h http.Handler, usageBudget bool) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ip := g.ClientIP(r)
 		li := logInfoFrom(r.Context())
 		if li != nil {
 			li.ClientIP = ip
 		}
-		if d := g.failures.Peek(ip, g.cfg.FailedChecks); !d.Allowed {
-			g.metrics.refusals.WithLabelValues(PolicyFailedChecks).Inc()
-			writeTooManyFailures(w, r, d.RetryAfter())
-			return
-		}
-		key, code := g.authenticate(r, ip)
+		failures, _ := g.failures.Peek(r.Context(), ip, g.cfg.FailedChecks) // never fails
+		key, code := g.authenticate(r, ip, !failures.Allowed)
 		if li != nil {
 			li.KeyPrefix = key.Prefix
+		}
+		if !failures.Allowed && (code == problem.MissingAPIKey || code == problem.InvalidAPIKey) {
+			// Only the failures are limited, never a valid key.
+			g.metrics.refusals.WithLabelValues(PolicyFailedChecks).Inc()
+			writeTooManyFailures(w, r, failures.RetryAfter())
+			return
 		}
 		if code != "" {
 			g.metrics.authFailures.WithLabelValues(code).Inc()
@@ -48,6 +66,10 @@ func (g *Guard) Wrap(endpoint string, h http.Handler) http.Handler {
 				g.meter.Request(key.Prefix, endpoint, p.Status, g.now(), 0)
 			}
 			writeAuthProblem(w, r, code)
+			return
+		}
+		if usageBudget {
+			g.serveUsage(w, r, li, endpoint, key, ip, h)
 			return
 		}
 		g.serve(w, r, li, endpoint, key, ip, h)
@@ -76,15 +98,18 @@ func (g *Guard) ClientIP(r *http.Request) string {
 }
 
 // authenticate returns the request's key, or the problem code refusing it
-// (with the key when it is known, so the refusal can be metered).
-func (g *Guard) authenticate(r *http.Request, ip string) (apikey.Key, string) {
+// (with the key when it is known, so the refusal can be metered). A failed
+// check counts against ip unless ip is refused already (full).
+func (g *Guard) authenticate(r *http.Request, ip string, full bool) (apikey.Key, string) {
 	secret, ok := credentials(r)
 	if !ok {
 		return apikey.Key{}, problem.MissingAPIKey
 	}
 	sum, ok := apikey.Check(secret)
 	if !ok {
-		g.failedCheck(r.Context(), ip)
+		if !full {
+			g.failedCheck(r.Context(), ip)
+		}
 		return apikey.Key{}, problem.InvalidAPIKey
 	}
 	k, how, err := g.cache.get(r.Context(), sum, g.now(), g.keys.KeyByHash)
@@ -92,7 +117,9 @@ func (g *Guard) authenticate(r *http.Request, ip string) (apikey.Key, string) {
 	switch {
 	case errors.Is(err, catalog.ErrNotFound):
 		g.noteStoreOK()
-		g.failedCheck(r.Context(), ip)
+		if !full {
+			g.failedCheck(r.Context(), ip)
+		}
 		return apikey.Key{}, problem.InvalidAPIKey
 	case err != nil:
 		g.noteStore(err)
@@ -159,11 +186,9 @@ func bearer(h string) (string, bool) {
 // serve limits an authenticated request and runs h when admitted; li is
 // the request's LogInfo, nil when the outer middleware gave none.
 func (g *Guard) serve(w http.ResponseWriter, r *http.Request, li *LogInfo, endpoint string, key apikey.Key, ip string, h http.Handler) {
-	d, err := g.limiter.Allow(r.Context(), key.Prefix, g.cfg.Tiers.For(key))
+	d, err := g.limiter.Allow(r.Context(), key.Prefix, g.Tiers().For(key))
 	if err != nil {
-		g.log.Error("access: rate limiter failed", "err", err, "key", key.Prefix)
-		g.metrics.authFailures.WithLabelValues(problem.Unavailable).Inc()
-		writeAuthProblem(w, r, problem.Unavailable)
+		g.limiterFailed(w, r, key, err)
 		return
 	}
 	SetRateLimitHeaders(w.Header(), d)
@@ -172,11 +197,72 @@ func (g *Guard) serve(w http.ResponseWriter, r *http.Request, li *LogInfo, endpo
 			g.metrics.refusals.WithLabelValues(p).Inc()
 		}
 		writeRateLimited(w, r, d)
-		now := g.now()
-		g.meter.Request(key.Prefix, endpoint, http.StatusTooManyRequests, now, 0)
-		g.abuse.refused(key.Prefix, ip, now)
+		g.refused(key, endpoint, ip)
 		return
 	}
+	g.run(w, r, li, endpoint, key, ip, d, h)
+}
+
+// serveUsage is serve for WrapUsage: the request is counted against the
+// key's usage budget, under an id of its own, and the key's windows are
+// peeked at.
+func (g *Guard) serveUsage(w http.ResponseWriter, r *http.Request, li *LogInfo, endpoint string, key apikey.Key, ip string, h http.Handler) {
+	budget, err := g.limiter.Allow(r.Context(), usageBudgetPrefix+key.Prefix, g.cfg.UsageBudget)
+	var d ratelimit.Decision
+	if err == nil {
+		d, err = g.limiter.Peek(r.Context(), key.Prefix, g.cfg.Tiers.For(key))
+	}
+	if err != nil {
+		g.limiterFailed(w, r, key, err)
+		return
+	}
+	SetRateLimitHeaders(w.Header(), d)
+	if !budget.Allowed {
+		violated := usagePolicies(budget.Violated())
+		for _, p := range violated {
+			g.metrics.refusals.WithLabelValues(p).Inc()
+		}
+		writeUsageRefused(w, r, budget, violated)
+		g.refused(key, endpoint, ip)
+		return
+	}
+	g.run(w, r, li, endpoint, key, ip, d, h)
+}
+
+// usageBudgetPrefix starts the limiter id of a key's usage budget; no key
+// prefix starts with it.
+const usageBudgetPrefix = "usage:"
+
+// usagePolicies names the refused windows of a usage budget.
+func usagePolicies(windows []string) []string {
+	out := make([]string, len(windows))
+	for i, w := range windows {
+		out[i] = PolicyUsageMinute
+		if w == ratelimit.PolicyDay {
+			out[i] = PolicyUsageDay
+		}
+	}
+	return out
+}
+
+// limiterFailed answers 503 when the limiter cannot decide.
+func (g *Guard) limiterFailed(w http.ResponseWriter, r *http.Request, key apikey.Key, err error) {
+	g.log.Error("access: rate limiter failed", "err", err, "key", key.Prefix)
+	g.metrics.authFailures.WithLabelValues(problem.Unavailable).Inc()
+	writeAuthProblem(w, r, problem.Unavailable)
+}
+
+// refused meters a request of key refused by a limit, and notes it for the
+// abuse signals.
+func (g *Guard) refused(key apikey.Key, endpoint, ip string) {
+	now := g.now()
+	g.meter.Request(key.Prefix, endpoint, http.StatusTooManyRequests, now, 0)
+	g.abuse.refused(key.Prefix, ip, now)
+}
+
+// run serves an admitted request: h runs with the key and the decision d
+// in its context, without api_key in its URL, and is metered.
+func (g *Guard) run(w http.ResponseWriter, r *http.Request, li *LogInfo, endpoint string, key apikey.Key, ip string, d ratelimit.Decision, h http.Handler) {
 	now := g.now()
 	g.abuse.seen(key.Prefix, ip, now)
 	// The handler learns the key and decision through the LogInfo the

@@ -69,8 +69,8 @@ const answerShards = 16
 // answerCache keeps encoded answers of the current catalogue, by request.
 // The index is immutable, so an answer stays right until the catalogue is
 // swapped, when the whole cache is dropped with it; the one member that can
-// change meanwhile, imageTransparentAvailable, is a hole filled live on
-// every write (see frozen). Profiles showed two costs that this removes
+// change meanwhile, imageTransparentAvailable and the versioned image URLs,
+// are holes filled live on every write (see frozen). Profiles showed two costs that this removes
 // from repeated requests: the index's similarity, dupes and match scans
 // (most of those endpoints' time, and the similar perfumes were most of a
 // detail's) and the encoding of the answer itself (most of a list's).
@@ -208,7 +208,8 @@ func fnv32(s string) uint32 {
 }
 
 // frozen is an encoded answer, final newline included, with holes where
-// the live imageTransparentAvailable flags go, and what serving it counts.
+// the live imageTransparentAvailable flags and image URLs go, and what
+// serving it counts.
 type frozen struct {
 	body   []byte
 	holes  []hole
@@ -232,11 +233,21 @@ type filledAnswer struct {
 	at     time.Time
 }
 
-// hole is where the flag of perfume id goes in a frozen body.
+// hole is where a live member of perfume id goes in a frozen body.
 type hole struct {
-	pos int
-	id  int64
+	pos  int
+	id   int64
+	kind holeKind
 }
+
+// holeKind says what fills a hole.
+type holeKind uint8
+
+const (
+	holeAvailable   holeKind = iota // imageTransparentAvailable
+	holeImage                       // the image URL (with its version)
+	holeTransparent                 // the transparent image URL
+)
 
 // answerCounts is what the meter counts each time an answer is served,
 // from the cache or not: the perfume it shows, or the search it did not
@@ -258,9 +269,9 @@ func newFrozen(body []byte, holes []hole, counts answerCounts) *frozen {
 
 // size is about what fz holds in memory, its filled copy included.
 func (fz *frozen) size() int {
-	n := len(fz.body) + 16*len(fz.holes) + 128
+	n := len(fz.body) + 24*len(fz.holes) + 128
 	if len(fz.holes) > 0 {
-		n += len(fz.body) + 5*len(fz.holes)
+		n += len(fz.body) + 80*len(fz.holes) // a URL is longer than a flag
 	}
 	return n
 }
@@ -285,7 +296,14 @@ func (fz *frozen) appendTo(b []byte, urls view.URLs) []byte {
 	prev := 0
 	for _, h := range fz.holes {
 		b = append(b, fz.body[prev:h.pos]...)
-		b = jsonenc.AppendBool(b, urls.TransparentAvailable(h.id))
+		switch h.kind {
+		case holeImage:
+			b = jsonenc.AppendString(b, urls.Image(h.id))
+		case holeTransparent:
+			b = jsonenc.AppendString(b, urls.Transparent(h.id))
+		default:
+			b = jsonenc.AppendBool(b, urls.TransparentAvailable(h.id))
+		}
 		prev = h.pos
 	}
 	return append(b, fz.body[prev:]...)

@@ -26,6 +26,10 @@ import (
 // benchmarks that measure the access layer's cost).
 type Guard interface {
 	Wrap(endpoint string, h http.Handler) http.Handler
+	// WrapUsage guards a handler that reports on the key's own windows
+	// (/api/usage): limited on a small budget of its own, it only peeks at
+	// the key's windows, so it answers while the key is rate-limited.
+	WrapUsage(endpoint string, h http.Handler) http.Handler
 }
 
 // Caller tells who called a keyed endpoint: the key the Guard admitted,
@@ -54,6 +58,9 @@ type Config struct {
 	Caller Caller
 	Usage  Usage
 	Logger *slog.Logger
+	// SiteSearch wraps the keyless site search (/api/search): the per-IP
+	// limit of the access layer. Nil: unlimited (tests, benchmarks).
+	SiteSearch func(http.Handler) http.Handler
 	// AnswerCacheMB is how many megabytes of encoded answers are kept per
 	// catalogue: 0 means DefaultAnswerCacheMB, a negative number turns the
 	// cache off.

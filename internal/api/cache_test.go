@@ -141,3 +141,39 @@ func TestCacheKeyEveryField(t *testing.T) {
 	}()
 	cacheKey("bad", struct{ M map[string]int }{})
 }
+
+// versionedImages is an Images whose URLs carry a version that can change.
+type versionedImages struct{ v *int }
+
+func (f versionedImages) ImageURL(id int64) string {
+	return "https://img/" + strconv.FormatInt(id, 10) + ".jpg?v=" + strconv.Itoa(*f.v)
+}
+func (f versionedImages) TransparentURL(id int64) string {
+	return "https://img/n/" + strconv.FormatInt(id, 10) + ".webp?v=" + strconv.Itoa(*f.v)
+}
+func (f versionedImages) TransparentAvailable(id int64) bool { return true }
+
+// TestFrozenImageURLs: the image host's URLs are holes too, so a kept
+// answer gives an image's new URL (its new version) within refillEvery of
+// the change (issue 14, finding 2).
+func TestFrozenImageURLs(t *testing.T) {
+	v := 1
+	u := view.NewURLs("https://x", versionedImages{&v}, nil)
+	en := encoder{render: &render{urls: u}}
+	b := append([]byte(`{"p":{"id":"a"`), nil...)
+	b = en.appendImages(b, 7, true)
+	b = append(b, "}}"...)
+	fz := newFrozen(append(b, '\n'), en.holes, answerCounts{})
+	want := func(v int) string {
+		return `{"p":{"id":"a","image":"https://img/7.jpg?v=` + strconv.Itoa(v) +
+			`","imageTransparent":"https://img/n/7.webp?v=` + strconv.Itoa(v) + `","imageTransparentAvailable":true}}` + "\n"
+	}
+	t0 := time.Unix(1000, 0)
+	if body, _ := fz.answer(u, t0); string(body) != want(1) {
+		t.Fatalf("got  %s\nwant %s", body, want(1))
+	}
+	v = 2
+	if body, _ := fz.answer(u, t0.Add(refillEvery)); string(body) != want(2) {
+		t.Fatalf("after a new version: got  %s\nwant %s", body, want(2))
+	}
+}

@@ -27,11 +27,12 @@ type render struct {
 	urls view.URLs
 }
 
-// encoder encodes one answer. imageTransparentAvailable is the one member
-// whose value can change while a catalogue is served (as transparent images
-// are made), so the encoder leaves a hole where each goes: the encoded
-// answer can be kept, and the holes filled with live values whenever it is
-// written (see frozen).
+// encoder encodes one answer. imageTransparentAvailable and the image URLs
+// of the image host (which carry the images' versions) are the members
+// whose values can change while a catalogue is served (as transparent
+// images are made, photos imported), so the encoder leaves a hole where
+// each goes: the encoded answer can be kept, and the holes filled with live
+// values whenever it is written (see frozen).
 type encoder struct {
 	*render
 	holes  []hole
@@ -80,9 +81,9 @@ func appendAccords[L accordList](en *encoder, b []byte, as L) []byte {
 // hole, filled when the answer is written.
 func (en *encoder) appendImages(b []byte, id int64, available bool) []byte {
 	b = append(b, `,"image":`...)
-	b = appendImage(b, en.urls, id)
+	b = en.appendImage(b, id)
 	b = append(b, `,"imageTransparent":`...)
-	b = appendTransparent(b, en.urls, id)
+	b = en.appendTransparent(b, id)
 	if available {
 		b = append(b, `,"imageTransparentAvailable":`...)
 		en.holes = append(en.holes, hole{pos: len(b), id: id})
@@ -350,7 +351,7 @@ func (en *encoder) appendMatches(b []byte, ss []index.Scored) []byte {
 		b = append(b, `,"ratingCount":`...)
 		b = jsonenc.AppendInt(b, s.RatingCount)
 		b = append(b, `,"image":`...)
-		b = appendImage(b, en.urls, s.ID)
+		b = en.appendImage(b, s.ID)
 		b = append(b, `,"accords":`...)
 		b = appendAccords(en, b, s.Accords())
 		b = append(b, '}')
@@ -463,24 +464,31 @@ func (en *encoder) appendPerfumer(b []byte, c index.Count, pg index.Page) []byte
 
 // appendImage appends the JSON string of a perfume's image URL
 // (view.URLs.Image), without building the string when the images are at
-// their default paths.
-func appendImage(b []byte, u view.URLs, id int64) []byte {
+// their default paths. The image host's URLs carry the image's version,
+// which changes while a catalogue is served (an import, a finished job):
+// they are holes, filled when the answer is written.
+func (en *encoder) appendImage(b []byte, id int64) []byte {
+	u := en.urls
 	if u.ImageHost() == nil {
 		b = jsonenc.AppendStringBody(append(b, '"'), u.Base())
 		b = strconv.AppendInt(append(b, "/img/perfume/"...), id, 10)
 		return append(b, `.jpg"`...)
 	}
-	return jsonenc.AppendString(b, u.ImageHost().ImageURL(id))
+	en.holes = append(en.holes, hole{pos: len(b), id: id, kind: holeImage})
+	return b
 }
 
-// appendTransparent appends the JSON string of view.URLs.Transparent.
-func appendTransparent(b []byte, u view.URLs, id int64) []byte {
+// appendTransparent appends the JSON string of view.URLs.Transparent, as
+// appendImage does.
+func (en *encoder) appendTransparent(b []byte, id int64) []byte {
+	u := en.urls
 	if u.ImageHost() == nil {
 		b = jsonenc.AppendStringBody(append(b, '"'), u.Base())
 		b = strconv.AppendInt(append(b, "/img/perfume-nobg/"...), id, 10)
 		return append(b, `.webp"`...)
 	}
-	return jsonenc.AppendString(b, u.ImageHost().TransparentURL(id))
+	en.holes = append(en.holes, hole{pos: len(b), id: id, kind: holeTransparent})
+	return b
 }
 
 // appendBuy appends the JSON string of view.URLs.Buy.

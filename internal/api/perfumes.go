@@ -92,7 +92,8 @@ func (a *API) dupePerfumes(w http.ResponseWriter, r *http.Request) error {
 	})
 }
 
-// matchPerfumes is GET /api/perfumes/match.
+// matchPerfumes is GET /api/perfumes/match: at least one of accords,
+// notes, gender, season and time is required.
 func (a *API) matchPerfumes(w http.ResponseWriter, r *http.Request) error {
 	p := newParams(r.URL)
 	q := index.MatchQuery{
@@ -103,6 +104,13 @@ func (a *API) matchPerfumes(w http.ResponseWriter, r *http.Request) error {
 		Time:    p.oneOf("time", view.Times),
 		Page:    p.page(),
 		Limit:   p.limit(view.MatchLimit),
+	}
+	if err := p.err(); err != nil {
+		return err
+	}
+	if len(q.Accords) == 0 && len(q.Notes) == 0 && q.Gender == "" && q.Season == "" && q.Time == "" {
+		// Nothing to match: every perfume would score alike.
+		p.fail("query", "match needs at least one of accords, notes, gender, season or time (page and limit only page the answer)")
 	}
 	if err := p.err(); err != nil {
 		return err

@@ -196,6 +196,6 @@ func invalid(pes catalog.ParamErrors) *problem.Problem {
 // notFound answers unknown paths under /api.
 func (a *API) notFound(w http.ResponseWriter, r *http.Request) error {
 	problem.Write(w, r, problem.Of(problem.NotFound,
-		"no endpoint at "+r.URL.Path+"; see /api/openapi.json"))
+		"no endpoint at "+strconv.Quote(r.URL.Path)+"; see /api/openapi.json"))
 	return nil
 }

@@ -26,22 +26,38 @@ func (a *API) Register(handle func(pattern, name string, h http.Handler)) {
 	keyed("/api/perfumers/{slug}", "perfumers.detail", a.getPerfumer)
 	keyed("/api/accords", "accords.list", a.listAccords)
 	if a.cfg.Caller != nil && a.cfg.Usage != nil {
-		keyed("/api/usage", "usage", a.getUsage)
+		// On a budget of its own, apart from the key's windows (WrapUsage).
+		handle("/api/usage", "usage", a.guarded("usage", a.handle(a.getUsage), true))
 	}
 	// Unknown paths under /api answer 404 problems, after the key check.
 	keyed("/api/", "unknown", a.notFound)
 
 	// Without a key.
 	handle("/api/openapi.json", "openapi", problem.GetOnly(http.HandlerFunc(a.openAPI)))
+	var siteSearch http.Handler = a.handle(a.siteSearch)
+	if a.cfg.SiteSearch != nil {
+		siteSearch = a.cfg.SiteSearch(siteSearch)
+	}
+	handle("/api/search", "search.site", problem.GetOnly(a.ready(siteSearch)))
 }
 
 // keyed registers a keyed route: method check, readiness, then the Guard
 // (when configured), then the handler.
 func (a *API) keyed(handle func(pattern, name string, h http.Handler), pattern, name string, h http.Handler) {
-	if a.cfg.Guard != nil {
+	handle(pattern, name, a.guarded(name, h, false))
+}
+
+// guarded is the stack of a keyed route named name around h; usageBudget
+// puts h behind the Guard's WrapUsage instead of Wrap.
+func (a *API) guarded(name string, h http.Handler, usageBudget bool) http.Handler {
+	switch {
+	case a.cfg.Guard == nil:
+	case usageBudget:
+		h = a.cfg.Guard.WrapUsage(name, h)
+	default:
 		h = a.cfg.Guard.Wrap(name, h)
 	}
-	handle(pattern, name, problem.GetOnly(a.ready(h)))
+	return problem.GetOnly(a.ready(h))
 }
 
 // ready answers 503 until the catalogue is loaded.

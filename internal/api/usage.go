@@ -31,7 +31,8 @@ type usageAnswer struct {
 const usageDefaultDays = 7
 
 // getUsage is GET /api/usage?days=: the calling key's tier, limits, what is
-// left of each window (this request counted) and its usage per day (days
+// left of each window (this request not counted: it has a budget of its
+// own, see access.Guard.WrapUsage) and its usage per day (days
 // default 7, clamped to usage.MaxReportDays), including this replica's
 // counts not yet written.
 func (a *API) getUsage(w http.ResponseWriter, r *http.Request) error {

@@ -144,10 +144,20 @@ func SumOfHash(hash string) (sum Sum, ok bool) {
 }
 
 // NormalizePrefix accepts a display prefix typed by an operator, with or
-// without the "fds_" scheme, and returns it in stored form.
+// without the "fds_" scheme, or a whole key (whose prefix it takes), and
+// returns the prefix in stored form. Its errors never repeat an input
+// longer than a prefix: that may be a key, whose secret must not reach a
+// terminal or a log.
 func NormalizePrefix(p string) (string, error) {
 	p = strings.TrimSpace(p)
+	if k, err := ParseKey(p); err == nil {
+		return k.Prefix, nil
+	}
 	p = strings.TrimPrefix(p, KeyScheme)
+	if len(p) > displayRandLen {
+		return "", fmt.Errorf("key prefix: %d characters after %s, want %d (a prefix such as %sAbC12345, or the whole key; the argument is not repeated here as it may be a secret): %w",
+			len(p), KeyScheme, displayRandLen, KeyScheme, catalog.ErrInvalid)
+	}
 	if len(p) != displayRandLen {
 		return "", fmt.Errorf("key prefix %q: want %s followed by %d characters: %w", p, KeyScheme, displayRandLen, catalog.ErrInvalid)
 	}
@@ -157,4 +167,53 @@ func NormalizePrefix(p string) (string, error) {
 		}
 	}
 	return KeyScheme + p, nil
+}
+
+// RedactSecrets replaces whatever looks like a key in s (the scheme, as
+// "fds_" or percent-encoded "fds%5F", then more base62 characters than a
+// prefix has) by its display prefix and "[REDACTED]", for log lines that
+// carry outside input: a client may put its key in a path or the wrong
+// parameter. Strings without "fds" are returned as they are, at the cost of
+// one search.
+func RedactSecrets(s string) string {
+	if !strings.Contains(s, "fds") {
+		return s
+	}
+	var b strings.Builder
+	done := 0 // s[:done] is in b or needs no change
+	for i := 0; i < len(s); {
+		j := strings.Index(s[i:], "fds")
+		if j < 0 {
+			break
+		}
+		j += i
+		scheme := 0
+		switch rest := s[j+3:]; {
+		case strings.HasPrefix(rest, "_"):
+			scheme = 4
+		case strings.HasPrefix(rest, "%5F"), strings.HasPrefix(rest, "%5f"):
+			scheme = 6
+		}
+		if scheme == 0 {
+			i = j + 3
+			continue
+		}
+		start := j + scheme
+		end := start
+		for end < len(s) && isBase62[s[end]] {
+			end++
+		}
+		if end-start <= displayRandLen {
+			i = j + 3 // the run may hold the next scheme ("fds%5fds_...")
+			continue
+		}
+		b.WriteString(s[done : start+displayRandLen])
+		b.WriteString("[REDACTED]")
+		done, i = end, end
+	}
+	if done == 0 {
+		return s
+	}
+	b.WriteString(s[done:])
+	return b.String()
 }

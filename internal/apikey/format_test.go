@@ -87,6 +87,17 @@ func TestNormalizePrefix(t *testing.T) {
 			t.Errorf("NormalizePrefix(%q) accepted", in)
 		}
 	}
+	// A whole key is taken for its prefix; a malformed one (a typo) is
+	// refused without being repeated.
+	key, _ := apikey.GenerateKey()
+	pk, _ := apikey.ParseKey(key)
+	if got, err := apikey.NormalizePrefix(key); err != nil || got != pk.Prefix {
+		t.Errorf("NormalizePrefix(whole key) = %q, %v; want %s", got, err, pk.Prefix)
+	}
+	typo := key[:len(key)-1] + "!"
+	if _, err := apikey.NormalizePrefix(typo); err == nil || strings.Contains(err.Error(), key[12:30]) {
+		t.Errorf("NormalizePrefix(malformed key) = %v: accepted, or repeats the secret", err)
+	}
 }
 
 func FuzzParseKey(f *testing.F) {
@@ -104,6 +115,42 @@ func FuzzParseKey(f *testing.F) {
 		}
 		if _, err := apikey.NormalizePrefix(pk.Prefix); err != nil {
 			t.Fatalf("prefix of an accepted key does not normalise: %v", err)
+		}
+	})
+}
+
+func TestRedactSecrets(t *testing.T) {
+	key, _ := apikey.GenerateKey()
+	pk, _ := apikey.ParseKey(key)
+	red := pk.Prefix + "[REDACTED]"
+	for in, want := range map[string]string{
+		"":                            "",
+		"/api/perfumes/dior-sauvage":  "/api/perfumes/dior-sauvage",
+		"q=fds_AbC12345":              "q=fds_AbC12345", // a prefix is no secret
+		"/api/perfumes/" + key:        "/api/perfumes/" + red,
+		"q=" + key + "&x=" + key:      "q=" + red + "&x=" + red,
+		"key=fds%5F" + key[4:] + "&a": "key=fds%5F" + key[4:12] + "[REDACTED]&a",
+		"fds fds_ fds%5" + key:        "fds fds_ fds%5" + red,
+		key[:40]:                      pk.Prefix + "[REDACTED]", // a part of a key is still secret
+	} {
+		if got := apikey.RedactSecrets(in); got != want {
+			t.Errorf("RedactSecrets(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func FuzzRedactSecrets(f *testing.F) {
+	key, _ := apikey.GenerateKey()
+	for _, s := range []string{"", key, "a=" + key, "fds%5F" + key[4:], "fdsfds_fds"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		out := apikey.RedactSecrets(s)
+		if strings.Contains(out, key) || strings.Contains(out, key[12:]) {
+			t.Fatalf("a key survived: %q", out)
+		}
+		if apikey.RedactSecrets(out) != out {
+			t.Fatalf("not idempotent: %q", out)
 		}
 	})
 }

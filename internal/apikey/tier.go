@@ -1,8 +1,10 @@
 package apikey
 
 import (
+	"context"
 	"fmt"
 	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -124,4 +126,55 @@ func (ts Tiers) String() string {
 		}
 	}
 	return strings.Join(parts, ",")
+}
+
+// TierStore keeps the tiers' default limits, so that every replica and
+// every command reads the same numbers: the store, not a flag, is the
+// truth. A tier without stored limits is absent from TierLimits; callers
+// complete the answer with Complete. `fragrance tiers set` and the admin
+// dashboard change limits with SetTierLimits; `serve` seeds a new database
+// with SeedTierLimits.
+type TierStore interface {
+	// TierLimits returns the stored limits of every tier that has some.
+	TierLimits(ctx context.Context) (Tiers, error)
+	// SetTierLimits stores t's limits, replacing any. An unknown tier or a
+	// limit below 1 gives an error wrapping catalog.ErrInvalid.
+	SetTierLimits(ctx context.Context, t Tier, l Limits) error
+	// SeedTierLimits stores the limits of each tier of ts that has none
+	// stored yet, leaves stored ones alone, and returns TierLimits after.
+	SeedTierLimits(ctx context.Context, ts Tiers) (Tiers, error)
+}
+
+// CheckTierLimits is the rule every TierStore applies before storing: a
+// known tier and two positive limits.
+func CheckTierLimits(t Tier, l Limits) error {
+	if !slices.Contains(AllTiers[:], t) {
+		return fmt.Errorf("tier %q: unknown (want free, basic, pro or enterprise): %w", t, catalog.ErrInvalid)
+	}
+	if l.PerMinute <= 0 || l.PerDay <= 0 {
+		return fmt.Errorf("tier %s: limits must be positive, have %d/min %d/day: %w", t, l.PerMinute, l.PerDay, catalog.ErrInvalid)
+	}
+	return nil
+}
+
+// Complete returns base with the limits of ts in place of its own: the
+// stored tiers over the defaults (or over the tiers a server started with).
+func (ts Tiers) Complete(base Tiers) Tiers {
+	out := maps.Clone(base)
+	if out == nil {
+		out = Tiers{}
+	}
+	maps.Copy(out, ts)
+	return out
+}
+
+// Check applies CheckTierLimits to every tier of ts, as a TierStore does
+// before seeding.
+func (ts Tiers) Check() error {
+	for _, t := range slices.Sorted(maps.Keys(ts)) {
+		if err := CheckTierLimits(t, ts[t]); err != nil {
+			return err
+		}
+	}
+	return nil
 }

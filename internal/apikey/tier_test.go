@@ -83,3 +83,35 @@ func TestParseOrigins(t *testing.T) {
 		}
 	}
 }
+
+func TestTiersComplete(t *testing.T) {
+	stored := apikey.Tiers{apikey.Free: {PerMinute: 5, PerDay: 10}}
+	got := stored.Complete(apikey.DefaultTiers())
+	want := apikey.DefaultTiers()
+	want[apikey.Free] = apikey.Limits{PerMinute: 5, PerDay: 10}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("Complete = %v, want %v", got, want)
+	}
+	if def := apikey.DefaultTiers(); def[apikey.Free].PerMinute != 60 {
+		t.Fatal("Complete changed its base")
+	}
+	if got := apikey.Tiers(nil).Complete(nil); got == nil || len(got) != 0 {
+		t.Fatalf("nil.Complete(nil) = %v, want an empty Tiers", got)
+	}
+}
+
+func TestCheckTierLimits(t *testing.T) {
+	if err := apikey.DefaultTiers().Check(); err != nil {
+		t.Fatal(err)
+	}
+	for _, ts := range []apikey.Tiers{
+		{"gold": {PerMinute: 1, PerDay: 1}},
+		{"FREE": {PerMinute: 1, PerDay: 1}},
+		{apikey.Pro: {PerMinute: 0, PerDay: 1}},
+		{apikey.Pro: {PerMinute: 1, PerDay: 0}},
+	} {
+		if err := ts.Check(); !errors.Is(err, catalog.ErrInvalid) {
+			t.Errorf("Check(%v) = %v, want ErrInvalid", ts, err)
+		}
+	}
+}

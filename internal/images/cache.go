@@ -3,21 +3,28 @@ package images
 import (
 	"container/list"
 	"crypto/sha256"
-	"encoding/hex"
 	"sync"
 )
 
-// servedImage is an image ready to send: its bytes and strong ETag.
+// servedImage is an image ready to send: its bytes, strong ETag and
+// content version (what "?v=" must say for the answer to be immutable).
 type servedImage struct {
-	data []byte
-	etag string
+	data    []byte
+	etag    string
+	version version
 }
 
-// newServed computes the ETag of data: a hash of the bytes, so it is the
-// same on every replica that has (or draws) the same image.
+// newServed makes a stored image ready to send: its ETag and version are
+// hashes of the bytes, the same on every replica.
 func newServed(data []byte) servedImage {
 	sum := sha256.Sum256(data)
-	return servedImage{data: data, etag: `"` + hex.EncodeToString(sum[:16]) + `"`}
+	return servedImage{data: data, etag: etagOf(&sum), version: versionOfSum(&sum)}
+}
+
+// newDrawn makes a drawn image ready to send: its version is its drawing's.
+func newDrawn(data []byte, v version) servedImage {
+	sum := sha256.Sum256(data)
+	return servedImage{data: data, etag: etagOf(&sum), version: v}
 }
 
 // lru keeps generated images up to a byte budget, dropping the least

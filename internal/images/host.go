@@ -18,21 +18,25 @@ import (
 
 // Response headers of the image host.
 const (
-	// immutable is the Cache-Control of every image: URLs never change
-	// content in normal operation, so browsers and CDNs keep them a year.
+	// immutable is the Cache-Control of an image asked for at its current
+	// version (?v=): that URL never changes content, so browsers and CDNs
+	// keep it a year.
 	immutable = "public, max-age=31536000, immutable"
-	// shortLived is the Cache-Control of a 404: the image may appear soon
-	// (a job finishes, an import adds the perfume).
+	// shortLived is the Cache-Control of an image asked for without its
+	// current version (none, or a stale one) and of a 404: the content at
+	// that URL may change (an import, a finished job), so caches keep it a
+	// minute and then revalidate with the ETag.
 	shortLived = "public, max-age=60"
 	// NobgStatusHeader marks a transparent image that is not made yet.
 	NobgStatusHeader = "X-Service-Nobg-Status"
 )
 
 // Handler returns the image host. It serves paths relative to where it is
-// mounted: /perfume/<id>.jpg and /perfume-nobg/<id>.webp. package server
-// mounts it under the image path, or at the root of a listener of its own,
-// and gives every answer the image host's CORS headers (Access-Control-
-// Allow-Origin: *) and answers preflights. No key is needed.
+// mounted: /perfume/<id>.jpg and /perfume-nobg/<id>.webp, each with an
+// optional ?v=<version>. package server mounts it under the image path, or
+// at the root of a listener of its own, and gives every answer the image
+// host's CORS headers (Access-Control-Allow-Origin: *) and answers
+// preflights. No key is needed.
 func (s *Service) Handler() http.Handler { return http.HandlerFunc(s.serveHTTP) }
 
 func (s *Service) serveHTTP(w http.ResponseWriter, r *http.Request) {
@@ -49,6 +53,7 @@ func (s *Service) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		problem.Write(w, r, problem.Of(problem.MethodNotAllowed, "Images answer GET, HEAD and OPTIONS."))
 		return
 	}
+	// An unknown id answers before any storage or drawing work.
 	p, ok := s.cat.PerfumeByID(id)
 	if !ok {
 		notFound(w, r, "No perfume has this numeric id.")
@@ -56,29 +61,80 @@ func (s *Service) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	var img servedImage
 	var err error
+	var tooMany *missError
 	if kind == imgstore.Nobg {
 		img, err = s.transparent(r.Context(), id)
 	} else {
-		img, err = s.photo(r.Context(), p)
+		img, err = s.photo(r, p)
 	}
 	switch {
+	case err == nil:
+	case r.Context().Err() != nil:
+		// The client has gone: nothing to answer, and no server error
+		// (the access log shows 499).
+		return
 	case kind == imgstore.Nobg && errors.Is(err, catalog.ErrNotFound):
 		h.Set(NobgStatusHeader, "not-processed")
 		notFound(w, r, "The transparent image of this perfume has not been processed yet; use image instead.")
 		return
-	case err != nil:
+	case errors.As(err, &tooMany):
+		h.Set("Retry-After", strconv.Itoa(retrySeconds(tooMany.wait)))
+		h.Set("Cache-Control", "no-store")
+		problem.Write(w, r, problem.Of(problem.RateLimited,
+			"Too many images not drawn yet were asked for from this address; try again after Retry-After seconds."))
+		return
+	case errors.Is(err, errRenderBusy):
+		// The pool sheds the drawing, not the picture: a page or an app
+		// shows a plain, unlabelled bottle now (never kept: no-store, no
+		// ETag), and its real drawing at the next request.
+		ph, perr := s.placeholder()
+		if perr != nil {
+			h.Set("Retry-After", "1")
+			h.Set("Cache-Control", "no-store")
+			problem.Write(w, r, problem.Of(problem.Unavailable, "The image renderer is busy; try again shortly."))
+			return
+		}
+		h.Set("Content-Type", contentType(kind))
+		h.Set("Cache-Control", "no-store")
+		h.Set(PlaceholderHeader, "renderer-busy")
+		h.Set("X-Content-Type-Options", "nosniff")
+		http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(ph))
+		return
+	default:
 		s.log.Error("image host", "kind", kind, "id", id, "err", err)
 		h.Set("Cache-Control", "no-store")
 		problem.Write(w, r, problem.Of(problem.Unavailable, "The image store cannot be reached; try again shortly."))
 		return
 	}
 	h.Set("Content-Type", contentType(kind))
-	h.Set("Cache-Control", immutable)
+	if v, ok := parseVersion(queryVersion(r.URL.RawQuery)); ok && v == img.version {
+		h.Set("Cache-Control", immutable)
+	} else {
+		h.Set("Cache-Control", shortLived)
+	}
 	h.Set("ETag", img.etag)
 	h.Set("X-Content-Type-Options", "nosniff")
 	// ServeContent answers If-None-Match (304), Range and If-Range (206)
 	// and HEAD from the headers set above.
 	http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(img.data))
+}
+
+// queryVersion is the value of the first v parameter of a raw query; the
+// host reads no other parameter.
+func queryVersion(raw string) string {
+	for raw != "" {
+		var pair string
+		pair, raw, _ = strings.Cut(raw, "&")
+		if v, ok := strings.CutPrefix(pair, "v="); ok {
+			return v
+		}
+	}
+	return ""
+}
+
+// retrySeconds is a Retry-After value: whole seconds, at least one.
+func retrySeconds(d time.Duration) int {
+	return max(1, int((d+time.Second-1)/time.Second))
 }
 
 // notFound answers a 404 that caches briefly.
@@ -126,37 +182,107 @@ func parseImagePath(path string) (imgstore.Kind, int64, bool) {
 
 // photo returns the served JPEG of p: the imported photo when there is
 // one, else the generated product image.
-func (s *Service) photo(ctx context.Context, p catalog.Perfume) (servedImage, error) {
+func (s *Service) photo(r *http.Request, p catalog.Perfume) (servedImage, error) {
+	ctx := r.Context()
 	data, err := s.store.Image(ctx, imgstore.Photo, p.ID)
 	if err == nil {
-		return newServed(data), nil
+		img := newServed(data)
+		s.noteVersion(ctx, imgstore.Photo, p.ID, img.version)
+		return img, nil
 	}
 	if !errors.Is(err, catalog.ErrNotFound) {
 		return servedImage{}, err
 	}
-	return s.generated(ctx, p)
+	return s.generated(r, p)
 }
 
-// generated draws (or takes from the cache) the product image of p. The
-// cache key covers everything the drawing depends on, so a catalogue update
-// that changes the bottle is drawn afresh.
-func (s *Service) generated(ctx context.Context, p catalog.Perfume) (servedImage, error) {
-	key := s.painter.Key(p)
+// noteVersion records the version of a stored image when memory does not
+// have it yet: an image stored before versions were recorded, or by
+// another process since the last Refresh. API answers then carry it.
+func (s *Service) noteVersion(ctx context.Context, kind imgstore.Kind, id int64, v version) {
+	if s.versions.get(kind, id) == v {
+		return
+	}
+	if err := s.recordVersion(context.WithoutCancel(ctx), kind, id, v); err != nil {
+		s.log.Warn("image host", "kind", kind, "id", id, "err", err)
+	}
+}
+
+// generated returns the product image drawn from p's data: from memory,
+// else from the store (drawn before, by this replica or another), else
+// drawn now (a miss, limited per client and by the render pool) and
+// stored. Its version names the drawing, so a catalogue update that
+// changes the bottle is drawn afresh.
+func (s *Service) generated(r *http.Request, p catalog.Perfume) (servedImage, error) {
+	ctx := r.Context()
+	v := s.drawnVersion(p)
+	key := strconv.FormatInt(p.ID, 10) + "/" + v.String()
 	if img, ok := s.cache.get(key); ok {
 		return img, nil
 	}
-	select {
-	case s.renders <- struct{}{}:
-		defer func() { <-s.renders }()
-	case <-ctx.Done():
-		return servedImage{}, ctx.Err()
+	if s.versions.get(imgstore.Render, p.ID) == v {
+		data, err := s.store.Image(ctx, imgstore.Render, p.ID)
+		if err == nil {
+			img := newDrawn(data, v)
+			s.cache.put(key, img)
+			return img, nil
+		}
+		if !errors.Is(err, catalog.ErrNotFound) {
+			return servedImage{}, err
+		}
 	}
+	client := s.clientIP(r)
+	f, err := s.renders.start(p.ID, func() error {
+		if ok, wait := s.misses.allow(client); !ok {
+			return &missError{wait: wait}
+		}
+		return nil
+	}, func() (servedImage, error) { return s.draw(p, v, key) })
+	if err != nil {
+		return servedImage{}, err
+	}
+	return f.wait(ctx)
+}
+
+// PlaceholderHeader marks an answer that is the plain bottle served while
+// the renderer is busy, not the perfume's own image.
+const PlaceholderHeader = "X-Image-Placeholder"
+
+// placeholder is the plain bottle served while the render pool is full:
+// drawn once, the first time it is needed, for no perfume in particular.
+func (s *Service) placeholder() ([]byte, error) {
+	s.placeholderOnce.Do(func() {
+		defer func() {
+			if rec := recover(); rec != nil {
+				s.placeholderErr = fmt.Errorf("draw the placeholder: internal error: %v", rec)
+			}
+		}()
+		s.placeholderJPEG, s.placeholderErr = encode.JPEG(
+			s.painter.Draw(catalog.Perfume{}, encode.PhotoWidth, encode.PhotoHeight, true), encode.PhotoMaxBytes)
+	})
+	return s.placeholderJPEG, s.placeholderErr
+}
+
+// draw draws, keeps and stores the product image of p (in a render slot).
+// Storing is best effort: a drawn image is served even when the store
+// fails, and drawn again another time.
+func (s *Service) draw(p catalog.Perfume, v version, key string) (img servedImage, err error) {
+	defer func() {
+		if rec := recover(); rec != nil {
+			err = fmt.Errorf("draw the image of %d: internal error: %v", p.ID, rec)
+		}
+	}()
 	data, err := encode.JPEG(s.painter.Draw(p, encode.PhotoWidth, encode.PhotoHeight, true), encode.PhotoMaxBytes)
 	if err != nil {
 		return servedImage{}, fmt.Errorf("generated image of %d: %w", p.ID, err)
 	}
-	img := newServed(data)
+	img = newDrawn(data, v)
 	s.cache.put(key, img)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := s.putServed(ctx, imgstore.Render, p.ID, data, v); err != nil {
+		s.log.Warn("keep drawn image", "id", p.ID, "err", err)
+	}
 	return img, nil
 }
 
@@ -167,5 +293,7 @@ func (s *Service) transparent(ctx context.Context, id int64) (servedImage, error
 	if err != nil {
 		return servedImage{}, err
 	}
-	return newServed(data), nil
+	img := newServed(data)
+	s.noteVersion(ctx, imgstore.Nobg, id, img.version)
+	return img, nil
 }

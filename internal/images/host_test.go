@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -21,14 +22,27 @@ import (
 	"github.com/fragrance-data/fragrance/internal/server"
 )
 
+var versionedJPEG = regexp.MustCompile(`^https://img\.example\.com/perfume/31861\.jpg\?v=[0-9a-f]{12}$`)
+
 func TestURLs(t *testing.T) {
 	e := newTestEnv(t)
-	if got, want := e.svc.ImageURL(31861), "https://img.example.com/perfume/31861.jpg"; got != want {
-		t.Errorf("ImageURL = %q, want %q", got, want)
+	if got := e.svc.ImageURL(31861); !versionedJPEG.MatchString(got) {
+		t.Errorf("ImageURL = %q, want %s", got, versionedJPEG)
 	}
+	// Not made yet: no version.
 	if got, want := e.svc.TransparentURL(31861), "https://img.example.com/perfume-nobg/31861.webp"; got != want {
 		t.Errorf("TransparentURL = %q, want %q", got, want)
 	}
+	// A drawn bottle's version is its drawing's: the same on another
+	// replica, without drawing anything.
+	if got, other := e.svc.ImageURL(31861), newTestEnv(t).svc.ImageURL(31861); got != other {
+		t.Errorf("ImageURL differs between two services: %q and %q", got, other)
+	}
+}
+
+// hostPath is the path of an image URL of the test service, as mounted by do.
+func hostPath(url string) string {
+	return "/img" + strings.TrimPrefix(url, "https://img.example.com")
 }
 
 // do sends one request to the host mounted as the service mounts it: at
@@ -56,7 +70,7 @@ func body(t *testing.T, res *http.Response) []byte {
 
 func TestHostGeneratedJPEG(t *testing.T) {
 	e := newTestEnv(t)
-	res := do(t, e.svc.Handler(), "GET", "/img/perfume/31861.jpg", nil)
+	res := do(t, e.svc.Handler(), "GET", hostPath(e.svc.ImageURL(31861)), nil)
 	data := body(t, res)
 	wantHeaders(t, res, 200, map[string]string{
 		"Content-Type":                "image/jpeg",
@@ -90,7 +104,8 @@ func TestHostGeneratedJPEG(t *testing.T) {
 func TestHostConditionalHeadRange(t *testing.T) {
 	e := newTestEnv(t)
 	h := e.svc.Handler()
-	full := do(t, h, "GET", "/img/perfume/9828.jpg", nil)
+	path := hostPath(e.svc.ImageURL(9828))
+	full := do(t, h, "GET", path, nil)
 	data := body(t, full)
 	etag := full.Header.Get("ETag")
 
@@ -113,7 +128,7 @@ func TestHostConditionalHeadRange(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			res := do(t, h, c.method, "/img/perfume/9828.jpg", c.hdr)
+			res := do(t, h, c.method, path, c.hdr)
 			b := body(t, res)
 			wantHeaders(t, res, c.status, c.wantHeader)
 			if len(b) != c.wantLen {
@@ -200,7 +215,11 @@ func TestHostTransparentAfterProcessing(t *testing.T) {
 	if !e.svc.TransparentAvailable(31861) {
 		t.Fatal("not available after its job is done")
 	}
-	res := do(t, e.svc.Handler(), "GET", "/img/perfume-nobg/31861.webp", nil)
+	url := e.svc.TransparentURL(31861)
+	if !strings.Contains(url, ".webp?v=") {
+		t.Fatalf("TransparentURL once made = %q, want a version", url)
+	}
+	res := do(t, e.svc.Handler(), "GET", hostPath(url), nil)
 	data := body(t, res)
 	wantHeaders(t, res, 200, map[string]string{
 		"Content-Type":                "image/webp",

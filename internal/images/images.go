@@ -3,11 +3,18 @@
 //
 // Every perfume has two image URLs (see the seed and the API contract):
 //
-//	{base}/perfume/<numeric_id>.jpg        always answers: the imported photo,
-//	                                       else a product image drawn from the data
-//	{base}/perfume-nobg/<numeric_id>.webp  transparent background; 404 with
-//	                                       X-Service-Nobg-Status: not-processed
-//	                                       until its job is done
+//	{base}/perfume/<numeric_id>.jpg?v=<version>        always answers: the imported
+//	                                                   photo, else a product image
+//	                                                   drawn from the data
+//	{base}/perfume-nobg/<numeric_id>.webp?v=<version>  transparent background; 404
+//	                                                   with X-Service-Nobg-Status:
+//	                                                   not-processed until its job
+//	                                                   is done (no v until then)
+//
+// The version (versions.go) is a short hash of the content, recorded in the
+// store (imgstore.Versions) and kept in memory, so the URL changes when the
+// image does and an answer at the current version may be cached for ever;
+// any other v, or none, is answered with a short max-age and the ETag.
 //
 // A Service ties the parts together: Handler serves the URLs (host.go),
 // ImageURL and TransparentURL build them for API answers,
@@ -30,10 +37,13 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/http"
+	"net/netip"
 	"runtime"
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/fragrance-data/fragrance/internal/catalog"
 	"github.com/fragrance-data/fragrance/internal/images/bottle"
@@ -109,6 +119,26 @@ type Config struct {
 	CacheBytes int64
 	// Logger receives storage errors and job failures. Default: discard.
 	Logger *slog.Logger
+	// RenderSlots is how many product images are drawn at once. Default:
+	// one per core but one (at least one), so drawing never takes every
+	// core from the API.
+	RenderSlots int
+	// RenderQueue is how many more drawings may wait for a slot; a miss
+	// beyond is answered 503 with Retry-After at once. Default 8.
+	RenderQueue int
+	// RenderBudget is the share of one core drawing may use, averaged
+	// (0.5: half a core). Default 0.25 (a quarter of a core, like the background worker); negative: no limit.
+	RenderBudget float64
+	// MissesPerMinute and MissBurst limit the drawings one client IP may
+	// cause (requests for images neither stored nor drawn yet): MissBurst
+	// at once, then MissesPerMinute a minute; beyond, 429 with
+	// Retry-After. Defaults 60 and 60.
+	MissesPerMinute, MissBurst int
+	// ClientIP says which client a request comes from (the service passes
+	// the Guard's rule with its trusted proxies). Default: the peer address.
+	ClientIP func(r *http.Request) netip.Addr
+	// Now is the clock of the miss limiter. Default time.Now.
+	Now func() time.Time
 }
 
 // Service is the image host. It is safe for concurrent use.
@@ -118,11 +148,20 @@ type Service struct {
 	cat     Catalogue
 	log     *slog.Logger
 	painter *bottle.Painter
-	cache   *lru
-	// renders bounds concurrent drawing of generated images, so a crawler
-	// missing the CDN cannot take every core.
-	renders chan struct{}
-	avail   availability
+
+	placeholderOnce sync.Once
+	placeholderJPEG []byte
+	placeholderErr  error
+	cache           *lru
+	// renders bounds the drawing of generated images and misses the
+	// drawings per client, so a crawler missing the CDN cannot take the
+	// cores (renders.go).
+	renders  *renderPool
+	misses   *missLimiter
+	clientIP func(r *http.Request) netip.Addr
+	versions versionSet
+	drawn    drawnMemo
+	avail    availability
 	// wake tells idle workers that jobs were enqueued in this process.
 	wake chan struct{}
 }
@@ -143,15 +182,38 @@ func New(ctx context.Context, cfg Config, store imgstore.Store, cat Catalogue) (
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
+	if cfg.RenderSlots <= 0 {
+		cfg.RenderSlots = max(1, runtime.NumCPU()-1)
+	}
+	if cfg.RenderQueue <= 0 {
+		cfg.RenderQueue = 8
+	}
+	if cfg.RenderBudget == 0 {
+		cfg.RenderBudget = 0.25
+	}
+	if cfg.MissesPerMinute <= 0 {
+		cfg.MissesPerMinute = 60
+	}
+	if cfg.MissBurst <= 0 {
+		cfg.MissBurst = 60
+	}
+	if cfg.ClientIP == nil {
+		cfg.ClientIP = peerIP
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
 	s := &Service{
-		baseURL: strings.TrimRight(cfg.BaseURL, "/"),
-		store:   store,
-		cat:     cat,
-		log:     cfg.Logger,
-		painter: painter,
-		cache:   newLRU(cfg.CacheBytes),
-		renders: make(chan struct{}, max(1, min(4, runtime.NumCPU()))),
-		wake:    make(chan struct{}, 1),
+		baseURL:  strings.TrimRight(cfg.BaseURL, "/"),
+		store:    store,
+		cat:      cat,
+		log:      cfg.Logger,
+		painter:  painter,
+		cache:    newLRU(cfg.CacheBytes),
+		renders:  newRenderPool(cfg.RenderSlots, cfg.RenderQueue, cfg.RenderBudget),
+		misses:   newMissLimiter(cfg.MissesPerMinute, cfg.MissBurst, maxMissClients, cfg.Now),
+		clientIP: cfg.ClientIP,
+		wake:     make(chan struct{}, 1),
 	}
 	if err := s.Refresh(ctx); err != nil {
 		return nil, err
@@ -159,14 +221,29 @@ func New(ctx context.Context, cfg Config, store imgstore.Store, cat Catalogue) (
 	return s, nil
 }
 
-// ImageURL is the JPEG URL of the perfume with numeric id.
+// maxMissClients bounds the clients the miss limiter remembers.
+const maxMissClients = 1 << 16
+
+// ImageURL is the JPEG URL of the perfume with numeric id, with the
+// version of what it serves: the imported photo's, else the drawing's.
 func (s *Service) ImageURL(id int64) string {
-	return s.baseURL + "/perfume/" + strconv.FormatInt(id, 10) + ".jpg"
+	return s.url("/perfume/", id, ".jpg", s.photoVersion(id))
 }
 
-// TransparentURL is the transparent WebP URL of the perfume with numeric id.
+// TransparentURL is the transparent WebP URL of the perfume with numeric
+// id, with its version once it is made.
 func (s *Service) TransparentURL(id int64) string {
-	return s.baseURL + "/perfume-nobg/" + strconv.FormatInt(id, 10) + ".webp"
+	return s.url("/perfume-nobg/", id, ".webp", s.versions.get(imgstore.Nobg, id))
+}
+
+func (s *Service) url(dir string, id int64, ext string, v version) string {
+	b := make([]byte, 0, len(s.baseURL)+len(dir)+20+len(ext)+3+versionDigits)
+	b = append(append(b, s.baseURL...), dir...)
+	b = append(strconv.AppendInt(b, id, 10), ext...)
+	if v != 0 {
+		b = v.appendTo(append(b, "?v="...))
+	}
+	return string(b)
 }
 
 // TransparentAvailable reports whether the transparent image of id has been
@@ -174,13 +251,16 @@ func (s *Service) TransparentURL(id int64) string {
 // perfume of every API answer.
 func (s *Service) TransparentAvailable(id int64) bool { return s.avail.has(id) }
 
-// Refresh reloads the availability set from the store. Workers call it
-// after jobs and periodically, which also picks up jobs other replicas or
-// the command line finished.
+// Refresh reloads the availability set and the image versions from the
+// store. Workers call it periodically, which also picks up the jobs and
+// imports other replicas or the command line finished.
 func (s *Service) Refresh(ctx context.Context) error {
 	ids, err := s.store.DoneJobIDs(ctx)
 	if err != nil {
 		return fmt.Errorf("images: load available transparent images: %w", err)
+	}
+	if err := s.versions.load(ctx, s.store); err != nil {
+		return err
 	}
 	s.avail.replace(ids)
 	return nil

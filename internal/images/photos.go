@@ -178,7 +178,7 @@ func (s *Service) importFile(ctx context.Context, path string) (int64, error) {
 	if err := s.store.PutImage(ctx, imgstore.Source, id, src); err != nil {
 		return id, err
 	}
-	if err := s.store.PutImage(ctx, imgstore.Photo, id, photo); err != nil {
+	if err := s.putServed(ctx, imgstore.Photo, id, photo, versionOf(photo)); err != nil {
 		return id, err
 	}
 	return id, nil

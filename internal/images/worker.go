@@ -33,9 +33,15 @@ type WorkerConfig struct {
 	// Refresh is how often Run reloads availability from the store, to
 	// see jobs finished elsewhere. Default 1 minute.
 	Refresh time.Duration
-	// Pause is a rest between two jobs of one worker, which keeps the
-	// processing at low priority. Default 100 ms; negative for none.
+	// Pause is a rest between two jobs of one worker. Default 100 ms;
+	// negative for none.
 	Pause time.Duration
+	// CPUBudget is the share of one core the workers of this pool may use
+	// together, averaged over their jobs (0.25: a quarter of a core): after
+	// each job they rest in proportion to the time it took (see
+	// cpuBudget). It is what keeps processing at low priority beside the
+	// API. 0 or less: no limit (the command line's default).
+	CPUBudget float64
 	// QueueAll makes Run queue a job for every perfume of the catalogue
 	// whose transparent image is not done: at start (which also gives
 	// failed jobs another try after a restart) and, at every refresh, for
@@ -68,8 +74,9 @@ func (c WorkerConfig) withDefaults() WorkerConfig {
 
 // Worker runs background-removal jobs from the store.
 type Worker struct {
-	s   *Service
-	cfg WorkerConfig
+	s      *Service
+	cfg    WorkerConfig
+	budget *cpuBudget // nil: no limit
 	// queued holds the ids known to have a job (QueueAll); only Run's
 	// goroutine touches it.
 	queued map[int64]struct{}
@@ -77,7 +84,11 @@ type Worker struct {
 
 // NewWorker returns a worker pool of the service.
 func (s *Service) NewWorker(cfg WorkerConfig) *Worker {
-	return &Worker{s: s, cfg: cfg.withDefaults()}
+	w := &Worker{s: s, cfg: cfg.withDefaults()}
+	if w.cfg.CPUBudget > 0 {
+		w.budget = newCPUBudget(w.cfg.CPUBudget, time.Now, sleep)
+	}
+	return w
 }
 
 // Run processes jobs as they come and refreshes availability until ctx is
@@ -177,6 +188,10 @@ func (w *Worker) Drain(ctx context.Context, report func(JobResult)) error {
 // errors while draining are returned; a running loop logs them and retries.
 func (w *Worker) loop(ctx context.Context, drain bool, report func(JobResult)) error {
 	for ctx.Err() == nil {
+		w.budget.wait(ctx)
+		if ctx.Err() != nil {
+			break
+		}
 		job, err := w.s.store.ClaimJob(ctx, w.cfg.Lease, w.cfg.MaxAttempts)
 		if err != nil {
 			if drain {
@@ -194,7 +209,9 @@ func (w *Worker) loop(ctx context.Context, drain bool, report func(JobResult)) e
 		w.s.wakeWorkers() // there may be more: let another idle worker look
 		// The job finishes even when ctx is cancelled meanwhile: it takes
 		// about a second, and a finished job beats one left to its lease.
+		start := time.Now()
 		res := w.s.runJob(context.WithoutCancel(ctx), job)
+		w.budget.spend(time.Since(start))
 		if report != nil {
 			report(res)
 		}
@@ -278,7 +295,7 @@ func (s *Service) makeTransparent(ctx context.Context, id int64) error {
 	if err != nil {
 		return err
 	}
-	if err := s.store.PutImage(ctx, imgstore.Nobg, id, data); err != nil {
+	if err := s.putServed(ctx, imgstore.Nobg, id, data, versionOf(data)); err != nil {
 		return fmt.Errorf("store transparent image: %w", err)
 	}
 	return nil

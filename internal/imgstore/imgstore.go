@@ -26,11 +26,15 @@ const (
 	Photo Kind = "photo"
 	// Nobg is the served transparent-background WebP.
 	Nobg Kind = "nobg"
+	// Render is the served JPEG drawn for a perfume without a photo, kept
+	// once drawn so that each perfume is drawn once per drawing version
+	// (its Version names the drawing, not the bytes).
+	Render Kind = "render"
 )
 
 // Valid reports whether k is one of the known kinds; backends refuse others
 // so that a kind can safely become part of a file name or a column value.
-func (k Kind) Valid() bool { return k == Source || k == Photo || k == Nobg }
+func (k Kind) Valid() bool { return k == Source || k == Photo || k == Nobg || k == Render }
 
 // Blobs stores image bytes by kind and numeric perfume id.
 type Blobs interface {
@@ -105,19 +109,46 @@ type Jobs interface {
 	JobCounts(ctx context.Context) (map[State]int, error)
 }
 
+// Versions records the content version of the served images, so that the
+// URLs the API gives out can name it (".../31861.jpg?v=1a2b3c4d5e6f")
+// without reading an image per request: a URL whose content changes then
+// changes with it, and a CDN may keep each URL for ever. The image host
+// loads every version into memory and reloads them as it reloads job
+// states; it writes one after each PutImage of a served kind.
+type Versions interface {
+	// SetImageVersion records version (a short hash, at most 64
+	// characters) as that of the image of kind and id, replacing an
+	// earlier one.
+	SetImageVersion(ctx context.Context, kind Kind, id int64, version string) error
+	// ImageVersions returns the recorded version of every image of kind,
+	// by perfume id (an empty map when there are none).
+	ImageVersions(ctx context.Context, kind Kind) (map[int64]string, error)
+}
+
+// MaxVersionLen bounds a recorded version.
+const MaxVersionLen = 64
+
 // Store is everything the image host needs from storage.
 type Store interface {
 	Blobs
 	Jobs
+	Versions
 }
 
-// With joins a blob store and a job store into one Store, as the default
-// set-up does with the filesystem and SQLite.
-func With(blobs Blobs, jobs Jobs) Store {
-	return joined{blobs, jobs}
+// Index is the part of the image storage a database keeps beside blobs
+// kept elsewhere: the jobs and the versions.
+type Index interface {
+	Jobs
+	Versions
+}
+
+// With joins a blob store and a database's jobs and versions into one
+// Store, as the default set-up does with the filesystem and SQLite.
+func With(blobs Blobs, index Index) Store {
+	return joined{blobs, index}
 }
 
 type joined struct {
 	Blobs
-	Jobs
+	Index
 }

@@ -167,6 +167,33 @@ func (ix *Index) Similar(slug string, limit int) (*Entry, []Scored, error) {
 	return &ix.entries[src], ix.similar(src, limit, 0), nil
 }
 
+// SimilarAndDupes is Similar(slug, limit) and Dupes(slug, dupesLimit)
+// at once, the same lists, for a page that shows both: the two rank the
+// same dot products, so these are added up once.
+func (ix *Index) SimilarAndDupes(slug string, limit, dupesLimit int) (*Entry, []Scored, []Scored, error) {
+	src, ok := ix.bySlug[slug]
+	if !ok {
+		return nil, nil, nil, fmt.Errorf("similar to perfume %q: %w", slug, catalog.ErrNotFound)
+	}
+	srcTier := ix.sim.tier[src]
+	if limit <= 0 || srcTier == 0 || dupesLimit <= 0 {
+		return &ix.entries[src], ix.similar(src, limit, 0), ix.dupes(src, dupesLimit), nil
+	}
+	sc := ix.sim.get(len(ix.entries))
+	defer ix.sim.put(sc)
+	ix.sim.accumulate(src, sc)
+	return &ix.entries[src], ix.rankLimited(src, limit, 0, sc), ix.rankLimited(src, dupesLimit, srcTier, sc), nil
+}
+
+// dupes is Dupes of the perfume numbered src.
+func (ix *Index) dupes(src uint32, limit int) []Scored {
+	srcTier := ix.sim.tier[src]
+	if srcTier == 0 {
+		return []Scored{}
+	}
+	return ix.similar(src, limit, srcTier)
+}
+
 // Dupes is Similar restricted to perfumes of a strictly lower, known price
 // tier than the source. A source of unknown tier has no dupes: an empty
 // list and a nil error.
@@ -175,9 +202,5 @@ func (ix *Index) Dupes(slug string, limit int) (*Entry, []Scored, error) {
 	if !ok {
 		return nil, nil, fmt.Errorf("dupes of perfume %q: %w", slug, catalog.ErrNotFound)
 	}
-	srcTier := ix.sim.tier[src]
-	if srcTier == 0 {
-		return &ix.entries[src], []Scored{}, nil
-	}
-	return &ix.entries[src], ix.similar(src, limit, srcTier), nil
+	return &ix.entries[src], ix.dupes(src, limit), nil
 }

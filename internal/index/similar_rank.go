@@ -15,14 +15,24 @@ const maxPerLine = 3
 // similar ranks the perfumes like src, only those of a known tier below
 // maxTier when maxTier > 0.
 func (ix *Index) similar(src uint32, limit int, maxTier uint8) []Scored {
-	out := []Scored{}
 	if limit <= 0 {
-		return out
+		return []Scored{}
 	}
 	s := ix.sim
 	sc := s.get(len(ix.entries))
 	defer s.put(sc)
 	s.accumulate(src, sc)
+	return ix.rankLimited(src, limit, maxTier, sc)
+}
+
+// rankLimited is similar on dot products already added up in sc: it only
+// reads them, so one accumulation serves several rankings of one source.
+func (ix *Index) rankLimited(src uint32, limit int, maxTier uint8, sc *simScratch) []Scored {
+	out := []Scored{}
+	if limit <= 0 {
+		return out
+	}
+	s := ix.sim
 	// Keep a few times limit by score, then apply the line cap; should the
 	// cap leave the list short while more candidates wait, keep more.
 	for k := limit*3 + 8; ; k *= 4 {

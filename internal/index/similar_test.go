@@ -212,3 +212,38 @@ func TestMatchErrors(t *testing.T) {
 		t.Errorf("note errors: %v", pes)
 	}
 }
+
+// TestSimilarAndDupes: the two lists at once are Similar's and Dupes's,
+// for every 7th perfume of the real catalogue and limits either side of
+// the line cap's second ranking, and both errors are ErrNotFound.
+func TestSimilarAndDupes(t *testing.T) {
+	ps, ref := realCatalogue(t)
+	ix := Build(ps, Options{AccordColor: ref.Color})
+	step := 7
+	if testing.Short() || raceEnabled {
+		step = 97
+	}
+	for i := 0; i < len(ps); i += step {
+		slug := ps[i].Slug
+		for _, lim := range [][2]int{{6, 6}, {1, 20}, {20, 1}, {0, 6}, {6, 0}} {
+			e, sim, dupes, err := ix.SimilarAndDupes(slug, lim[0], lim[1])
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, wantSim, _ := ix.Similar(slug, lim[0])
+			_, wantDupes, _ := ix.Dupes(slug, lim[1])
+			if e.Slug() != slug || !slices.EqualFunc(sim, wantSim, sameScored) || !slices.EqualFunc(dupes, wantDupes, sameScored) {
+				t.Fatalf("%s %v: got %v / %v, want %v / %v", slug, lim,
+					scoredNames(sim), scoredNames(dupes), scoredNames(wantSim), scoredNames(wantDupes))
+			}
+		}
+	}
+	if _, _, _, err := ix.SimilarAndDupes("no-such-perfume", 6, 6); !errors.Is(err, catalog.ErrNotFound) {
+		t.Errorf("unknown slug: %v", err)
+	}
+}
+
+func sameScored(a, b Scored) bool {
+	return a.Entry == b.Entry && a.Score == b.Score && slices.Equal(a.SharedAccords, b.SharedAccords) &&
+		slices.Equal(a.SharedNotes, b.SharedNotes)
+}

@@ -200,3 +200,41 @@ func (d *DB) JobCounts(ctx context.Context) (map[imgstore.State]int, error) {
 	}
 	return out, nil
 }
+
+// SetImageVersion records the version of one image (see imgstore.Versions).
+func (d *DB) SetImageVersion(ctx context.Context, kind imgstore.Kind, id int64, version string) error {
+	if !kind.Valid() {
+		return fmt.Errorf("postgres: set image version: unknown kind %q: %w", kind, catalog.ErrInvalid)
+	}
+	if version == "" || len(version) > imgstore.MaxVersionLen {
+		return fmt.Errorf("postgres: set image version: version of %d bytes (1 to %d): %w", len(version), imgstore.MaxVersionLen, catalog.ErrInvalid)
+	}
+	if _, err := d.pool.Exec(ctx, `INSERT INTO image_versions (kind, id, version, updated_at) VALUES ($1, $2, $3, $4)
+		ON CONFLICT (kind, id) DO UPDATE SET version = EXCLUDED.version, updated_at = EXCLUDED.updated_at`,
+		string(kind), id, version, d.now()); err != nil {
+		return fail(fmt.Sprintf("set image version %s %d", kind, id), err)
+	}
+	return nil
+}
+
+// ImageVersions returns the recorded versions of one kind.
+func (d *DB) ImageVersions(ctx context.Context, kind imgstore.Kind) (map[int64]string, error) {
+	rows, err := d.pool.Query(ctx, `SELECT id, version FROM image_versions WHERE kind = $1`, string(kind))
+	if err != nil {
+		return nil, fail(fmt.Sprintf("image versions %s", kind), err)
+	}
+	defer rows.Close()
+	out := make(map[int64]string)
+	for rows.Next() {
+		var id int64
+		var v string
+		if err := rows.Scan(&id, &v); err != nil {
+			return nil, fail(fmt.Sprintf("image versions %s", kind), err)
+		}
+		out[id] = v
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fail(fmt.Sprintf("image versions %s", kind), err)
+	}
+	return out, nil
+}

@@ -60,3 +60,11 @@ func TestImageStore(t *testing.T) {
 		return db
 	})
 }
+
+func TestTierStoreContract(t *testing.T) {
+	t.Parallel()
+	storetest.RunTierStore(t, func(t *testing.T) (apikey.TierStore, apikey.TierStore) {
+		u := schemaURL(t)
+		return openAt(t, u), openAt(t, u)
+	})
+}

@@ -16,7 +16,7 @@ type Code struct {
 
 // Codes lists every problem code, in the contract's order.
 var Codes = []Code{
-	{InvalidParameter, http.StatusBadRequest, "Invalid parameter", "page or limit not a positive whole number; a parameter given twice; unknown gender, season or time; an accord strength outside 0–100; q or search longer than 200 characters; unknown accord or note names in match (with suggestions)"},
+	{InvalidParameter, http.StatusBadRequest, "Invalid parameter", "page or limit not a positive whole number; a parameter given twice; unknown gender, season or time; an accord strength outside 0–100; q or search longer than 200 characters; unknown accord or note names in match (with suggestions); match with none of accords, notes, gender, season and time"},
 	{MissingAPIKey, http.StatusUnauthorized, "Missing API key", "no key in X-API-Key, Authorization: Bearer or api_key"},
 	{InvalidAPIKey, http.StatusUnauthorized, "Invalid API key", "a key that does not exist or fails its checksum"},
 	{RevokedAPIKey, http.StatusUnauthorized, "Revoked API key", "a revoked key"},

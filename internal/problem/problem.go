@@ -55,7 +55,8 @@ func New(status int, code, title, detail string) *Problem {
 // service's base URL.
 func TypeURI(code string) string { return "/docs/errors#" + code }
 
-// MarshalJSON writes the standard members, errors and extras.
+// MarshalJSON writes the standard members, errors and extras, with what
+// the client sent shortened (see MaxEcho).
 func (p *Problem) MarshalJSON() ([]byte, error) {
 	m := make(map[string]any, 8+len(p.Extra))
 	for k, v := range p.Extra {
@@ -64,11 +65,15 @@ func (p *Problem) MarshalJSON() ([]byte, error) {
 	m["type"] = TypeURI(p.Code)
 	m["title"] = p.Title
 	m["status"] = p.Status
-	m["detail"] = p.Detail
+	m["detail"] = shorten(p.Detail)
 	m["code"] = p.Code
 	m["error"] = p.Title
 	if len(p.Errors) > 0 {
-		m["errors"] = p.Errors
+		errs := make([]FieldError, len(p.Errors))
+		for i, e := range p.Errors {
+			errs[i] = FieldError{Parameter: shorten(e.Parameter), Message: shorten(e.Message)}
+		}
+		m["errors"] = errs
 	}
 	return json.Marshal(m)
 }
@@ -90,15 +95,23 @@ func Write(w http.ResponseWriter, r *http.Request, p *Problem) {
 	}
 }
 
-// GetOnly wraps h so that any method but GET and HEAD answers 405
-// method_not_allowed with an Allow header (CORS preflight, OPTIONS, is
-// answered before routing, by the CORS layer).
+// GetOnly wraps h so that OPTIONS answers 204 with the methods allowed
+// (RFC 9110 §9.3.7; a CORS preflight under /api is answered before
+// routing, by the CORS layer) and any other method but GET and HEAD
+// answers 405 method_not_allowed with the same Allow header.
 func GetOnly(h http.Handler) http.Handler {
+	const allowGet = "GET, HEAD, OPTIONS"
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodGet && r.Method != http.MethodHead {
-			w.Header().Set("Allow", "GET, HEAD, OPTIONS")
+		switch r.Method {
+		case http.MethodGet, http.MethodHead:
+		case http.MethodOptions:
+			w.Header().Set("Allow", allowGet)
+			w.WriteHeader(http.StatusNoContent)
+			return
+		default:
+			w.Header().Set("Allow", allowGet)
 			Write(w, r, Of(MethodNotAllowed,
-				r.Method+" is not allowed here; the API is read-only (GET, HEAD, OPTIONS)"))
+				r.Method+" is not allowed here; the API is read-only ("+allowGet+")"))
 			return
 		}
 		h.ServeHTTP(w, r)

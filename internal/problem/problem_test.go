@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -86,5 +87,74 @@ func TestCodesTable(t *testing.T) {
 	}
 	if p := Of("no_such_code", ""); p.Status != http.StatusInternalServerError {
 		t.Errorf("unknown code answers %d", p.Status)
+	}
+}
+
+// TestEchoShortened: what a client sent is repeated in a problem at most
+// MaxEcho characters long, quoted or not, in the detail and in each field
+// error, and the text around it survives.
+func TestEchoShortened(t *testing.T) {
+	long := strings.Repeat("a", 100_000)
+	shortened := strconv.Quote(strings.Repeat("a", MaxEcho) + "…")
+	for _, tc := range []struct {
+		name, in, want string
+	}{
+		{"short quoted", `perfume "dior-sauvage": not found`, `perfume "dior-sauvage": not found`},
+		{"long quoted", `perfume ` + strconv.Quote(long) + `: not found`, `perfume ` + shortened + `: not found`},
+		{"two long", strconv.Quote(long) + " or " + strconv.Quote(long), shortened + " or " + shortened},
+		{"escapes", strconv.Quote(strings.Repeat(`"\`, 60)), strconv.Quote(strings.Repeat(`"\`, 50) + "…")},
+		{"invalid UTF-8", strconv.Quote(strings.Repeat("\xff", 200)), strconv.Quote(strings.Repeat("\xff", MaxEcho) + "…")},
+		{"exactly the limit", strconv.Quote(strings.Repeat("é", MaxEcho)), strconv.Quote(strings.Repeat("é", MaxEcho))},
+		{"unclosed quote", `bad "` + strings.Repeat("b", 50), `bad "` + strings.Repeat("b", 50)},
+		{"unquoted", "no endpoint at /api/" + long, "no endpoint at /api/" + strings.Repeat("a", MaxText-len("no endpoint at /api/")) + "…"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := Of(NotFound, tc.in)
+			p.Errors = []FieldError{{Parameter: "x", Message: tc.in}}
+			body, err := json.Marshal(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got struct {
+				Detail string
+				Errors []FieldError
+			}
+			if err := json.Unmarshal(body, &got); err != nil {
+				t.Fatal(err)
+			}
+			want := strings.ToValidUTF8(tc.want, "\uFFFD")
+			if got.Detail != want || got.Errors[0].Message != want {
+				t.Errorf("detail = %.300q\nwant     %.300q", got.Detail, want)
+			}
+			if len(body) > 3*MaxText {
+				t.Errorf("body of %d bytes", len(body))
+			}
+		})
+	}
+}
+
+// TestGetOnly: OPTIONS answers 204 with the Allow it names (not a 405
+// that lists OPTIONS as allowed); other methods but GET and HEAD are 405.
+func TestGetOnly(t *testing.T) {
+	h := GetOnly(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusTeapot) }))
+	for _, tc := range []struct {
+		method string
+		status int
+		allow  string
+	}{
+		{"GET", http.StatusTeapot, ""},
+		{"HEAD", http.StatusTeapot, ""},
+		{"OPTIONS", http.StatusNoContent, "GET, HEAD, OPTIONS"},
+		{"POST", http.StatusMethodNotAllowed, "GET, HEAD, OPTIONS"},
+		{"DELETE", http.StatusMethodNotAllowed, "GET, HEAD, OPTIONS"},
+	} {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest(tc.method, "/healthz", nil))
+		if rec.Code != tc.status || rec.Header().Get("Allow") != tc.allow {
+			t.Errorf("%s = %d Allow %q, want %d Allow %q", tc.method, rec.Code, rec.Header().Get("Allow"), tc.status, tc.allow)
+		}
+		if tc.method == "OPTIONS" && rec.Body.Len() != 0 {
+			t.Errorf("OPTIONS has a body: %q", rec.Body.String())
+		}
 	}
 }

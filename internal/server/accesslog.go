@@ -10,12 +10,13 @@ import (
 	"unicode/utf8"
 
 	"github.com/fragrance-data/fragrance/internal/access"
+	"github.com/fragrance-data/fragrance/internal/apikey"
 	"github.com/fragrance-data/fragrance/internal/jsonenc"
 )
 
 // logLevel logs server errors as errors, 503s (loading, a backing
 // service away: each is also logged where it is noticed) as warnings and
-// everything else as info.
+// everything else as info, a client that went away (499) included.
 func logLevel(status int) slog.Level {
 	switch {
 	case status == 503:
@@ -27,7 +28,8 @@ func logLevel(status int) slog.Level {
 }
 
 // AccessEntry is the access-log line of one request. Query is logged
-// without api_key's value, which must never reach a log.
+// without api_key's value, which must never reach a log, and Path and
+// Query with anything shaped like a key cut to its prefix.
 type AccessEntry struct {
 	Time      time.Time
 	Level     slog.Level
@@ -54,12 +56,30 @@ type AccessLog interface {
 	Log(e *AccessEntry)
 }
 
+// maxLogged bounds the path and the query of an access-log line: a client
+// cannot make one request write 100 KB of log.
+const maxLogged = 1024
+
+// clipLogged is s cut to maxLogged bytes (at a rune boundary), marked with
+// an ellipsis and the length sent.
+func clipLogged(s string) string {
+	if len(s) <= maxLogged {
+		return s
+	}
+	cut := maxLogged
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…(" + strconv.Itoa(len(s)) + " bytes)"
+}
+
 // fill sets e from a finished request and its state.
 func (e *AccessEntry) fill(r *http.Request, st *requestState, at time.Time, level slog.Level, d time.Duration) {
 	*e = AccessEntry{
-		Time: at, Level: level, RequestID: st.info.id, Method: r.Method, Path: r.URL.Path, Route: st.info.route,
+		Time: at, Level: level, RequestID: st.info.id, Method: r.Method, Path: clipLogged(apikey.RedactSecrets(r.URL.Path)), Route: st.info.route,
 		Status: st.writer.status, Bytes: st.writer.bytes, Duration: d, Remote: r.RemoteAddr,
-		Query:     access.RedactQuery(r.URL.RawQuery),
+		// api_key's value, and a key wherever else a client put one.
+		Query:     clipLogged(apikey.RedactSecrets(access.RedactQuery(r.URL.RawQuery))),
 		KeyPrefix: st.log.KeyPrefix, ClientIP: st.log.ClientIP,
 	}
 }
@@ -79,7 +99,7 @@ func (e *AccessEntry) Record() slog.Record {
 	var extra [6]slog.Attr // beyond the five a record holds inline: one allocation
 	more := append(extra[:0],
 		slog.Int("bytes", e.Bytes),
-		slog.Duration("duration", e.Duration),
+		slog.String("duration", e.Duration.String()), // the log's convention: "1.2ms", never bare nanoseconds
 		slog.String("remote", e.Remote),
 	)
 	if e.Query != "" {
@@ -139,7 +159,7 @@ func (e *AccessEntry) AppendJSON(b []byte) []byte {
 	b = jsonenc.AppendString(append(b, `,"route":`...), e.Route)
 	b = strconv.AppendInt(append(b, `,"status":`...), int64(e.Status), 10)
 	b = strconv.AppendInt(append(b, `,"bytes":`...), int64(e.Bytes), 10)
-	b = strconv.AppendInt(append(b, `,"duration":`...), int64(e.Duration), 10)
+	b = append(append(append(b, `,"duration":"`...), e.Duration.String()...), '"')
 	b = jsonenc.AppendString(append(b, `,"remote":`...), e.Remote)
 	if e.Query != "" {
 		b = jsonenc.AppendString(append(b, `,"query":`...), e.Query)

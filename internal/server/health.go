@@ -26,8 +26,11 @@ func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
 		out.Perfumes = ix.Len()
 	}
 	status := http.StatusOK
-	if !h.Ready {
+	switch {
+	case !h.Ready:
 		out.Status, status = "starting", http.StatusServiceUnavailable
+	case h.Degraded:
+		out.Status = "degraded"
 	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)

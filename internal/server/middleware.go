@@ -73,6 +73,21 @@ type statusWriter struct {
 	status int
 	bytes  int
 	head   bool // a HEAD request: headers only, whatever the handler writes
+	failed bool // a write failed (the client went away mid-answer)
+}
+
+// StatusClientClosed is the status the access log and the metrics give a
+// request whose client went away before its answer was written in full
+// (nginx's 499): not a server error, whatever the handler answered to
+// nobody. It never goes on the wire.
+const StatusClientClosed = 499
+
+// clientClosed reports whether the client of r went away before its answer
+// was complete: its context is cancelled while the handler still runs (the
+// connection closed, the HTTP/2 stream was reset), and the handler answered
+// nothing, a 5xx (typically its own context's error), or failed to write.
+func clientClosed(r *http.Request, sw *statusWriter) bool {
+	return r.Context().Err() != nil && (sw.status == 0 || sw.status >= 500 || sw.failed)
 }
 
 func (sw *statusWriter) WriteHeader(code int) {
@@ -91,6 +106,9 @@ func (sw *statusWriter) Write(b []byte) (int, error) {
 	}
 	n, err := sw.ResponseWriter.Write(b)
 	sw.bytes += n
+	if err != nil {
+		sw.failed = true
+	}
 	return n, err
 }
 
@@ -140,6 +158,9 @@ func (s *Server) middleware(h http.Handler) http.Handler {
 					problem.Write(sw, r, problem.Of(problem.Internal,
 						"the request failed on our side; it has been logged"))
 				}
+			}
+			if clientClosed(r, sw) {
+				sw.status = StatusClientClosed // logged at info, not counted as 5xx
 			}
 			d := time.Since(start)
 			observers.get(ri.route, sw.status).Observe(d.Seconds())

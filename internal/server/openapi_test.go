@@ -190,7 +190,7 @@ func TestOpenAPIDocument(t *testing.T) {
 			if op.OperationID == "" || op.Responses.Status(http.StatusMethodNotAllowed) == nil && !strings.HasPrefix(path, "/img/") {
 				t.Errorf("%s %s: needs an operationId and the 405 answer", method, path)
 			}
-			keyed := strings.HasPrefix(path, "/api/") && path != "/api/openapi.json"
+			keyed := strings.HasPrefix(path, "/api/") && path != "/api/openapi.json" && path != "/api/search"
 			if open := op.Security != nil && len(*op.Security) == 0; open == keyed {
 				t.Errorf("%s %s: key required = %v, want %v", method, path, !open, keyed)
 			}
@@ -225,7 +225,7 @@ func TestOpenAPIResponses(t *testing.T) {
 		{"GET", "/api/perfumes/match?accords=woody:40,vanilla&notes=Tonka+Bean&gender=masculine&season=winter&time=night&limit=3", 200, true},
 		{"GET", "/api/perfumes/match?gender=feminine&season=summer&time=day&limit=3", 200, true},
 		{"GET", "/api/perfumes/match?notes=Rose,Oud&page=2", 200, true},
-		{"GET", "/api/perfumes/match", 200, true},
+		{"GET", "/api/perfumes/match", 400, false},
 		{"GET", "/api/perfumes/dior-sauvage", 200, true},
 		{"GET", "/api/perfumes/creed-aventus", 200, true},
 		{"GET", "/api/perfumes/dior-sauvage/similar", 200, true},
@@ -242,6 +242,11 @@ func TestOpenAPIResponses(t *testing.T) {
 		{"GET", "/healthz", 200, true},
 		{"GET", "/metrics", 200, true},
 		{"GET", "/goto/dior-sauvage", 302, true},
+		{"GET", "/api/search?q=sauvage+dior&limit=2", 200, true},
+		{"GET", "/api/search?q=tobacco+van", 200, true},
+		{"GET", "/api/search?limit=50&q=rose", 200, true},
+		{"GET", "/api/search", 200, true},
+		{"GET", "/api/search?q=zzzzqqqxx", 200, true},
 
 		{"GET", "/api/perfumes?page=0&limit=ten", 400, false},
 		{"GET", "/api/perfumes?q=" + long, 400, false},
@@ -255,6 +260,8 @@ func TestOpenAPIResponses(t *testing.T) {
 		{"GET", "/api/perfumers?%zz", 400, false},
 		{"GET", "/api/perfumers/dominique-ropion?page=0", 400, false},
 		{"GET", "/api/accords?search=" + long, 400, false},
+		{"GET", "/api/search?q=" + long, 400, false},
+		{"GET", "/api/search?limit=0", 400, false},
 
 		{"GET", "/api/perfumes/no-such-perfume", 404, true},
 		{"GET", "/api/perfumes/no-such-perfume/similar", 404, true},
@@ -431,11 +438,29 @@ var pagesOutsideDocument = map[string]bool{
 	"docs.errors": true, "/docs/errors": true,
 	"changelog": true, "/changelog": true,
 	"changelog.json": true, "/changelog.json": true,
+	"privacy": true, "/privacy": true,
+	"assets": true, "/assets/{file}": true,
+	"consent": true, "/consent": true,
+	// The public website (web/site).
+	"site.home": true, "/{$}": true,
+	"site.search": true, "/search": true,
+	"site.perfume": true, "/perfumes/{slug}": true,
+	"site.brands": true, "/brands": true,
+	"site.brand": true, "/brands/{slug}": true,
+	"site.perfumers": true, "/perfumers": true,
+	"site.perfumer": true, "/perfumers/{slug}": true,
+	"site.notes": true, "/notes": true,
+	"site.note": true, "/notes/{name}": true,
+	"site.accords": true, "/accords": true,
+	"site.accord": true, "/accords/{name}": true,
+	"site.sitemap": true, "/sitemap.xml": true,
+	"site.sitemap.part": true, "/sitemaps/{part}": true,
+	"site.robots": true, "/robots.txt": true,
 }
 
 // routeTables are the files that register routes: the API's, the
-// server's own and the pages'.
-var routeTables = []string{"../api/routes.go", "routes.go", "../web/web.go"}
+// server's own, the pages' ground and the public website's.
+var routeTables = []string{"../api/routes.go", "routes.go", "../web/web.go", "../web/site/site.go"}
 
 // routeTable reads the route tables and returns the route names and the
 // literal path patterns they register: calls of keyed and handle with a
@@ -499,7 +524,8 @@ func (noUsage) EmptySearch(string)                                        {}
 // real SQLite key store: 200 with the rate-limit headers, /api/usage, each
 // 401, 403 and 429, and the 503 of an unreachable key store. All requests
 // come from one client IP, so the failed key checks are ordered: two while
-// the store works, then the 503, then two more and the refusal they cause.
+// the store works, then the 503, then two more and the refusal they cause,
+// which refuses the IP's failures but not its (cached) valid key.
 func TestOpenAPIAccess(t *testing.T) {
 	v := newChecker(t)
 	ctx := context.Background()
@@ -512,12 +538,15 @@ func TestOpenAPIAccess(t *testing.T) {
 	now := time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC) // a still clock: no window slides during the test
 	m := servetest.Meter(t, db, func() time.Time { return now })
 	g, err := access.NewGuard(db, m, nil, access.Config{Tiers: tiers, FailedChecks: apikey.Limits{PerMinute: 4},
-		Now: func() time.Time { return now }})
+		UsageBudget: apikey.Limits{PerMinute: 2}, Now: func() time.Time { return now }})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { g.Close(ctx); db.Close() })
-	h := servetest.NewServer(t, func(c *servetest.Config) { c.Guard, c.Caller, c.Usage = g, g, m })
+	h := servetest.NewServer(t, func(c *servetest.Config) {
+		c.Guard, c.Caller, c.Usage = g, g, m
+		c.SiteSearch = func(h http.Handler) http.Handler { return g.LimitPerIP("search.site", 2, h) }
+	})
 	newKey := func(k apikey.Key, state apikey.State) string {
 		secret, err := apikey.GenerateKey()
 		if err != nil {
@@ -553,9 +582,16 @@ func TestOpenAPIAccess(t *testing.T) {
 		}
 	}
 	limited(v.check(t, h, oasCase{"GET", "/api/perfumes?limit=1", 200, true}, "X-API-Key", free))
+	// The keyless site search: limited per client IP, the API's 429.
+	limited(v.check(t, h, oasCase{"GET", "/api/search?q=sauvage", 200, true}))
+	limited(v.check(t, h, oasCase{"GET", "/api/search?q=aventus", 200, true}))
+	limited(v.check(t, h, oasCase{"GET", "/api/search?q=bleu", 429, true}))
 	limited(v.check(t, h, oasCase{"GET", "/api/usage?days=2", 200, true}, "Authorization", "Bearer "+free))
 	limited(v.check(t, h, oasCase{"GET", "/api/perfumes/dior-sauvage?api_key=" + free, 200, true}))
+	limited(v.check(t, h, oasCase{"GET", "/api/perfumes?limit=1", 200, true}, "X-API-Key", free)) // /api/usage took none
 	limited(v.check(t, h, oasCase{"GET", "/api/perfumes?limit=1", 429, true}, "X-API-Key", free))
+	limited(v.check(t, h, oasCase{"GET", "/api/usage", 200, true}, "X-API-Key", free)) // answers while limited
+	limited(v.check(t, h, oasCase{"GET", "/api/usage", 429, true}, "X-API-Key", free)) // its own budget spent
 	limited(v.check(t, h, oasCase{"GET", "/api/usage?days=0", 400, false}, "X-API-Key", pro))
 	limited(v.check(t, h, oasCase{"GET", "/api/perfumes?limit=0", 400, false}, "X-API-Key", pro))
 	limited(v.check(t, h, oasCase{"GET", "/api/perfumers/no-such-perfumer", 404, true}, "X-API-Key", pro))
@@ -574,7 +610,8 @@ func TestOpenAPIAccess(t *testing.T) {
 	v.check(t, h, oasCase{"GET", "/api/perfumes", 503, true}, "X-API-Key", newUnstored(t)) // fail closed
 	v.check(t, h, oasCase{"GET", "/api/notes", 401, true}, "X-API-Key", "fds_not-a-key")   // failed check 3
 	v.check(t, h, oasCase{"GET", "/api/notes", 401, true}, "X-API-Key", "fds_not-a-key")   // failed check 4
-	v.check(t, h, oasCase{"GET", "/api/notes", 429, true}, "X-API-Key", pro)               // this IP is refused
+	v.check(t, h, oasCase{"GET", "/api/notes", 429, true}, "X-API-Key", "fds_not-a-key")   // this IP's failures are refused
+	v.check(t, h, oasCase{"GET", "/api/notes", 200, true}, "X-API-Key", pro)               // but not its valid keys
 }
 
 // newUnstored returns a well-formed key that no store holds.

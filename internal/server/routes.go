@@ -9,7 +9,10 @@ import (
 // routes is the route table of everything the process serves.
 func (s *Server) routes() *http.ServeMux {
 	mux := http.NewServeMux()
-	handle := func(pattern, name string, h http.Handler) { mux.Handle(pattern, named(name, h)) }
+	handle := func(pattern, name string, h http.Handler) {
+		mux.Handle(pattern, named(name, h))
+		s.table = append(s.table, Route{Pattern: pattern, Name: name})
+	}
 
 	// The JSON API: /api/..., each keyed route behind the access Guard.
 	if s.cfg.API != nil {

@@ -13,6 +13,7 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+	"slices"
 
 	"github.com/prometheus/client_golang/prometheus"
 
@@ -28,9 +29,13 @@ type Routes interface {
 
 // Health is what /healthz shows: Ready is false until the catalogue is
 // loaded; Components holds named states such as {"store": "ok",
-// "limiter": "redis"}.
+// "limiter": "redis"}. Degraded says a component is impaired while the
+// service still answers (the store unreachable, a configured Redis gone):
+// /healthz then answers 200 with status "degraded", so a load balancer
+// keeps the replica and monitoring sees the state.
 type Health struct {
 	Ready      bool              `json:"ready"`
+	Degraded   bool              `json:"-"`
 	Components map[string]string `json:"components,omitempty"`
 }
 
@@ -68,7 +73,18 @@ type Server struct {
 	log         *slog.Logger
 	imagePrefix string // ImagePath + "/", or "" without images
 	handler     http.Handler
+	table       []Route
 }
+
+// Route is one entry of the route table: its ServeMux pattern and the name
+// logs and metrics know it by.
+type Route struct {
+	Pattern, Name string
+}
+
+// Routes returns the route table as mounted, in the order registered, so
+// that tests can go over every route without a list of their own.
+func (s *Server) Routes() []Route { return slices.Clone(s.table) }
 
 // New builds the server and its route table.
 func New(cfg Config) *Server {

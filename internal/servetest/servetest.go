@@ -31,6 +31,7 @@ import (
 	"github.com/fragrance-data/fragrance/internal/usage"
 	"github.com/fragrance-data/fragrance/internal/view"
 	"github.com/fragrance-data/fragrance/internal/web"
+	"github.com/fragrance-data/fragrance/internal/web/site"
 )
 
 // BaseURL is the public base URL the test server's answers carry, and
@@ -99,14 +100,19 @@ type Config struct {
 	ImageHost     http.Handler
 	ImagePath     string
 	AnswerCacheMB int
-	// Pages replaces the website (package web) when set.
-	Pages    server.Routes
-	ShopURL  string
-	Click    func(perfumeID int64)
-	Health   func(ctx context.Context) server.Health
-	Metrics  http.Handler
-	Registry prometheus.Registerer
-	Logger   *slog.Logger
+	// Pages replaces the website (packages web and web/site) when set.
+	Pages server.Routes
+	// Analytics is the operator's analytics snippet of the pages.
+	Analytics string
+	// SiteSearch wraps the keyless /api/search (the per-IP limit); nil:
+	// none.
+	SiteSearch func(http.Handler) http.Handler
+	ShopURL    string
+	Click      func(perfumeID int64)
+	Health     func(ctx context.Context) server.Health
+	Metrics    http.Handler
+	Registry   prometheus.Registerer
+	Logger     *slog.Logger
 	// AccessLog, if set, takes the access-log lines instead of Logger.
 	AccessLog server.AccessLog
 }
@@ -126,18 +132,25 @@ func NewServer(t testing.TB, mod func(*Config)) http.Handler {
 	if c.Catalogue == nil {
 		c.Catalogue = Catalogue(t)
 	}
-	site, err := web.New(web.Config{Catalogue: c.Catalogue, ShopURL: c.ShopURL, Click: c.Click})
+	urls := view.NewURLs(BaseURL, c.Images, ref.Color)
+	ground, err := web.New(web.Config{Catalogue: c.Catalogue, ShopURL: c.ShopURL, Click: c.Click, BaseURL: BaseURL,
+		ImageURL: urls.Image(1), Analytics: c.Analytics, Logger: c.Logger})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pages, err := site.New(site.Config{Web: ground, Catalogue: c.Catalogue, URLs: urls})
 	if err != nil {
 		t.Fatal(err)
 	}
 	cfg := server.Config{
 		Catalogue: c.Catalogue,
 		API: api.New(api.Config{
-			Catalogue: c.Catalogue, URLs: view.NewURLs(BaseURL, c.Images, ref.Color),
+			Catalogue: c.Catalogue, URLs: urls,
 			Guard: c.Guard, Caller: c.Caller, Usage: c.Usage, Logger: c.Logger, AnswerCacheMB: c.AnswerCacheMB,
+			SiteSearch: c.SiteSearch,
 		}),
 		Images: c.ImageHost, ImagePath: c.ImagePath,
-		Pages: site, NotFound: site.NotFound(),
+		Pages: web.Join(ground, pages), NotFound: ground.NotFound(),
 		Health: c.Health, Metrics: c.Metrics, Registry: c.Registry,
 		Logger: c.Logger, AccessLog: c.AccessLog, Version: Version,
 	}

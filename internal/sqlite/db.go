@@ -69,8 +69,10 @@ func (d *DB) migrate(ctx context.Context) error {
 		return err
 	}
 	// An up-to-date database is only read: opening it must not wait for
-	// the write lock another process (a running serve) may hold.
-	if v, err := d.SchemaVersion(ctx); err == nil && v >= ms[len(ms)-1].Version {
+	// the write lock another process (a running serve) may hold. Every
+	// version is looked for, not only the newest: a migration merged with
+	// a lower number than one already applied must still run.
+	if d.applied(ctx, ms) {
 		return nil
 	}
 	if _, err := d.db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
@@ -83,6 +85,32 @@ func (d *DB) migrate(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// applied reports whether every migration of ms is recorded.
+func (d *DB) applied(ctx context.Context, ms []migrate.Migration) bool {
+	rows, err := d.db.QueryContext(ctx, `SELECT version FROM schema_migrations`)
+	if err != nil {
+		return false
+	}
+	defer rows.Close()
+	done := map[int]bool{}
+	for rows.Next() {
+		var v int
+		if rows.Scan(&v) != nil {
+			return false
+		}
+		done[v] = true
+	}
+	if rows.Err() != nil {
+		return false
+	}
+	for _, m := range ms {
+		if !done[m.Version] {
+			return false
+		}
+	}
+	return true
 }
 
 func (d *DB) apply(ctx context.Context, m migrate.Migration) error {

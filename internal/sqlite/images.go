@@ -193,3 +193,51 @@ func (d *DB) JobCounts(ctx context.Context) (map[imgstore.State]int, error) {
 	}
 	return out, nil
 }
+
+var _ imgstore.Versions = (*DB)(nil)
+
+// SetImageVersion records the version of one image (see imgstore.Versions).
+func (d *DB) SetImageVersion(ctx context.Context, kind imgstore.Kind, id int64, version string) error {
+	if err := checkVersion(kind, version); err != nil {
+		return err
+	}
+	if _, err := d.db.ExecContext(ctx, `INSERT INTO image_versions (kind, id, version, updated_at) VALUES (?, ?, ?, ?)
+		ON CONFLICT (kind, id) DO UPDATE SET version = excluded.version, updated_at = excluded.updated_at`,
+		string(kind), id, version, d.now().UnixMilli()); err != nil {
+		return fmt.Errorf("set image version %s %d: %w", kind, id, err)
+	}
+	return nil
+}
+
+// checkVersion refuses an unknown kind and an empty or overlong version.
+func checkVersion(kind imgstore.Kind, version string) error {
+	if !kind.Valid() {
+		return fmt.Errorf("set image version: unknown kind %q: %w", kind, catalog.ErrInvalid)
+	}
+	if version == "" || len(version) > imgstore.MaxVersionLen {
+		return fmt.Errorf("set image version: version of %d bytes (1 to %d): %w", len(version), imgstore.MaxVersionLen, catalog.ErrInvalid)
+	}
+	return nil
+}
+
+// ImageVersions returns the recorded versions of one kind.
+func (d *DB) ImageVersions(ctx context.Context, kind imgstore.Kind) (map[int64]string, error) {
+	rows, err := d.db.QueryContext(ctx, `SELECT id, version FROM image_versions WHERE kind = ?`, string(kind))
+	if err != nil {
+		return nil, fmt.Errorf("image versions %s: %w", kind, err)
+	}
+	defer rows.Close()
+	out := make(map[int64]string)
+	for rows.Next() {
+		var id int64
+		var v string
+		if err := rows.Scan(&id, &v); err != nil {
+			return nil, fmt.Errorf("image versions %s: %w", kind, err)
+		}
+		out[id] = v
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("image versions %s: %w", kind, err)
+	}
+	return out, nil
+}

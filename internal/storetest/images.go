@@ -70,6 +70,16 @@ func RunImageStore(t *testing.T, newStore func(t *testing.T, now func() time.Tim
 	t.Run("blobs", func(t *testing.T) {
 		RunImageBlobs(t, func(t *testing.T) imgstore.Blobs { return newStore(t, time.Now) })
 	})
+	t.Run("versions", func(t *testing.T) {
+		testImageVersions(t, newStore(t, time.Now))
+	})
+	t.Run("render blobs", func(t *testing.T) {
+		s := newStore(t, time.Now)
+		mustPutImage(t, s, imgstore.Render, 9, []byte("drawn"))
+		if got, err := s.Image(context.Background(), imgstore.Render, 9); err != nil || string(got) != "drawn" {
+			t.Fatalf("Image(render, 9) = %q, %v; want drawn", got, err)
+		}
+	})
 	t.Run("jobs", func(t *testing.T) {
 		for _, c := range jobCases {
 			t.Run(c.name, func(t *testing.T) {
@@ -292,5 +302,49 @@ func wantJob(t *testing.T, s imgstore.Jobs, id int64, state imgstore.State, atte
 	}
 	if j.State != state || j.Attempts != attempts {
 		t.Fatalf("Job(%d) = %s with %d attempts, want %s with %d", id, j.State, j.Attempts, state, attempts)
+	}
+}
+
+// testImageVersions: versions are recorded per kind and id, replaced, and
+// bad input is refused.
+func testImageVersions(t *testing.T, s imgstore.Store) {
+	ctx := context.Background()
+	if got, err := s.ImageVersions(ctx, imgstore.Photo); err != nil || len(got) != 0 {
+		t.Fatalf("ImageVersions of an empty store = %v, %v; want none", got, err)
+	}
+	for _, v := range []struct {
+		kind imgstore.Kind
+		id   int64
+		ver  string
+	}{
+		{imgstore.Photo, 7, "aaaaaaaaaaaa"},
+		{imgstore.Photo, 7, "bbbbbbbbbbbb"},
+		{imgstore.Photo, 8, "cccccccccccc"},
+		{imgstore.Nobg, 7, "dddddddddddd"},
+		{imgstore.Render, 9, "r1"},
+	} {
+		if err := s.SetImageVersion(ctx, v.kind, v.id, v.ver); err != nil {
+			t.Fatalf("SetImageVersion(%s, %d): %v", v.kind, v.id, err)
+		}
+	}
+	want := map[imgstore.Kind]map[int64]string{
+		imgstore.Photo:  {7: "bbbbbbbbbbbb", 8: "cccccccccccc"},
+		imgstore.Nobg:   {7: "dddddddddddd"},
+		imgstore.Render: {9: "r1"},
+		imgstore.Source: {},
+	}
+	for kind, w := range want {
+		got, err := s.ImageVersions(ctx, kind)
+		if err != nil || fmt.Sprint(got) != fmt.Sprint(w) {
+			t.Errorf("ImageVersions(%s) = %v, %v; want %v", kind, got, err, w)
+		}
+	}
+	for _, bad := range []struct {
+		kind imgstore.Kind
+		ver  string
+	}{{"../x", "v"}, {imgstore.Photo, ""}, {imgstore.Photo, string(bytes.Repeat([]byte("a"), imgstore.MaxVersionLen+1))}} {
+		if err := s.SetImageVersion(ctx, bad.kind, 1, bad.ver); !errors.Is(err, catalog.ErrInvalid) {
+			t.Errorf("SetImageVersion(%q, %d-byte version): err = %v, want ErrInvalid", bad.kind, len(bad.ver), err)
+		}
 	}
 }

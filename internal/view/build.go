@@ -236,3 +236,13 @@ func Counts(cs []index.Count) []Count {
 	}
 	return out
 }
+
+// SiteSearch is es as the answer of the site search.
+func (u URLs) SiteSearch(es []*index.Entry) SiteSearch {
+	out := SiteSearch{Perfumes: make([]SiteSearchItem, len(es))}
+	for i, e := range es {
+		out.Perfumes[i] = SiteSearchItem{Name: e.Name(), Brand: e.Brand(), Slug: e.Slug(),
+			Image: u.Image(e.ID), ImageTransparent: u.Transparent(e.ID)}
+	}
+	return out
+}

@@ -31,6 +31,8 @@ var (
 	AccordsLimit  = Limit{Default: 50, Max: 100}
 	PerfumerLimit = Limit{Default: 20, Max: 100}
 	NotesLimit    = Limit{Default: 0, Max: 100_000}
+	// SiteSearchLimit is the keyless site search's (/api/search).
+	SiteSearchLimit = Limit{Default: 8, Max: 20}
 )
 
 const (

@@ -218,3 +218,18 @@ type Perfumer struct {
 	Count    int    `json:"count"`
 	Perfumes Page   `json:"perfumes"`
 }
+
+// SiteSearchItem is a perfume as the keyless site search (/api/search)
+// answers it: what a search box shows.
+type SiteSearchItem struct {
+	Name             string `json:"name"`
+	Brand            string `json:"brand"`
+	Slug             string `json:"slug"`
+	Image            string `json:"image"`
+	ImageTransparent string `json:"imageTransparent"`
+}
+
+// SiteSearch is GET /api/search.
+type SiteSearch struct {
+	Perfumes []SiteSearchItem `json:"perfumes"`
+}

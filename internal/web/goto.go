@@ -1,7 +1,6 @@
 package web
 
 import (
-	"html/template"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -22,15 +21,6 @@ func shopURL(tmpl, brand, name, slug string, id int64) string {
 	).Replace(tmpl)
 }
 
-var notFoundPage = template.Must(template.New("404").Parse(`<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Perfume not found</title>
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<style>body{font-family:system-ui,sans-serif;max-width:36rem;margin:4rem auto;padding:0 1rem;color:#222}</style>
-</head><body><h1>Perfume not found</h1>
-<p>There is no perfume <code>{{.}}</code> in the catalogue, so there is no shop to send you to.</p>
-<p><a href="/">Back to the catalogue</a></p></body></html>
-`))
-
 // gotoShop is GET /goto/{slug}: a 302 to the shop, counting the click.
 func (s *Site) gotoShop(w http.ResponseWriter, r *http.Request) {
 	slug := r.PathValue("slug")
@@ -41,10 +31,7 @@ func (s *Site) gotoShop(w http.ResponseWriter, r *http.Request) {
 	}
 	e, err := ix.Perfume(slug)
 	if err != nil {
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		w.Header().Set("Cache-Control", "no-store")
-		w.WriteHeader(http.StatusNotFound)
-		notFoundPage.Execute(w, slug)
+		s.NotFoundPage(w, r)
 		return
 	}
 	if s.cfg.Click != nil && r.Method == http.MethodGet {

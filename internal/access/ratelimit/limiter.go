@@ -54,8 +54,13 @@ const DefaultExactMax = 1024
 // window were up to one bucket longer (61 s, 24 h 1 min): never more than the
 // limit, at worst the requests of one bucket fewer. A limit of 0 means the
 // window does not apply.
+//
+// Peek reports what Allow would decide for one more request of id, with
+// each window's Remaining as it stands, and counts nothing: for answers
+// that report on a key's windows without spending them (/api/usage).
 type Limiter interface {
 	Allow(ctx context.Context, id string, l apikey.Limits) (Decision, error)
+	Peek(ctx context.Context, id string, l apikey.Limits) (Decision, error)
 }
 
 // Status describes the limiter backend for /healthz and /metrics.

@@ -72,8 +72,11 @@ func (m *MemLimiter) Allow(_ context.Context, id string, l apikey.Limits) (Decis
 	return m.decide(id, l, true), nil
 }
 
-// Peek reports what Allow would decide, without counting anything.
-func (m *MemLimiter) Peek(id string, l apikey.Limits) Decision { return m.decide(id, l, false) }
+// Peek reports what Allow would decide, without counting anything. It
+// never returns an error.
+func (m *MemLimiter) Peek(_ context.Context, id string, l apikey.Limits) (Decision, error) {
+	return m.decide(id, l, false), nil
+}
 
 // Cancel un-counts a request that Allow admitted at at (Decision.At), for
 // a caller whose other check refused it after all: refused requests must not

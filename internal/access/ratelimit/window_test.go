@@ -42,13 +42,13 @@ func TestSweepForgetsIdleKeys(t *testing.T) {
 	m := NewMemLimiter(MemOptions{Now: func() time.Time { return now }})
 	m.Allow(context.Background(), "day-key", apikey.Limits{PerMinute: 10, PerDay: 100})
 	m.Allow(context.Background(), "ip", apikey.Limits{PerMinute: 10})
-	m.Peek("never-counted", apikey.Limits{PerMinute: 10})
+	m.Peek(context.Background(), "never-counted", apikey.Limits{PerMinute: 10})
 	if m.Len() != 2 {
 		t.Fatalf("Len = %d, want 2 (Peek stores nothing)", m.Len())
 	}
 	touchAll := func() {
 		for i := 0; i < 1000; i++ { // reach every shard so each sweeps
-			m.Peek(string(rune('a'+i%26))+string(rune('a'+i/26)), apikey.Limits{PerMinute: 1})
+			m.Peek(context.Background(), string(rune('a'+i%26))+string(rune('a'+i/26)), apikey.Limits{PerMinute: 1})
 		}
 	}
 	now = now.Add(2 * time.Minute)

@@ -45,6 +45,7 @@ func Run(t *testing.T, newLimiter NewFunc) {
 		{"KeysIndependent", testKeysIndependent},
 		{"ConcurrentFreeKey", testConcurrentFreeKey},
 		{"RandomAgainstReference", testRandomAgainstReference},
+		{"PeekCountsNothing", testPeekCountsNothing},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, newLimiter) })
@@ -371,4 +372,43 @@ func reference(log []time.Time, now time.Time, l apikey.Limits, extraMinute, ext
 		return int64(len(log) - i)
 	}
 	return in(ratelimit.MinuteSpan+extraMinute)+1 <= l.PerMinute && in(ratelimit.DaySpan+extraDay)+1 <= l.PerDay
+}
+
+// testPeekCountsNothing: Peek reports the windows as they stand and what
+// one more request would get, exact and bucketed, and never counts.
+func testPeekCountsNothing(t *testing.T, newLimiter NewFunc) {
+	for _, l := range []apikey.Limits{{PerMinute: 3, PerDay: 1000}, {PerMinute: 3, PerDay: 2000}, {PerMinute: 3}} {
+		t.Run(fmt.Sprintf("%d/%d", l.PerMinute, l.PerDay), func(t *testing.T) {
+			f := newFixture(t, newLimiter)
+			peek := func(off time.Duration) ratelimit.Decision {
+				t.Helper()
+				f.clock.Set(Base.Add(off))
+				d, err := f.lim.Peek(context.Background(), f.id, l)
+				if err != nil {
+					t.Fatalf("Peek at +%v: %v", off, err)
+				}
+				return d
+			}
+			if d := peek(0); !d.Allowed || d.Minute.Remaining != 3 || d.Minute.Reset != 0 || d.Minute.Limit != 3 || d.Day.Limit != l.PerDay {
+				t.Fatalf("peek of an unused id: %+v", d)
+			}
+			f.fill(0, l, 2)
+			for range 5 {
+				d := peek(10 * time.Second)
+				if !d.Allowed || d.Minute.Remaining != 1 || d.Minute.Reset != 50*time.Second {
+					t.Fatalf("peek after 2: %+v", d)
+				}
+				if l.PerDay > 0 && d.Day.Remaining != l.PerDay-2 {
+					t.Fatalf("peek after 2: day %+v", d.Day)
+				}
+			}
+			f.want(10*time.Second, l, true)
+			d := peek(20 * time.Second)
+			if d.Allowed || !d.Minute.Refused || d.Minute.Remaining != 0 || d.RetryAfter() != 40*time.Second {
+				t.Fatalf("peek of a full window: %+v", d)
+			}
+			f.want(20*time.Second, l, false)
+			f.want(time.Minute, l, true) // the peeks took no room
+		})
+	}
 }

@@ -10,6 +10,8 @@
 // decides alone (each replica then enforces the limits on its own share of
 // traffic), the switch is logged and shown by Status and the
 // fragrance_ratelimit_redis_up gauge, and a probe returns to Redis by itself.
+// The probe also pings a Redis that answers, so its loss shows within one
+// ProbeInterval even without traffic.
 // Requests admitted by the shadow during an outage are not copied to
 // Redis; the shadow keeps them, so this replica still does not over-admit.
 package redislimit
@@ -50,8 +52,8 @@ type Options struct {
 	KeyPrefix string
 	// Timeout bounds one decision in Redis; default 250ms.
 	Timeout time.Duration
-	// ProbeInterval is how often an unreachable Redis is tried again;
-	// default 5s.
+	// ProbeInterval is how often Redis is pinged (an unreachable one to
+	// return to it, a reachable one to notice its loss); default 5s.
 	ProbeInterval time.Duration
 	// Logger receives the switches between Redis and the fallback.
 	Logger *slog.Logger
@@ -94,8 +96,9 @@ var (
 )
 
 // New returns a Limiter and starts its probe. Redis being unreachable is
-// not an error: the Limiter starts in fallback and returns to Redis when
-// it answers. Only a malformed URL or a missing Local is.
+// not an error: the Limiter starts in fallback (shown by Status, not
+// logged: the caller decides whether to start so) and returns to Redis
+// when it answers. Only a malformed URL or a missing Local is.
 func New(ctx context.Context, opts Options) (*Limiter, error) {
 	if opts.Local == nil {
 		return nil, errors.New("redislimit: Options.Local is required")
@@ -121,7 +124,9 @@ func New(ctx context.Context, opts Options) (*Limiter, error) {
 	rand.Read(b[:])
 	l.token = hex.EncodeToString(b[:])
 	if err := l.ping(ctx); err != nil {
-		l.markDown(err)
+		// Not logged as a switch: the caller decides, from Status, whether
+		// starting without Redis is an error or a degraded start.
+		l.setDown(err)
 	} else {
 		l.up.Set(1)
 	}
@@ -171,7 +176,7 @@ func (l *Limiter) Allow(ctx context.Context, id string, lim apikey.Limits) (rate
 	if err != nil || !local.Allowed || l.degraded() {
 		return local, err
 	}
-	d, err := l.eval(ctx, id, lim)
+	d, err := l.eval(ctx, id, lim, false)
 	if err != nil {
 		if ctx.Err() == nil {
 			l.markDown(err)
@@ -184,8 +189,23 @@ func (l *Limiter) Allow(ctx context.Context, id string, lim apikey.Limits) (rate
 	return d, nil
 }
 
-// eval runs the script for one request.
-func (l *Limiter) eval(ctx context.Context, id string, lim apikey.Limits) (ratelimit.Decision, error) {
+// Peek reports the windows of id as Redis holds them, counting nothing;
+// while Redis cannot be reached, as the in-process limiter holds them.
+func (l *Limiter) Peek(ctx context.Context, id string, lim apikey.Limits) (ratelimit.Decision, error) {
+	if !l.degraded() {
+		d, err := l.eval(ctx, id, lim, true)
+		if err == nil {
+			return d, nil
+		}
+		if ctx.Err() == nil {
+			l.markDown(err)
+		}
+	}
+	return l.local.Peek(ctx, id, lim)
+}
+
+// eval runs the script for one request; peek decides without counting.
+func (l *Limiter) eval(ctx context.Context, id string, lim apikey.Limits, peek bool) (ratelimit.Decision, error) {
 	ctx, cancel := context.WithTimeout(ctx, l.timeout)
 	defer cancel()
 	base := l.prefix + "{" + id + "}:"
@@ -195,7 +215,11 @@ func (l *Limiter) eval(ctx context.Context, id string, lim apikey.Limits) (ratel
 		now = strconv.FormatInt(l.now().UnixMicro(), 10)
 	}
 	token := l.token + strconv.FormatUint(l.seq.Add(1), 36)
-	res, err := l.script.Run(ctx, l.client, keys, lim.PerMinute, lim.PerDay, l.local.ExactMax(), token, now).Int64Slice()
+	mode := "0"
+	if peek {
+		mode = "1"
+	}
+	res, err := l.script.Run(ctx, l.client, keys, lim.PerMinute, lim.PerDay, l.local.ExactMax(), token, now, mode).Int64Slice()
 	if err != nil {
 		return ratelimit.Decision{}, fmt.Errorf("redislimit: run script: %w", err)
 	}
@@ -232,15 +256,22 @@ func (l *Limiter) degraded() bool {
 }
 
 func (l *Limiter) markDown(err error) {
+	if l.setDown(err) {
+		l.log.Warn("rate limiter: Redis unreachable, using the in-process limiter", "err", err)
+	}
+}
+
+// setDown switches to the fallback and reports whether it was a switch.
+func (l *Limiter) setDown(err error) bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.down {
-		return
+		return false
 	}
 	l.down, l.since, l.lastErr = true, time.Now(), err.Error()
 	l.up.Set(0)
 	l.fallbacks.Inc()
-	l.log.Warn("rate limiter: Redis unreachable, using the in-process limiter", "err", err)
+	return true
 }
 
 func (l *Limiter) markUp() {
@@ -260,7 +291,10 @@ func (l *Limiter) ping(ctx context.Context) error {
 	return l.client.Ping(ctx).Err()
 }
 
-// probe tries an unreachable Redis every interval until Close.
+// probe pings Redis every interval until Close: an unreachable Redis to
+// return to it, a reachable one to notice its loss even when no request
+// comes, so Status (and /healthz, /metrics) never claims shared windows
+// that are gone.
 func (l *Limiter) probe(interval time.Duration) {
 	defer close(l.done)
 	t := time.NewTicker(interval)
@@ -270,7 +304,9 @@ func (l *Limiter) probe(interval time.Duration) {
 		case <-l.stop:
 			return
 		case <-t.C:
-			if l.degraded() && l.ping(context.Background()) == nil {
+			if err := l.ping(context.Background()); err != nil {
+				l.markDown(err)
+			} else {
 				l.markUp()
 			}
 		}

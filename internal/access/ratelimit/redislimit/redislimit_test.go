@@ -63,6 +63,10 @@ func (r *roundRobin) Allow(ctx context.Context, id string, l apikey.Limits) (rat
 	return r.replicas[r.next.Add(1)%uint64(len(r.replicas))].Allow(ctx, id, l)
 }
 
+func (r *roundRobin) Peek(ctx context.Context, id string, l apikey.Limits) (ratelimit.Decision, error) {
+	return r.replicas[r.next.Add(1)%uint64(len(r.replicas))].Peek(ctx, id, l)
+}
+
 // TestRedisLimiterSharedWindows checks that two replicas share a window.
 func TestRedisLimiterSharedWindows(t *testing.T) {
 	client := redis.NewClient(redistest.Options(t))
@@ -256,5 +260,36 @@ func TestRedisClockAndExpiry(t *testing.T) {
 				t.Fatalf("TTL of %s = %v, %v", k, ttl, err)
 			}
 		}
+	}
+}
+
+// TestRedisLossSeenWithoutTraffic: the probe notices a lost Redis though
+// no request comes, so Status (and /healthz, /metrics) never claims shared
+// windows that are gone. (Before, only a request's failure showed it.)
+func TestRedisLossSeenWithoutTraffic(t *testing.T) {
+	o := redistest.Options(t)
+	fd := &flakyDialer{addr: o.Addr}
+	o.Dialer = fd.dial
+	o.MaxRetries = -1
+	client := redis.NewClient(o)
+	t.Cleanup(func() { client.Close() })
+	l := redistest.Limiter(t, client, nil, 10*time.Millisecond)
+	if l.Status().Degraded {
+		t.Fatalf("degraded at start: %+v", l.Status())
+	}
+	fd.broken.Store(true)
+	deadline := time.Now().Add(10 * time.Second)
+	for !l.Status().Degraded {
+		if time.Now().After(deadline) {
+			t.Fatal("the probe did not notice the lost Redis")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	fd.broken.Store(false)
+	for l.Status().Degraded {
+		if time.Now().After(deadline) {
+			t.Fatal("the probe did not return to Redis")
+		}
+		time.Sleep(5 * time.Millisecond)
 	}
 }

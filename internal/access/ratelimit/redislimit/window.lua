@@ -7,7 +7,8 @@
 --
 -- KEYS: minute zset, minute hash, day zset, day hash (one hash slot: {id}).
 -- ARGV: minute limit, day limit, exactMax, member token, now in
--- microseconds or "" for Redis's own clock (only tests pass a time).
+-- microseconds or "" for Redis's own clock (only tests pass a time), and
+-- "1" to peek: decide as for one more request, but count nothing.
 -- Returns: allowed (0/1), now, then per window: used, oldest expiry, free at
 -- (microseconds; 0 when not applicable).
 
@@ -157,7 +158,7 @@ local d = {z = KEYS[3], h = KEYS[4], limit = tonumber(ARGV[2]), span = 864000000
 prepare(m)
 prepare(d)
 local allowed = (m.limit <= 0 or m.used + 1 <= m.limit) and (d.limit <= 0 or d.used + 1 <= d.limit)
-if allowed then
+if allowed and ARGV[6] ~= '1' then
   count(m)
   count(d)
 else

@@ -1,0 +1,70 @@
+package main
+
+import (
+	"fmt"
+	"log/slog"
+	"net/http"
+	"os"
+
+	"github.com/fragrance-data/fragrance/internal/access"
+	"github.com/fragrance-data/fragrance/internal/index"
+	"github.com/fragrance-data/fragrance/internal/view"
+	"github.com/fragrance-data/fragrance/internal/web"
+	"github.com/fragrance-data/fragrance/internal/web/site"
+)
+
+// defaultSiteSearchLimit is the default of --site-search-limit.
+const defaultSiteSearchLimit = 60
+
+// maxAnalyticsSnippet bounds --analytics-snippet: a snippet is a few
+// lines, and it goes into every page of a consenting visitor.
+const maxAnalyticsSnippet = 64 << 10
+
+// addWebFlags adds the website's flags to serve's.
+func addWebFlags(f *flags, c *serveConfig) {
+	c.analyticsSnippet = f.String("analytics-snippet", "", "file of the operator's analytics snippet (HTML with <script> elements), put in pages only after a visitor consents to analytics; each script gets the page's CSP nonce")
+	c.siteSearchLimit = f.Int("site-search-limit", defaultSiteSearchLimit, "requests a minute per client IP to the keyless site search (/api/search); 0: no limit")
+}
+
+// pages is the website as the server mounts it: the ground (package web)
+// and the areas standing on it (web/site; later the portal and admin).
+type pages struct {
+	web.Routes
+	ground *web.Site
+}
+
+// NotFound is the 404 page of every path nothing serves.
+func (p pages) NotFound() http.Handler { return p.ground.NotFound() }
+
+// newPages builds the ground and the public website.
+func newPages(c *serveConfig, holder *index.Holder, urls view.URLs, click func(int64), log *slog.Logger) (pages, error) {
+	var snippet string
+	if *c.analyticsSnippet != "" {
+		b, err := os.ReadFile(*c.analyticsSnippet)
+		if err != nil {
+			return pages{}, fmt.Errorf("--analytics-snippet: %w", err)
+		}
+		if len(b) > maxAnalyticsSnippet {
+			return pages{}, fmt.Errorf("--analytics-snippet: %s is %d bytes; at most %d", *c.analyticsSnippet, len(b), maxAnalyticsSnippet)
+		}
+		snippet = string(b)
+	}
+	ground, err := web.New(web.Config{Catalogue: holder, ShopURL: *c.shopURL, Click: click, BaseURL: urls.Base(),
+		ImageURL: urls.Image(1), Analytics: snippet, Logger: log})
+	if err != nil {
+		return pages{}, fmt.Errorf("--analytics-snippet: %w", err)
+	}
+	public, err := site.New(site.Config{Web: ground, Catalogue: holder, URLs: urls})
+	if err != nil {
+		return pages{}, err
+	}
+	return pages{Routes: web.Join(ground, public), ground: ground}, nil
+}
+
+// siteSearchLimit is the per-IP limit of /api/search, none for n ≤ 0.
+func siteSearchLimit(g *access.Guard, n int) func(http.Handler) http.Handler {
+	if n <= 0 {
+		return nil
+	}
+	return func(h http.Handler) http.Handler { return g.LimitPerIP("search.site", int64(n), h) }
+}

@@ -1,0 +1,83 @@
+// The service's own script, loaded with the page's CSP nonce. Everything it
+// does is an enhancement: every form and link works without it.
+//
+// Search suggestions: an <input data-suggest="LIST-ID"> asks /api/search as
+// the visitor types and shows the answers in the listbox LIST-ID (a
+// combobox: arrow keys move, Enter opens, Escape closes).
+(function () {
+  "use strict";
+  function suggest(input) {
+    var list = document.getElementById(input.getAttribute("data-suggest"));
+    if (!list) return;
+    var timer = 0, seq = 0, active = -1;
+    input.setAttribute("role", "combobox");
+    input.setAttribute("aria-autocomplete", "list");
+    input.setAttribute("aria-expanded", "false");
+    input.setAttribute("aria-controls", list.id);
+    function close() {
+      list.hidden = true;
+      list.textContent = "";
+      active = -1;
+      input.setAttribute("aria-expanded", "false");
+      input.removeAttribute("aria-activedescendant");
+    }
+    function mark(i) {
+      var items = list.querySelectorAll("a");
+      if (!items.length) return;
+      active = (i + items.length) % items.length;
+      items.forEach(function (a, j) { a.setAttribute("aria-selected", j === active ? "true" : "false"); });
+      input.setAttribute("aria-activedescendant", items[active].id);
+    }
+    function show(perfumes) {
+      list.textContent = "";
+      active = -1;
+      perfumes.forEach(function (p, i) {
+        var li = document.createElement("li");
+        li.setAttribute("role", "presentation");
+        var a = document.createElement("a");
+        a.href = "/perfumes/" + encodeURIComponent(p.slug);
+        a.id = list.id + "-" + i;
+        a.setAttribute("role", "option");
+        a.setAttribute("aria-selected", "false");
+        a.tabIndex = -1;
+        var img = document.createElement("img");
+        img.src = p.image;
+        img.alt = "";
+        img.loading = "lazy";
+        var text = document.createElement("span");
+        text.textContent = p.name + " · " + p.brand;
+        a.appendChild(img);
+        a.appendChild(text);
+        li.appendChild(a);
+        list.appendChild(li);
+      });
+      list.hidden = perfumes.length === 0;
+      input.setAttribute("aria-expanded", perfumes.length ? "true" : "false");
+    }
+    function ask() {
+      var q = input.value.trim();
+      if (q.length < 2) { close(); return; }
+      var mine = ++seq;
+      fetch("/api/search?limit=8&q=" + encodeURIComponent(q), { headers: { Accept: "application/json" } })
+        .then(function (r) { return r.ok ? r.json() : { perfumes: [] }; })
+        .then(function (body) { if (mine === seq) show(body.perfumes || []); })
+        .catch(function () { if (mine === seq) close(); });
+    }
+    input.addEventListener("input", function () {
+      clearTimeout(timer);
+      timer = setTimeout(ask, 120);
+    });
+    input.addEventListener("keydown", function (e) {
+      if (list.hidden) return;
+      if (e.key === "ArrowDown") { e.preventDefault(); mark(active + 1); }
+      else if (e.key === "ArrowUp") { e.preventDefault(); mark(active - 1); }
+      else if (e.key === "Escape") { close(); }
+      else if (e.key === "Enter" && active >= 0) {
+        e.preventDefault();
+        list.querySelectorAll("a")[active].click();
+      }
+    });
+    input.addEventListener("blur", function () { setTimeout(close, 200); });
+  }
+  document.querySelectorAll("input[data-suggest]").forEach(suggest);
+})();

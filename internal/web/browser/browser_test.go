@@ -1,0 +1,431 @@
+// Package browser_test drives the real binary with a real browser
+// (Chromium, through chromedp): search from the home page, a perfume page,
+// the cookie choices with and without JavaScript, the cookies before any
+// choice, axe-core on every kind of page, and screenshots at a phone's and
+// a desktop's width. It runs when FRAGRANCE_TEST_BROWSER=1 and is skipped
+// otherwise; .ci/run runs it.
+//
+//	FRAGRANCE_TEST_BROWSER=1 go test ./internal/web/browser -v
+//
+// Environment: FRAGRANCE_CHROMIUM (default /usr/bin/chromium, else
+// chromium on PATH), FRAGRANCE_AXE_JS (axe.min.js; default: npm installs
+// axe-core into a temporary directory), FRAGRANCE_SCREENSHOTS (where the
+// screenshots go; default a new temporary directory, logged).
+package browser_test
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/chromedp"
+)
+
+// service is the real binary, started on a free port over a new database
+// filled with the bundled catalogue.
+type service struct {
+	base string
+	cmd  *exec.Cmd
+}
+
+func startService(t *testing.T) *service {
+	t.Helper()
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "fragrance")
+	build := exec.Command("go", "build", "-o", bin, "./cmd/fragrance")
+	build.Dir = filepath.Join("..", "..", "..")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	snippet := filepath.Join(dir, "analytics.html")
+	// A stand-in for an operator's analytics: it runs only with the page's
+	// nonce, and only after consent to analytics.
+	if err := os.WriteFile(snippet, []byte(`<script>window.analyticsRan = true;</script>`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, "serve", "--db", filepath.Join(dir, "site.db"), "--addr", "127.0.0.1:0",
+		"--image-workers", "0", "--analytics-snippet", snippet, "--site-search-limit", "1000")
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Signal(os.Interrupt); cmd.Wait() })
+	addr := make(chan string, 1)
+	go func() {
+		re := regexp.MustCompile(`msg=listening addr=(\S+)`)
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			if m := re.FindStringSubmatch(sc.Text()); m != nil {
+				addr <- m[1]
+			}
+		}
+	}()
+	var base string
+	select {
+	case a := <-addr:
+		base = "http://" + a
+	case <-time.After(60 * time.Second):
+		t.Fatal("the service did not say where it listens")
+	}
+	for deadline := time.Now().Add(120 * time.Second); ; {
+		res, err := http.Get(base + "/healthz")
+		if err == nil {
+			res.Body.Close()
+			if res.StatusCode == 200 {
+				break
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the service did not become ready")
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	return &service{base: base, cmd: cmd}
+}
+
+func chromiumPath(t *testing.T) string {
+	if p := os.Getenv("FRAGRANCE_CHROMIUM"); p != "" {
+		return p
+	}
+	if _, err := os.Stat("/usr/bin/chromium"); err == nil {
+		return "/usr/bin/chromium"
+	}
+	if p, err := exec.LookPath("chromium"); err == nil {
+		return p
+	}
+	t.Fatal("no Chromium: set FRAGRANCE_CHROMIUM or install Debian's chromium")
+	return ""
+}
+
+// browser starts a headless Chromium and returns a context for a tab.
+func browser(t *testing.T) context.Context {
+	t.Helper()
+	opts := []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(chromiumPath(t)),
+		chromedp.Flag("headless", true),
+		chromedp.Flag("no-sandbox", true),
+		chromedp.Flag("disable-gpu", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("no-first-run", true),
+		chromedp.Flag("hide-scrollbars", true),
+		chromedp.WindowSize(1280, 900),
+	}
+	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancel := chromedp.NewContext(actx)
+	ctx, cancelT := context.WithTimeout(ctx, 4*time.Minute)
+	t.Cleanup(func() { cancelT(); cancel(); cancelA() })
+	if err := chromedp.Do(ctx); err != nil {
+		t.Fatalf("start chromium: %v", err)
+	}
+	return ctx
+}
+
+// run runs steps in the tab of ctx, failing the test on an error.
+func run(t *testing.T, ctx context.Context, steps ...chromedp.Action[chromedp.Void]) {
+	t.Helper()
+	if err := chromedp.Do(ctx, steps...); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// get runs an action that answers a value.
+func get[T any](t *testing.T, ctx context.Context, a chromedp.Action[T]) T {
+	t.Helper()
+	v, err := chromedp.Run(ctx, a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// css is a CSS selector.
+func css(s string) chromedp.CSS { return chromedp.CSS(s) }
+
+// cookies returns the browser's cookies for the page shown, by name.
+func cookies(t *testing.T, ctx context.Context) map[string]string {
+	t.Helper()
+	res, err := chromedp.Call(ctx, network.GetCookies, network.GetCookiesParams{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]string{}
+	for _, c := range res.Cookies {
+		out[c.Name] = c.Value
+	}
+	return out
+}
+
+func bannerShown(t *testing.T, ctx context.Context) bool {
+	t.Helper()
+	return get(t, ctx, chromedp.Evaluate[int](`document.querySelectorAll("section.consent").length`)) > 0
+}
+
+func TestBrowser(t *testing.T) {
+	if os.Getenv("FRAGRANCE_TEST_BROWSER") != "1" {
+		t.Skip("set FRAGRANCE_TEST_BROWSER=1 to drive the website with Chromium")
+	}
+	svc := startService(t)
+	t.Run("SearchFromHome", func(t *testing.T) { searchFromHome(t, svc) })
+	t.Run("RejectCookies", func(t *testing.T) { rejectCookies(t, svc) })
+	t.Run("AcceptCookies", func(t *testing.T) { acceptCookies(t, svc) })
+	t.Run("RejectWithoutJavaScript", func(t *testing.T) { rejectWithoutJS(t, svc) })
+	t.Run("Accessibility", func(t *testing.T) { accessibility(t, svc) })
+	t.Run("Screenshots", func(t *testing.T) { screenshots(t, svc) })
+}
+
+// searchFromHome types into the home page's search box (suggestions
+// appear as you type), submits it, and opens a perfume from the results.
+func searchFromHome(t *testing.T, svc *service) {
+	ctx := browser(t)
+	run(t, ctx, chromedp.Navigate(svc.base+"/"), chromedp.WaitVisible(css(`#q`)))
+	if cs := cookies(t, ctx); len(cs) != 0 {
+		t.Errorf("cookies before any choice: %v", cs)
+	}
+	run(t, ctx, chromedp.SendKeys(css(`#q`), "sauvage"), chromedp.WaitVisible(css(`#suggestions a`)))
+	if s := get(t, ctx, chromedp.Text(css(`#suggestions a`))); !strings.Contains(s, "Sauvage") {
+		t.Errorf("first suggestion %q", s)
+	}
+	run(t, ctx, chromedp.Submit(css(`#q`)), chromedp.WaitVisible(css(`ul.results`)))
+	if url := get(t, ctx, chromedp.Location()); !strings.HasSuffix(url, "/search?q=sauvage") {
+		t.Errorf("search went to %s", url)
+	}
+	run(t, ctx, chromedp.Click(css(`ul.results a`)), chromedp.WaitVisible(css(`.product h1`)))
+	h1 := get(t, ctx, chromedp.Text(css(`h1`)))
+	title := get(t, ctx, chromedp.Title())
+	url := get(t, ctx, chromedp.Location())
+	if !strings.Contains(url, "/perfumes/") || !strings.Contains(title, h1) || !strings.Contains(title, " by ") {
+		t.Errorf("perfume page %s: h1 %q, title %q", url, h1, title)
+	}
+	if n := get(t, ctx, chromedp.Evaluate[int](`document.querySelectorAll("figure.chart svg rect").length`)); n < 6 {
+		t.Errorf("%d chart bars", n)
+	}
+	if n := get(t, ctx, chromedp.Evaluate[int](`document.querySelectorAll('script[type="application/ld+json"]').length`)); n < 1 {
+		t.Error("no structured data")
+	}
+	if cs := cookies(t, ctx); len(cs) != 0 {
+		t.Errorf("cookies after browsing without a choice: %v", cs)
+	}
+}
+
+var consentValue = regexp.MustCompile(`^necessary(\.preferences)?(\.analytics)?:\d{4}-\d\d-\d\d$`)
+
+func analyticsRan(t *testing.T, ctx context.Context) bool {
+	t.Helper()
+	return get(t, ctx, chromedp.Evaluate[bool](`window.analyticsRan === true`))
+}
+
+// rejectCookies: "Reject all" leaves only the consent record, and the
+// banner goes.
+func rejectCookies(t *testing.T, svc *service) {
+	ctx := browser(t)
+	run(t, ctx, chromedp.Navigate(svc.base+"/perfumes/creed-aventus"), chromedp.WaitVisible(css(`section.consent`)))
+	run(t, ctx, chromedp.Click(css(`section.consent button[value=reject]`)), chromedp.WaitNotPresent(css(`section.consent`)),
+		chromedp.WaitVisible(css(`.product h1`)))
+	cs := cookies(t, ctx)
+	if len(cs) != 1 || !consentValue.MatchString(cs["consent"]) || strings.Contains(cs["consent"], "analytics") {
+		t.Errorf("after Reject all: cookies %v", cs)
+	}
+	if url := get(t, ctx, chromedp.Location()); !strings.HasSuffix(url, "/perfumes/creed-aventus") {
+		t.Errorf("after Reject all: at %s", url)
+	}
+	if analyticsRan(t, ctx) {
+		t.Error("the analytics snippet ran after Reject all")
+	}
+}
+
+// acceptCookies: "Accept all" records every category; the analytics
+// snippet then runs (with the page's nonce); the footer's "Cookie
+// settings" change the choice again.
+func acceptCookies(t *testing.T, svc *service) {
+	ctx := browser(t)
+	run(t, ctx, chromedp.Navigate(svc.base+"/"), chromedp.WaitVisible(css(`section.consent`)))
+	if analyticsRan(t, ctx) {
+		t.Error("the analytics snippet ran before consent")
+	}
+	run(t, ctx, chromedp.Click(css(`section.consent button[value=accept]`)), chromedp.WaitNotPresent(css(`section.consent`)),
+		chromedp.WaitVisible(css(`#q`)))
+	cs := cookies(t, ctx)
+	if len(cs) != 1 || !strings.HasPrefix(cs["consent"], "necessary.preferences.analytics:") {
+		t.Errorf("after Accept all: cookies %v", cs)
+	}
+	if !analyticsRan(t, ctx) {
+		t.Error("after Accept all the analytics snippet did not run")
+	}
+	run(t, ctx,
+		chromedp.Click(css(`footer a[href="/privacy#cookie-settings"]`)),
+		chromedp.WaitVisible(css(`#cookie-settings`)),
+		chromedp.Click(css(`form.settings button[value=reject]`)),
+	)
+	// The form posts and comes back to /privacy: wait for the new choice.
+	cs = nil
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		if cs = cookies(t, ctx); consentValue.MatchString(cs["consent"]) && !strings.Contains(cs["consent"], "analytics") {
+			break
+		}
+	}
+	if strings.Contains(cs["consent"], "analytics") || !consentValue.MatchString(cs["consent"]) {
+		t.Errorf("after changing the choice: %v", cs)
+	}
+	run(t, ctx, chromedp.WaitVisible(css(`#cookie-settings`)))
+	if strings.Contains(get(t, ctx, chromedp.Text(css(`.notice`))), "analytics") {
+		t.Error("the settings still show analytics after Reject all")
+	}
+}
+
+// rejectWithoutJS: the banner's Reject all works with JavaScript off.
+func rejectWithoutJS(t *testing.T, svc *service) {
+	ctx := browser(t)
+	if _, err := chromedp.Call(ctx, emulation.SetScriptExecutionDisabled, emulation.SetScriptExecutionDisabledParams{Value: true}); err != nil {
+		t.Fatal(err)
+	}
+	run(t, ctx, chromedp.Navigate(svc.base+"/brands"), chromedp.WaitVisible(css(`section.consent`)))
+	if role := get(t, ctx, chromedp.AttributeValue(css(`#top-q`), "role")); role.Exists {
+		t.Errorf("scripts ran (the search box became a %s)", role.Value)
+	}
+	run(t, ctx, chromedp.Click(css(`section.consent button[value=reject]`)), chromedp.WaitNotPresent(css(`section.consent`)))
+	cs := cookies(t, ctx)
+	if len(cs) != 1 || !consentValue.MatchString(cs["consent"]) || strings.Contains(cs["consent"], "preferences") {
+		t.Errorf("after Reject all without JavaScript: cookies %v", cs)
+	}
+	if url := get(t, ctx, chromedp.Location()); !strings.HasSuffix(url, "/brands") {
+		t.Errorf("after Reject all without JavaScript: at %s", url)
+	}
+}
+
+// pageKinds are a page of every kind, for axe and the screenshots.
+var pageKinds = []struct{ name, path string }{
+	{"home", "/"},
+	{"search", "/search?q=rose"},
+	{"perfume", "/perfumes/dior-sauvage"},
+	{"brands", "/brands"},
+	{"brand", "/brands/chanel"},
+	{"perfumers", "/perfumers"},
+	{"perfumer", "/perfumers/francois-demachy"},
+	{"notes", "/notes"},
+	{"note", "/notes/vanilla"},
+	{"accord", "/accords/woody"},
+	{"privacy", "/privacy"},
+	{"not-found", "/no/such/page"},
+}
+
+// axeSource is axe-core's axe.min.js: FRAGRANCE_AXE_JS, or installed from
+// npm into a temporary directory (never into the repository).
+func axeSource(t *testing.T) string {
+	t.Helper()
+	path := os.Getenv("FRAGRANCE_AXE_JS")
+	if path == "" {
+		dir := filepath.Join(os.TempDir(), "fragrance-axe")
+		path = filepath.Join(dir, "node_modules", "axe-core", "axe.min.js")
+		if _, err := os.Stat(path); err != nil {
+			cmd := exec.Command("npm", "install", "--no-save", "--no-audit", "--no-fund", "--prefix", dir, "axe-core")
+			if out, err := cmd.CombinedOutput(); err != nil {
+				t.Fatalf("npm install axe-core: %v\n%s (or set FRAGRANCE_AXE_JS)", err, out)
+			}
+		}
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+type axeViolation struct {
+	ID, Impact, Help string
+	Nodes            []string
+}
+
+// accessibility runs axe-core on every kind of page, with the cookie
+// banner up and after a choice, and fails on serious or critical
+// violations.
+func accessibility(t *testing.T, svc *service) {
+	axe := axeSource(t)
+	ctx := browser(t)
+	check := func(name, path string) {
+		run(t, ctx, chromedp.Navigate(svc.base+path), chromedp.WaitReady(css(`footer`)), chromedp.Evaluate[chromedp.Void](axe))
+		raw := get(t, ctx, chromedp.Evaluate[string](`axe.run(document, {resultTypes: ["violations"]}).then(r => JSON.stringify(r.violations.map(v => ({
+			id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 3).map(n => n.target.join(" "))}))))`, chromedp.EvalAwaitPromise))
+		var vs []axeViolation
+		if err := json.Unmarshal([]byte(raw), &vs); err != nil {
+			t.Fatalf("%s: axe answered %q: %v", name, raw, err)
+		}
+		for _, v := range vs {
+			if v.Impact == "serious" || v.Impact == "critical" {
+				t.Errorf("%s (%s): %s %s: %s at %v", name, path, v.Impact, v.ID, v.Help, v.Nodes)
+			} else {
+				t.Logf("%s (%s): %s %s: %s at %v", name, path, v.Impact, v.ID, v.Help, v.Nodes)
+			}
+		}
+	}
+	for _, p := range pageKinds {
+		check(p.name+" with the banner", p.path)
+	}
+	run(t, ctx, chromedp.Navigate(svc.base+"/"), chromedp.Click(css(`section.consent button[value=reject]`)),
+		chromedp.WaitNotPresent(css(`section.consent`)))
+	for _, p := range pageKinds {
+		check(p.name, p.path)
+	}
+}
+
+// screenshots saves every kind of page at 390 and 1280 px wide (the first
+// screen and the full page; the banner up on the home page, the choice
+// made on the others),
+// and checks that nothing scrolls sideways at 390.
+func screenshots(t *testing.T, svc *service) {
+	dir := os.Getenv("FRAGRANCE_SCREENSHOTS")
+	if dir == "" {
+		var err error
+		if dir, err = os.MkdirTemp("", "fragrance-screenshots-"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("screenshots in %s", dir)
+	for _, width := range []int64{390, 1280} {
+		ctx := browser(t)
+		viewport := chromedp.EmulateViewport(width, 844)
+		if width < 600 {
+			viewport = chromedp.EmulateViewport(width, 844, chromedp.EmulateMobile, chromedp.EmulatePortrait)
+		}
+		run(t, ctx, viewport)
+		for i, p := range pageKinds {
+			if i == 1 { // the first shows the banner; then the visitor chose
+				run(t, ctx, chromedp.Navigate(svc.base+"/"), chromedp.Click(css(`section.consent button[value=reject]`)),
+					chromedp.WaitNotPresent(css(`section.consent`)))
+			}
+			run(t, ctx, chromedp.Navigate(svc.base+p.path), chromedp.WaitReady(css(`footer`)),
+				chromedp.Evaluate[chromedp.Void](`Promise.all([...document.images].map(i => {
+					i.loading = "eager";
+					return i.complete ? 0 : new Promise(r => { i.onload = i.onerror = r; });
+				}))`, chromedp.EvalAwaitPromise))
+			scrollW := get(t, ctx, chromedp.Evaluate[int64](`document.documentElement.scrollWidth`))
+			innerW := get(t, ctx, chromedp.Evaluate[int64](`window.innerWidth`))
+			if scrollW > innerW {
+				t.Errorf("%s at %d px scrolls sideways: content %d px wide", p.name, width, scrollW)
+			}
+			// The first screen as a visitor sees it, and the whole page.
+			for suffix, shot := range map[string]chromedp.Action[[]byte]{"-screen": chromedp.CaptureScreenshot(), "": chromedp.FullScreenshot(100)} {
+				file := filepath.Join(dir, fmt.Sprintf("%s-%d%s.png", p.name, width, suffix))
+				if err := os.WriteFile(file, get(t, ctx, shot), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+}

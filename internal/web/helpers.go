@@ -1,0 +1,121 @@
+package web
+
+import (
+	"encoding/json"
+	"html/template"
+	"math"
+	"net/url"
+	"strconv"
+)
+
+// funcs are the template functions every area shares.
+func (s *Site) funcs() template.FuncMap {
+	return template.FuncMap{
+		"asset": s.assets.URL,
+		"num":   Thousands,
+		"dec":   Decimal,
+		"add":   func(a, b int) int { return a + b },
+	}
+}
+
+// Thousands writes n with thousands separators: 32551 → "32,551".
+func Thousands(n int) string {
+	s := strconv.Itoa(n)
+	neg := n < 0
+	if neg {
+		s = s[1:]
+	}
+	out := make([]byte, 0, len(s)+len(s)/3+1)
+	if neg {
+		out = append(out, '-')
+	}
+	for i := range len(s) {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			out = append(out, ',')
+		}
+		out = append(out, s[i])
+	}
+	return string(out)
+}
+
+// Decimal writes f with at most digits decimals, without trailing zeros:
+// Decimal(3.50, 2) is "3.5".
+func Decimal(f float64, digits int) string {
+	p := math.Pow(10, float64(digits))
+	return strconv.FormatFloat(math.Round(f*p)/p, 'f', -1, 64)
+}
+
+// MarshalJSONLD encodes a structured-data block for Page.JSONLD.
+// encoding/json escapes <, > and &, so the block cannot end its script
+// element early.
+func MarshalJSONLD(v any) (template.JS, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return "", err
+	}
+	return template.JS(b), nil
+}
+
+// Pager is the paging of a list page: links to the previous and next
+// pages and to a few pages around the current one.
+type Pager struct {
+	Page, Pages int
+	Prev, Next  string
+	Links       []PageLink
+}
+
+// PageLink is one numbered page link; Current marks the page shown.
+type PageLink struct {
+	N       int
+	URL     string
+	Current bool
+}
+
+// NewPager is the paging of page (1-based) of pages for the list at u:
+// each link is u's path with its search (q) kept and its page parameter set
+// (page 1 without one). Nothing else a visitor put in the address is
+// repeated in the links (an api_key, say).
+func NewPager(u *url.URL, page, pages int) Pager {
+	p := Pager{Page: page, Pages: pages}
+	if pages <= 1 {
+		return p
+	}
+	link := func(n int) string {
+		q := url.Values{}
+		if s := u.Query().Get("q"); s != "" {
+			q.Set("q", s)
+		}
+		if n > 1 {
+			q.Set("page", strconv.Itoa(n))
+		}
+		if enc := q.Encode(); enc != "" {
+			return u.Path + "?" + enc
+		}
+		return u.Path
+	}
+	if page > 1 {
+		p.Prev = link(min(page-1, pages))
+	}
+	if page < pages {
+		p.Next = link(page + 1)
+	}
+	from, to := max(1, page-2), min(pages, page+2)
+	for n := from; n <= to; n++ {
+		p.Links = append(p.Links, PageLink{N: n, URL: link(n), Current: n == page})
+	}
+	return p
+}
+
+// PageParam reads the page parameter of a list page: 1 when absent; ok is
+// false when it is not a whole number from 1 to maxPage.
+func PageParam(u *url.URL, maxPage int) (page int, ok bool) {
+	v := u.Query().Get("page")
+	if v == "" {
+		return 1, true
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 1 || n > maxPage {
+		return 0, false
+	}
+	return n, true
+}

@@ -1,0 +1,240 @@
+package web
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"html/template"
+	"io/fs"
+	"net/http"
+	"net/url"
+
+	"github.com/fragrance-data/fragrance/internal/problem"
+	"strconv"
+	"sync"
+)
+
+// Page is what a handler of any area hands to Render: the head of the page
+// (title, description, canonical path, Open Graph, structured data), the
+// breadcrumbs, and the data of its content template.
+type Page struct {
+	// Title is the whole <title>.
+	Title       string
+	Description string
+	// Path is the canonical path of the page ("/perfumes/dior-sauvage");
+	// the canonical link and og:url are the base URL and it. Empty: none.
+	Path string
+	// OGType is the Open Graph type ("website" when empty); OGImage an
+	// absolute image URL.
+	OGType, OGImage string
+	// JSONLD holds structured-data blocks, each already JSON (see
+	// MarshalJSONLD), written as application/ld+json scripts.
+	JSONLD []template.JS
+	// Crumbs is the breadcrumb trail shown above the content (the last is
+	// the page itself).
+	Crumbs []Crumb
+	// NoIndex asks search engines not to index the page (search results,
+	// error pages).
+	NoIndex bool
+	// HideSearch leaves the search box out of the header (the home page has
+	// its own).
+	HideSearch bool
+	// Data is what the content template reads as .Data.
+	Data any
+}
+
+// Crumb is one step of a breadcrumb trail.
+type Crumb struct{ Name, Path string }
+
+// layoutData is what the layout template sees: the page, and what the
+// ground adds to every page.
+type layoutData struct {
+	Page
+	Base      string
+	Nonce     string
+	Consent   Consent
+	Back      string        // the request's own path and query: where a consent form returns
+	Analytics template.HTML // the operator's snippet, after consent to analytics
+	Year      int
+}
+
+// Templates are the pages of one area, each parsed over the shared layout.
+type Templates struct {
+	site  *Site
+	pages map[string]*template.Template
+}
+
+// Templates parses the pages names of an area from fsys
+// ("templates/<name>.html", each defining "content") over the shared
+// layout, with the shared template functions and the area's own funcs.
+// The area's partials ("templates/_*.html") are parsed with every page.
+func (s *Site) Templates(fsys fs.FS, funcs template.FuncMap, names ...string) (*Templates, error) {
+	t := &Templates{site: s, pages: make(map[string]*template.Template, len(names))}
+	partials, err := fs.Glob(fsys, "templates/_*.html")
+	if err != nil {
+		return nil, err
+	}
+	for _, name := range names {
+		p, err := s.layout.Clone()
+		if err != nil {
+			return nil, err
+		}
+		if _, err := p.Funcs(funcs).ParseFS(fsys, append([]string{"templates/" + name + ".html"}, partials...)...); err != nil {
+			return nil, fmt.Errorf("web: template %s: %w", name, err)
+		}
+		t.pages[name] = p
+	}
+	return t, nil
+}
+
+// Content renders only the content of page name, without the layout, for
+// an area that keeps rendered content and serves it again through a page
+// whose content template writes it as is. The content must not depend on
+// the visitor (consent) or on the answer's nonce.
+func (t *Templates) Content(name string, p Page) (template.HTML, error) {
+	tpl, ok := t.pages[name]
+	if !ok {
+		return "", fmt.Errorf("web: no page template %q", name)
+	}
+	var b bytes.Buffer
+	if err := tpl.ExecuteTemplate(&b, "content", layoutData{Page: p, Base: t.site.base}); err != nil {
+		return "", err
+	}
+	return template.HTML(b.String()), nil
+}
+
+// bufPool recycles page buffers.
+var bufPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// Render writes page name of t with status. The page is rendered with a
+// stand-in for the CSP nonce, its ETag is the hash of that rendering (so
+// an unchanged page revalidates as 304 Not Modified whatever its nonce),
+// and only then the fresh nonce of this answer replaces the stand-in.
+// Pages vary with the visitor's cookie choice (the banner), so they are
+// private to the browser and revalidated before reuse.
+func (t *Templates) Render(w http.ResponseWriter, r *http.Request, status int, name string, p Page) {
+	s := t.site
+	tpl, ok := t.pages[name]
+	if !ok {
+		s.ServerError(w, r, fmt.Errorf("web: no page template %q", name))
+		return
+	}
+	c := ReadConsent(r)
+	d := layoutData{Page: p, Base: s.base, Nonce: s.placeholder, Consent: c, Back: backOf(r.URL), Year: s.now().Year()}
+	if c.Analytics {
+		d.Analytics = s.analytics
+	}
+	buf := bufPool.Get().(*bytes.Buffer)
+	defer func() {
+		if buf.Cap() <= 1<<20 {
+			buf.Reset()
+			bufPool.Put(buf)
+		}
+	}()
+	buf.Reset()
+	if err := tpl.ExecuteTemplate(buf, "layout", d); err != nil {
+		if name == "500" {
+			s.log.ErrorContext(r.Context(), "the 500 page failed to render", "err", err)
+			http.Error(w, "The page failed on our side.", http.StatusInternalServerError)
+			return
+		}
+		s.ServerError(w, r, fmt.Errorf("render %s: %w", name, err))
+		return
+	}
+	body := buf.Bytes()
+	sum := sha256.Sum256(body)
+	etag := `"` + hex.EncodeToString(sum[:12]) + `"`
+	h := w.Header()
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	h.Set("Cache-Control", "private, no-cache")
+	h.Set("Vary", "Cookie")
+	if status == http.StatusOK {
+		h.Set("ETag", etag)
+		if r.Header.Get("If-None-Match") == etag {
+			// The browser keeps the policy of the page it has (with that
+			// page's nonce): a new one here would replace it.
+			h.Del("Content-Security-Policy")
+			w.WriteHeader(http.StatusNotModified)
+			return
+		}
+	}
+	nonce := newNonce()
+	replaceAll(body, s.placeholder, nonce)
+	h.Set("Content-Security-Policy", s.csp(nonce, d.Analytics != ""))
+	h.Set("Content-Length", strconv.Itoa(len(body)))
+	w.WriteHeader(status)
+	w.Write(body)
+}
+
+// replaceAll replaces, in place, every old in b by new of the same length.
+func replaceAll(b []byte, old, new string) {
+	for i := 0; ; {
+		j := bytes.Index(b[i:], []byte(old))
+		if j < 0 {
+			return
+		}
+		copy(b[i+j:], new)
+		i += j + len(old)
+	}
+}
+
+// NotFoundPage answers the 404 page.
+func (s *Site) NotFoundPage(w http.ResponseWriter, r *http.Request) {
+	s.own.Render(w, r, http.StatusNotFound, "404", Page{
+		Title: "Page not found · Fragrance Data Service", NoIndex: true, Data: problem.Echo(r.URL.Path),
+	})
+}
+
+// ServerError logs err (when not nil) with the request, and answers the
+// 500 page, which shows no internals.
+func (s *Site) ServerError(w http.ResponseWriter, r *http.Request, err error) {
+	if err != nil {
+		s.log.ErrorContext(r.Context(), "page failed", "err", err, "path", r.URL.Path)
+	}
+	s.own.Render(w, r, http.StatusInternalServerError, "500", Page{
+		Title: "Something went wrong · Fragrance Data Service", NoIndex: true,
+	})
+}
+
+// renderStatus answers a short page with a status and a message (a bad
+// form, a catalogue still loading).
+func (s *Site) renderStatus(w http.ResponseWriter, r *http.Request, status int, msg string) {
+	s.own.Render(w, r, status, "message", Page{
+		Title: http.StatusText(status) + " · Fragrance Data Service", NoIndex: true,
+		Data: struct{ Heading, Message string }{http.StatusText(status), msg},
+	})
+}
+
+// Unavailable answers 503 while the catalogue is loading.
+func (s *Site) Unavailable(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Retry-After", "5")
+	s.renderStatus(w, r, http.StatusServiceUnavailable, "The catalogue is still loading. Try again in a few seconds.")
+}
+
+// maxBack bounds the address a consent form returns to.
+const maxBack = 512
+
+// backOf is where a consent form on the page returns: the page's own path
+// and query, without any api_key (a page must never repeat a key it was
+// sent), the query dropped when that would be too long, "/" when the path
+// itself is.
+func backOf(u *url.URL) string {
+	path := u.EscapedPath()
+	if len(path) > maxBack {
+		return "/"
+	}
+	q := u.Query()
+	if len(q) == 0 {
+		return path
+	}
+	q.Del("api_key")
+	back := path
+	if enc := q.Encode(); enc != "" {
+		back += "?" + enc
+	}
+	if len(back) > maxBack {
+		return path
+	}
+	return back
+}

@@ -1,0 +1,78 @@
+package site_test
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/fragrance-data/fragrance/internal/bundled"
+	"github.com/fragrance-data/fragrance/internal/index"
+	"github.com/fragrance-data/fragrance/internal/servetest"
+	"github.com/fragrance-data/fragrance/internal/view"
+	"github.com/fragrance-data/fragrance/internal/web"
+	"github.com/fragrance-data/fragrance/internal/web/site"
+)
+
+// BenchmarkPerfumePage renders perfume pages from the index as GET
+// /perfumes/{slug} does (similar perfumes, cheaper alternatives, template,
+// ETag, nonce), without the server's middleware: "warm" asks the 200 most
+// rated perfumes over and over (their content comes from the page cache,
+// the layout is rendered for each answer), "cold" walks the whole
+// catalogue, so that every page is made from the index.
+//
+//	go test ./internal/web/site -run '^$' -bench PerfumePage -benchtime 2000x
+func BenchmarkPerfumePage(b *testing.B) {
+	holder := servetest.Catalogue(b)
+	ref, err := bundled.LoadReference()
+	if err != nil {
+		b.Fatal(err)
+	}
+	ground, err := web.New(web.Config{Catalogue: holder, BaseURL: servetest.BaseURL})
+	if err != nil {
+		b.Fatal(err)
+	}
+	newMux := func() http.Handler { // a new page cache
+		pages, err := site.New(site.Config{Web: ground, Catalogue: holder, URLs: view.NewURLs(servetest.BaseURL, nil, ref.Color)})
+		if err != nil {
+			b.Fatal(err)
+		}
+		mux := http.NewServeMux()
+		pages.Register(func(pattern, _ string, h http.Handler) { mux.Handle(pattern, h) })
+		return mux
+	}
+	ix := holder.Load()
+	b.Run("warm", func(b *testing.B) { benchPages(b, newMux(), ix.Perfumes(index.ListQuery{Page: 1, Limit: 200}).Entries) })
+	b.Run("cold", func(b *testing.B) {
+		benchPages(b, newMux(), ix.Perfumes(index.ListQuery{Page: 1, Limit: ix.Len()}).Entries)
+	})
+}
+
+func benchPages(b *testing.B, mux http.Handler, es []*index.Entry) {
+	reqs := make([]*http.Request, len(es))
+	for i, e := range es {
+		reqs[i] = httptest.NewRequest("GET", site.PerfumeURL(e.Slug()), nil)
+	}
+	b.ReportAllocs()
+	cpu0 := cpuTime()
+	n := 0
+	for i := 0; b.Loop(); i++ {
+		rec := httptest.NewRecorder()
+		mux.ServeHTTP(rec, reqs[i%len(reqs)])
+		if rec.Code != 200 {
+			b.Fatalf("%s = %d", reqs[i%len(reqs)].URL, rec.Code)
+		}
+		n++
+	}
+	// CPU time, not wall time, is the measure on a machine shared with
+	// other jobs: the process's user and system time per page.
+	b.ReportMetric(float64((cpuTime()-cpu0).Microseconds())/float64(n), "cpu-µs/op")
+}
+
+// cpuTime is the process's CPU time so far.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}

@@ -1,0 +1,175 @@
+package site
+
+import (
+	"errors"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/fragrance-data/fragrance/internal/catalog"
+	"github.com/fragrance-data/fragrance/internal/index"
+	"github.com/fragrance-data/fragrance/internal/view"
+	"github.com/fragrance-data/fragrance/internal/web"
+)
+
+// perfumePage is what the perfume page shows: the API's detail of the
+// perfume (package view), and what the page derives for people.
+type perfumePage struct {
+	view.Detail
+	Picture  string
+	Dupes    []view.Dupe
+	Seasons  chart
+	DayNight chart
+	Layers   []layer
+	// Facts are the label/value rows beside the picture.
+	Facts []fact
+}
+
+type layer struct {
+	Name  string
+	Notes []view.Note
+}
+
+type fact struct{ Label, Value, Link string }
+
+// perfume is GET /perfumes/{slug}. A page asked before is served from the
+// page cache (see pageCache).
+func (s *Site) perfume(w http.ResponseWriter, r *http.Request, ix *index.Index) {
+	slug := r.PathValue("slug")
+	e, err := ix.Perfume(slug)
+	if errors.Is(err, catalog.ErrNotFound) {
+		s.web.NotFoundPage(w, r)
+		return
+	}
+	if err != nil {
+		s.web.ServerError(w, r, err)
+		return
+	}
+	transparent, now := s.urls.TransparentAvailable(e.ID), time.Now()
+	if page, ok := s.cache.get(ix, slug, transparent, now); ok {
+		s.pages.Render(w, r, http.StatusOK, "html", page)
+		return
+	}
+	page, err := s.perfumePage(ix, slug)
+	if err != nil {
+		s.web.ServerError(w, r, err)
+		return
+	}
+	s.cache.put(ix, slug, transparent, now, page)
+	s.pages.Render(w, r, http.StatusOK, "html", page)
+}
+
+// perfumePage renders the page of a perfume: its head, and its content
+// as HTML.
+func (s *Site) perfumePage(ix *index.Index, slug string) (web.Page, error) {
+	p, err := s.perfumeData(ix, slug)
+	if err != nil {
+		return web.Page{}, err
+	}
+	page, err := s.perfumeView(p)
+	if err != nil {
+		return web.Page{}, err
+	}
+	page.Data = perfumeHTML(p)
+	return page, nil
+}
+
+// perfumeData gathers a perfume page from the index.
+func (s *Site) perfumeData(ix *index.Index, slug string) (*perfumePage, error) {
+	e, similar, dupes, err := ix.SimilarAndDupes(slug, similarOnPage, dupesOnPage)
+	if err != nil {
+		return nil, err
+	}
+	d := s.urls.Detail(e, similar)
+	p := &perfumePage{
+		Detail:   d,
+		Picture:  picture(d.ImageTransparentAvailable, d.ImageTransparent, d.Image),
+		Dupes:    s.urls.DupeItems(dupes),
+		Seasons:  seasonChart(d.Seasons),
+		DayNight: dayNightChart(d.DayNight),
+	}
+	for _, l := range []layer{{"Top notes", d.Notes.Top}, {"Middle notes", d.Notes.Middle}, {"Base notes", d.Notes.Base}, {"Notes", d.Notes.Unplaced}} {
+		if len(l.Notes) > 0 {
+			p.Layers = append(p.Layers, l)
+		}
+	}
+	if len(p.Layers) == 1 && p.Layers[0].Name == "Notes" && len(d.Notes.Unplaced) > 0 {
+		p.Layers[0].Name = "Notes (no pyramid given)"
+	}
+	add := func(label, value, link string) {
+		if value != "" {
+			p.Facts = append(p.Facts, fact{label, value, link})
+		}
+	}
+	add("Brand", d.Brand, BrandURL(d.BrandSlug))
+	if d.Year != nil {
+		add("Year", strconv.Itoa(*d.Year), "")
+	}
+	if d.Concentration != nil {
+		add("Concentration", *d.Concentration, "")
+	}
+	add("Gender", gender(d.Gender), "")
+	if d.Family != nil {
+		add("Family", *d.Family, "")
+	}
+	if d.Longevity != nil {
+		add("Longevity", web.Decimal(*d.Longevity, 2)+" of 5", "")
+	}
+	if d.Sillage != nil {
+		add("Sillage", web.Decimal(*d.Sillage, 2)+" of 4", "")
+	}
+	if d.PriceTier != nil {
+		add("Price tier", *d.PriceTier, "")
+	}
+	if d.Popularity.Rank > 0 {
+		add("Popularity", "#"+web.Thousands(d.Popularity.Rank)+" by number of ratings", "")
+	}
+	return p, nil
+}
+
+// perfumeView is the page of p: title, description, canonical path, Open
+// Graph and structured data.
+func (s *Site) perfumeView(p *perfumePage) (web.Page, error) {
+	path := PerfumeURL(p.Slug)
+	crumbs := []web.Crumb{{Name: "Home", Path: "/"}, {Name: p.Brand, Path: BrandURL(p.BrandSlug)}, {Name: p.Name, Path: path}}
+	ld, err := s.structuredData(p, crumbs)
+	if err != nil {
+		return web.Page{}, err
+	}
+	return web.Page{
+		Title:       p.Name + " by " + p.Brand + " · Fragrance Data Service",
+		Description: summary(p.Description, 300),
+		Path:        path,
+		OGType:      "product",
+		OGImage:     p.Image,
+		JSONLD:      ld,
+		Crumbs:      crumbs,
+		Data:        p,
+	}, nil
+}
+
+// summary is the start of text, cut at a word before n bytes.
+func summary(text string, n int) string {
+	text = strings.Join(strings.Fields(text), " ")
+	if len(text) <= n {
+		return text
+	}
+	cut := strings.LastIndexByte(text[:n], ' ')
+	if cut < n/2 {
+		cut = n
+	}
+	return strings.TrimRight(text[:cut], ",;:") + "…"
+}
+
+func gender(g string) string {
+	switch g {
+	case "masculine":
+		return "for men"
+	case "feminine":
+		return "for women"
+	case "unisex":
+		return "for women and men"
+	}
+	return g
+}
