@@ -41,7 +41,7 @@ duration=5s
 threads=2
 connections=32
 answer_cache=""
-classes="detail list search similar dupes match brands notes"
+classes="detail list search similar dupes match brands notes page"
 db=""
 serve_flags=""
 out=""
@@ -176,6 +176,7 @@ paths_for() {
 	match) cat "$here/profiles.txt" | while read -r p; do [ -n "$p" ] && echo "/api/perfumes/match?$p"; done ;;
 	brands) echo "/api/brands" ;;
 	notes) echo "/api/notes" ;;
+	page) for s in $slugs; do echo "/perfumes/$s"; done ;; # the website's perfume pages (HTML)
 	esac
 }
 
