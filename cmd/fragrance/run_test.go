@@ -63,7 +63,7 @@ func startServeLog(t *testing.T, getenv func(string) string, args ...string) (st
 			"--seed-file", smallCatalogue}, args...), getenv, strings.NewReader(""), io.Discard, stderr)
 	}()
 	var base string
-	deadline := time.Now().Add(60 * time.Second)
+	deadline := time.Now().Add(180 * time.Second) // a fresh database loads the catalogue first; CI machines are shared
 	for base == "" {
 		if m := listenRE.FindStringSubmatch(stderr.String()); m != nil {
 			base = "http://" + m[1] + m[2]

@@ -32,6 +32,7 @@ import (
 type serveConfig struct {
 	addr, dsn, redis     *string
 	redisOptional        *bool
+	redisTimeout         *time.Duration
 	baseURL, shopURL     *string
 	imageBaseURL         *string
 	imageAddr, imagePath *string
@@ -68,6 +69,7 @@ func serveFlags(cio cmdIO) (*flags, *serveConfig) {
 		addr:            f.String("addr", "127.0.0.1:8080", "listen address (port 0 picks a free port)"),
 		dsn:             f.DB(),
 		redis:           f.String("redis", "", "Redis URL (redis://host:6379/0) to share rate-limit windows between replicas; serve refuses to start when it does not answer"),
+		redisTimeout:    f.Duration("redis-timeout", 250*time.Millisecond, "how long one rate-limit decision waits for Redis before this replica decides on its own (counted as a Redis failure)"),
 		redisOptional:   f.Bool("redis-optional", false, "start even when --redis does not answer, degraded: each replica limits on its own until Redis answers (shown in /healthz and /metrics)"),
 		baseURL:         f.String("base-url", "", "public base URL of the service, used in buyUrl and image URLs (default http://ADDR, a wildcard host made localhost)"),
 		shopURL:         f.String("shop-url", web.DefaultShopURL, "buy-link template; {brand} {name} {slug} {id} are filled in"),
@@ -341,7 +343,10 @@ func newGuard(ctx context.Context, c *serveConfig, store backend, m *meter.Meter
 	var limiter ratelimit.Limiter = mem
 	closeLimiter := func() {}
 	if *c.redis != "" {
-		rl, err := redislimit.New(ctx, redislimit.Options{URL: *c.redis, Local: mem, Logger: log, Registerer: reg})
+		if *c.redisTimeout <= 0 {
+			return nil, nil, fmt.Errorf("--redis-timeout %s: want a positive duration such as 250ms", *c.redisTimeout)
+		}
+		rl, err := redislimit.New(ctx, redislimit.Options{URL: *c.redis, Local: mem, Logger: log, Registerer: reg, Timeout: *c.redisTimeout})
 		if err != nil {
 			return nil, nil, fmt.Errorf("--redis %s: %w", redactDSN(*c.redis), err)
 		}
