@@ -123,7 +123,8 @@ func (r TierRequest) Check() error {
 // the portal then fails closed (nobody is signed in).
 type Store interface {
 	// CreateSignInLink stores the hash of a sign-in token for email
-	// (normalised), working until expires.
+	// (normalised by the store: an address NormalizeEmail refuses gives
+	// its error), working until expires.
 	CreateSignInLink(ctx context.Context, hash, email string, expires time.Time) error
 	// UseSignInLink consumes the link whose token hashes to hash, once: an
 	// unknown, used or expired (at now) link gives ErrLinkInvalid. It
@@ -132,17 +133,21 @@ type Store interface {
 	UseSignInLink(ctx context.Context, hash string, now time.Time) (Account, error)
 	// AccountByID returns an account, deleted or not.
 	AccountByID(ctx context.Context, id int64) (Account, error)
-	// AccountByEmail returns the live account of a (normalised) email.
+	// AccountByEmail returns the live account of an email (normalised by
+	// the store).
 	AccountByEmail(ctx context.Context, email string) (Account, error)
 	// ListAccounts returns every account, oldest first.
 	ListAccounts(ctx context.Context) ([]Account, error)
 	// DeleteAccount, in one transaction, revokes the account's keys and
 	// erases their email, erases the account's email, ends its sessions
-	// and drops its unused sign-in links. Usage counts are kept.
+	// and drops its unused sign-in links and its tier requests (their free
+	// text is the developer's). Usage counts are kept. Deleting a deleted
+	// account again changes nothing (DeletedAt stays the first).
 	DeleteAccount(ctx context.Context, id int64, now time.Time) error
 
 	// CreateSession stores a session (Hash, AccountID, CreatedAt; LastSeen
-	// is set to CreatedAt).
+	// is set to CreatedAt). A session of an unknown or deleted account is
+	// refused with an error wrapping catalog.ErrNotFound.
 	CreateSession(ctx context.Context, s Session) error
 	// TouchSession returns the live session whose cookie hashes to hash and
 	// its account, and records now as its LastSeen. An unknown or expired
@@ -157,7 +162,10 @@ type Store interface {
 	// AccountKeys returns the keys whose AccountID is accountID, oldest first.
 	AccountKeys(ctx context.Context, accountID int64) ([]apikey.Key, error)
 
-	// CreateTierRequest stores r (Check applied; State pending) and returns it.
+	// CreateTierRequest stores r (Check applied; State pending, no note,
+	// CreatedAt the store's clock when zero) and returns it. A request of
+	// an unknown or deleted account gives an error wrapping
+	// catalog.ErrNotFound.
 	CreateTierRequest(ctx context.Context, r TierRequest) (TierRequest, error)
 	// TierRequests returns an account's requests, newest first.
 	TierRequests(ctx context.Context, accountID int64) ([]TierRequest, error)
