@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -160,13 +161,36 @@ func runKeysList(ctx context.Context, args []string, cio cmdIO) error {
 		return err
 	}
 	w := tabwriter.NewWriter(cio.stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(w, "PREFIX\tTIER\tSTATE\tPER MIN\tPER DAY\tCREATED\tEMAIL\tNAME")
+	fmt.Fprintln(w, "PREFIX\tTIER\tSTATE\tPER MIN\tPER DAY\tCREATED\tACCOUNT\tEXPIRES\tEMAIL\tNAME")
+	now := time.Now()
 	for _, k := range keys {
 		l := tiers.For(k)
-		fmt.Fprintf(w, "%s\t%s\t%s\t%d\t%d\t%s\t%s\t%s\n", k.Prefix, k.Tier, k.State, l.PerMinute, l.PerDay,
-			k.CreatedAt.Format(time.DateOnly), k.Email, k.Name)
+		fmt.Fprintf(w, "%s\t%s\t%s\t%d\t%d\t%s\t%s\t%s\t%s\t%s\n", k.Prefix, k.Tier, k.State, l.PerMinute, l.PerDay,
+			k.CreatedAt.Format(time.DateOnly), accountCell(k.AccountID), expiryCell(k, now), k.Email, k.Name)
 	}
 	return w.Flush()
+}
+
+// accountCell is a key's portal account in the list: "-" for a key an
+// operator made.
+func accountCell(id int64) string {
+	if id == 0 {
+		return "-"
+	}
+	return strconv.FormatInt(id, 10)
+}
+
+// expiryCell is when a key stops working, in UTC to the minute, marked
+// once it has: "-" for a key that never expires.
+func expiryCell(k apikey.Key, now time.Time) string {
+	if k.ExpiresAt.IsZero() {
+		return "-"
+	}
+	s := k.ExpiresAt.UTC().Format("2006-01-02T15:04Z")
+	if k.Expired(now) {
+		s += " (expired)"
+	}
+	return s
 }
 
 // stateCommand returns the command that moves a key to state to.

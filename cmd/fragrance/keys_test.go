@@ -55,6 +55,55 @@ func TestKeysLifecycle(t *testing.T) {
 	}
 }
 
+// TestKeysListAccountAndExpiry: a portal key shows its account and when
+// it stops working; an operator's key shows neither.
+func TestKeysListAccountAndExpiry(t *testing.T) {
+	db := newDB(t, "portal.db")
+	operator, _ := apikey.ParseKey(lastLine(runCmd(t, "keys", "create", "--db", db)))
+	store, err := openStore(context.Background(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	secret, err := apikey.GenerateKey()
+	if err != nil {
+		t.Fatal(err)
+	}
+	pk, _ := apikey.ParseKey(secret)
+	old, _ := apikey.ParseKey(lastLine(runCmd(t, "keys", "create", "--db", db)))
+	_, err = store.CreateKey(ctx, apikey.Key{Prefix: pk.Prefix, Hash: pk.Hash, Tier: apikey.Free, AccountID: 7,
+		ExpiresAt: time.Date(2999, 1, 2, 3, 4, 0, 0, time.UTC)})
+	if err == nil {
+		_, err = store.SetKeyExpiry(ctx, old.Prefix, time.Date(2001, 1, 1, 0, 0, 0, 0, time.UTC))
+	}
+	store.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(runCmd(t, "keys", "list", "--db", db), "\n")
+	if !strings.Contains(lines[0], "ACCOUNT") || !strings.Contains(lines[0], "EXPIRES") {
+		t.Fatalf("header %q", lines[0])
+	}
+	row := func(prefix string) []string {
+		for _, l := range lines {
+			if strings.HasPrefix(l, prefix) {
+				return strings.Fields(l)
+			}
+		}
+		t.Fatalf("no line of %s in\n%s", prefix, strings.Join(lines, "\n"))
+		return nil
+	}
+	if f := row(operator.Prefix); f[6] != "-" || f[7] != "-" {
+		t.Errorf("operator's key: account %q, expires %q; want - and -", f[6], f[7])
+	}
+	if f := row(pk.Prefix); f[6] != "7" || f[7] != "2999-01-02T03:04Z" {
+		t.Errorf("portal key: account %q, expires %q", f[6], f[7])
+	}
+	if f := row(old.Prefix); f[7] != "2001-01-01T00:00Z" || f[8] != "(expired)" {
+		t.Errorf("expired key: %q", f)
+	}
+}
+
 func TestKeysUsage(t *testing.T) {
 	db := newDB(t, "usage.db")
 	secret := lastLine(runCmd(t, "keys", "create", "--db", db, "--email", "y@example.com", "--name", "demo"))

@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/fragrance-data/fragrance/internal/account"
 	"github.com/fragrance-data/fragrance/internal/apikey"
 	"github.com/fragrance-data/fragrance/internal/catalog"
 	"github.com/fragrance-data/fragrance/internal/imgfiles"
@@ -22,6 +23,7 @@ type backend interface {
 	catalog.Store
 	apikey.Store
 	apikey.TierStore
+	account.Store
 	usage.Store
 	imgstore.Index
 	Ping(ctx context.Context) error

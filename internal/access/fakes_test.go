@@ -104,6 +104,10 @@ func (f *fakeKeys) SetKeyLimits(_ context.Context, prefix string, m, d int64) (a
 	return f.update(prefix, func(k *apikey.Key) { k.PerMinute, k.PerDay = m, d })
 }
 
+func (f *fakeKeys) SetKeyExpiry(_ context.Context, prefix string, at time.Time) (apikey.Key, error) {
+	return f.update(prefix, func(k *apikey.Key) { k.ExpiresAt = at })
+}
+
 func (f *fakeKeys) KeysChangedSince(_ context.Context, since time.Time) ([]apikey.Key, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()

@@ -480,3 +480,69 @@ func TestGuardKeysChangedSyncsAtOnce(t *testing.T) {
 		time.Sleep(2 * time.Millisecond)
 	}
 }
+
+// TestGuardRefusesExpiredKey: a key past its ExpiresAt (a replaced key
+// whose grace period ended) is refused like a revoked one, at that instant,
+// by the cached copy: no refresh and no store lookup is needed.
+func TestGuardRefusesExpiredKey(t *testing.T) {
+	e := newEnv(t, access.Config{CacheTTL: 24 * time.Hour, StaleTTL: 48 * time.Hour, KeySyncInterval: time.Hour})
+	k, secret := e.issue(apikey.NewKey{})
+	if _, err := e.keys.SetKeyExpiry(context.Background(), k.Prefix, e.clock.Now().Add(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	if w := e.get("/api/perfumes", "192.0.2.40", "X-API-Key", secret); w.Code != 200 {
+		t.Fatalf("before its expiry: %d %s", w.Code, w.Body)
+	}
+	lookups := e.keys.lookupCount()
+	e.clock.Add(time.Hour - time.Millisecond)
+	if w := e.get("/api/perfumes", "192.0.2.40", "X-API-Key", secret); w.Code != 200 {
+		t.Fatalf("a millisecond before its expiry: %d %s", w.Code, w.Body)
+	}
+	e.clock.Add(time.Millisecond)
+	p := problemOf(t, e.get("/api/perfumes", "192.0.2.40", "X-API-Key", secret), 401, "revoked_api_key")
+	if p["detail"] != "This API key has been revoked or has expired." {
+		t.Fatalf("detail = %v", p["detail"])
+	}
+	if n := e.keys.lookupCount(); n != lookups {
+		t.Fatalf("%d store lookups after the first; the cached copy should have answered", n-lookups)
+	}
+	// The refusal is metered against the key, as a revoked key's is, and
+	// does not count as a failed key check of the client IP.
+	if v := counterValue(t, e.reg, "fragrance_auth_failures_total", "revoked_api_key"); v != 1 {
+		t.Fatalf("revoked_api_key failures = %v, want 1", v)
+	}
+	// Clearing the expiry (a zero time) brings the key back once the cache
+	// hears of it.
+	if _, err := e.keys.SetKeyExpiry(context.Background(), k.Prefix, time.Time{}); err != nil {
+		t.Fatal(err)
+	}
+	e.g.KeysChanged()
+	deadline := time.Now().Add(10 * time.Second)
+	for e.get("/api/perfumes", "192.0.2.40", "X-API-Key", secret).Code != 200 {
+		if time.Now().After(deadline) {
+			t.Fatal("the cleared expiry never reached the cache after KeysChanged")
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+}
+
+// TestGuardExpiryReachesCache: an expiry set after the key was cached
+// takes effect through the key sync, like a revocation.
+func TestGuardExpiryReachesCache(t *testing.T) {
+	e := newEnv(t, access.Config{CacheTTL: 24 * time.Hour, KeySyncInterval: time.Hour})
+	k, secret := e.issue(apikey.NewKey{})
+	if w := e.get("/api/perfumes", "192.0.2.41", "X-API-Key", secret); w.Code != 200 {
+		t.Fatal(w.Code)
+	}
+	if _, err := e.keys.SetKeyExpiry(context.Background(), k.Prefix, e.clock.Now()); err != nil {
+		t.Fatal(err)
+	}
+	e.g.KeysChanged()
+	deadline := time.Now().Add(10 * time.Second)
+	for e.get("/api/perfumes", "192.0.2.41", "X-API-Key", secret).Code != http.StatusUnauthorized {
+		if time.Now().After(deadline) {
+			t.Fatal("the expiry never reached the cache after KeysChanged")
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+}

@@ -193,7 +193,7 @@ func writeTooManyFailures(w http.ResponseWriter, r *http.Request, retry time.Dur
 var authDetail = map[string]string{
 	problem.MissingAPIKey:    "Send your key in the X-API-Key header, as Authorization: Bearer <key>, or as the api_key query parameter.",
 	problem.InvalidAPIKey:    "The API key is not valid. Check that it was copied whole.",
-	problem.RevokedAPIKey:    "This API key has been revoked.",
+	problem.RevokedAPIKey:    "This API key has been revoked or has expired.",
 	problem.SuspendedAPIKey:  "This API key is suspended. Contact support.",
 	problem.OriginNotAllowed: "This API key may not be used from this web origin.",
 	problem.Unavailable:      "Keys cannot be checked right now; retry shortly.",

@@ -16,7 +16,7 @@ import (
 // Wrap guards h, an /api handler metered under the name endpoint:
 //
 //  1. the key is read (X-API-Key, then Authorization: Bearer, then
-//     ?api_key=) and checked: 401 missing, invalid or revoked; 403
+//     ?api_key=) and checked: 401 missing, invalid, revoked or expired; 403
 //     suspended or used from an origin it does not allow; 503 when the store
 //     cannot be reached and the key is not cached (fail closed);
 //  2. a missing or invalid key from a client IP with too many failed key
@@ -112,7 +112,8 @@ func (g *Guard) authenticate(r *http.Request, ip string, full bool) (apikey.Key,
 		}
 		return apikey.Key{}, problem.InvalidAPIKey
 	}
-	k, how, err := g.cache.get(r.Context(), sum, g.now(), g.keys.KeyByHash)
+	now := g.now()
+	k, how, err := g.cache.get(r.Context(), sum, now, g.keys.KeyByHash)
 	g.metrics.cacheLookup(how)
 	switch {
 	case errors.Is(err, catalog.ErrNotFound):
@@ -126,6 +127,12 @@ func (g *Guard) authenticate(r *http.Request, ip string, full bool) (apikey.Key,
 		return apikey.Key{}, problem.Unavailable
 	case how == cacheMiss:
 		g.noteStoreOK()
+	}
+	if k.Expired(now) {
+		// Past its grace period a replaced key is as dead as a revoked
+		// one. The cached copy carries ExpiresAt, so this holds from that
+		// instant on, however long the entry stays cached.
+		return k, problem.RevokedAPIKey
 	}
 	switch k.State {
 	case apikey.Active:

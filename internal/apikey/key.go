@@ -74,7 +74,13 @@ type Key struct {
 	PerDay    int64
 	// Origins are the browser origins (scheme://host[:port]) allowed to use
 	// the key; empty allows every origin.
-	Origins   []string
+	Origins []string
+	// AccountID is the developer-portal account that owns the key (package
+	// account); 0 for a key an operator made.
+	AccountID int64
+	// ExpiresAt, when set, is the moment the key stops working (a rolled
+	// key's grace period): from then on it is refused like a revoked key.
+	ExpiresAt time.Time
 	CreatedAt time.Time
 	// UpdatedAt changes on every change of the key; KeysChangedSince uses it.
 	UpdatedAt time.Time
@@ -99,6 +105,9 @@ type Store interface {
 	SetKeyState(ctx context.Context, prefix string, s State) (Key, error)
 	// SetKeyLimits sets a key's overrides (0 = tier default) and returns it.
 	SetKeyLimits(ctx context.Context, prefix string, perMinute, perDay int64) (Key, error)
+	// SetKeyExpiry sets the moment a key stops working (zero: never) and
+	// returns the key. Setting it on a revoked key gives ErrRevoked.
+	SetKeyExpiry(ctx context.Context, prefix string, at time.Time) (Key, error)
 	// KeysChangedSince returns the keys whose UpdatedAt is at or after
 	// since, so replicas can refresh their caches without a full reload.
 	KeysChangedSince(ctx context.Context, since time.Time) ([]Key, error)
@@ -131,6 +140,9 @@ func normalizeOrigin(o string) (string, bool) {
 	}
 	return strings.ToLower(u.Scheme + "://" + u.Host), true
 }
+
+// Expired reports whether k has passed its ExpiresAt at now.
+func (k Key) Expired(now time.Time) bool { return !k.ExpiresAt.IsZero() && !now.Before(k.ExpiresAt) }
 
 // AllowsOrigin reports whether a request whose Origin header is origin
 // may use k: a key without origins allows every origin.

@@ -14,7 +14,7 @@ import (
 
 var _ apikey.Store = (*DB)(nil)
 
-const keyColumns = `id, prefix, hash, name, email, tier, state, per_minute, per_day, origins, created_at, updated_at`
+const keyColumns = `id, prefix, hash, name, email, tier, state, per_minute, per_day, origins, account_id, expires_at, created_at, updated_at`
 
 // CreateKey stores a new key (see apikey.Store). The table's trigger
 // announces it on KeysChannel when the insert commits.
@@ -25,9 +25,12 @@ func (d *DB) CreateKey(ctx context.Context, k apikey.Key) (apikey.Key, error) {
 	}
 	now := d.stamp()
 	k.CreatedAt, k.UpdatedAt = now, now
-	err = d.pool.QueryRow(ctx, `INSERT INTO api_keys (prefix, hash, name, email, tier, state, per_minute, per_day, origins, created_at, updated_at)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10) RETURNING id`,
-		k.Prefix, k.Hash, k.Name, k.Email, string(k.Tier), string(k.State), k.PerMinute, k.PerDay, nonNil(k.Origins), now).Scan(&k.ID)
+	k.ExpiresAt = stampOf(k.ExpiresAt)
+	err = d.pool.QueryRow(ctx, `INSERT INTO api_keys (prefix, hash, name, email, tier, state, per_minute, per_day, origins,
+			account_id, expires_at, created_at, updated_at)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $12) RETURNING id`,
+		k.Prefix, k.Hash, k.Name, k.Email, string(k.Tier), string(k.State), k.PerMinute, k.PerDay, nonNil(k.Origins),
+		k.AccountID, nullTime(k.ExpiresAt), now).Scan(&k.ID)
 	if isUniqueViolation(err) {
 		return apikey.Key{}, fmt.Errorf("postgres: create key %s: %w", k.Prefix, apikey.ErrKeyExists)
 	}
@@ -39,7 +42,33 @@ func (d *DB) CreateKey(ctx context.Context, k apikey.Key) (apikey.Key, error) {
 
 // stamp is the clock's time as stored for keys: UTC, to the millisecond,
 // like the SQLite backend, so both answer KeysChangedSince alike.
-func (d *DB) stamp() time.Time { return d.now().UTC().Truncate(time.Millisecond) }
+func (d *DB) stamp() time.Time { return stampOf(d.now()) }
+
+// stampOf is t as stored: UTC, to the millisecond (as the SQLite backend
+// keeps times); the zero time stays zero.
+func stampOf(t time.Time) time.Time {
+	if t.IsZero() {
+		return t
+	}
+	return t.UTC().Truncate(time.Millisecond)
+}
+
+// nullTime is t as a nullable column: NULL for the zero time ("not set").
+func nullTime(t time.Time) *time.Time {
+	if t.IsZero() {
+		return nil
+	}
+	t = stampOf(t)
+	return &t
+}
+
+// timeOf reads a nullable time column: NULL is the zero time.
+func timeOf(t *time.Time) time.Time {
+	if t == nil {
+		return time.Time{}
+	}
+	return t.UTC()
+}
 
 // nonNil gives the origins column an empty array rather than NULL.
 func nonNil(s []string) []string {
@@ -113,6 +142,11 @@ func (d *DB) SetKeyLimits(ctx context.Context, prefix string, perMinute, perDay 
 	return d.updateKey(ctx, prefix, `per_minute = $3, per_day = $4`, perMinute, perDay)
 }
 
+// SetKeyExpiry sets the moment a key stops working (zero: never).
+func (d *DB) SetKeyExpiry(ctx context.Context, prefix string, at time.Time) (apikey.Key, error) {
+	return d.updateKey(ctx, prefix, `expires_at = $3`, nullTime(at))
+}
+
 // updateKey applies set (whose parameters start at $3) to a key that is
 // not revoked, in one statement, and returns the key as updated. When no
 // row qualifies it tells a missing key from a revoked one.
@@ -151,7 +185,9 @@ func keyErr(what string, err error) error {
 func scanKey(r pgx.Row) (apikey.Key, error) {
 	var k apikey.Key
 	var tier, state string
-	err := r.Scan(&k.ID, &k.Prefix, &k.Hash, &k.Name, &k.Email, &tier, &state, &k.PerMinute, &k.PerDay, &k.Origins, &k.CreatedAt, &k.UpdatedAt)
+	var expires *time.Time
+	err := r.Scan(&k.ID, &k.Prefix, &k.Hash, &k.Name, &k.Email, &tier, &state, &k.PerMinute, &k.PerDay, &k.Origins,
+		&k.AccountID, &expires, &k.CreatedAt, &k.UpdatedAt)
 	if err != nil {
 		return apikey.Key{}, err
 	}
@@ -159,6 +195,7 @@ func scanKey(r pgx.Row) (apikey.Key, error) {
 	if len(k.Origins) == 0 {
 		k.Origins = nil
 	}
+	k.ExpiresAt = timeOf(expires)
 	k.CreatedAt, k.UpdatedAt = k.CreatedAt.UTC(), k.UpdatedAt.UTC()
 	return k, nil
 }

@@ -68,3 +68,17 @@ func TestTierStoreContract(t *testing.T) {
 		return openAt(t, u), openAt(t, u)
 	})
 }
+
+// TestAccountStoreContract runs the portal's contract with two pools on
+// one schema, as two replicas have: its SharedByHandles case is a session
+// made through one replica and touched through the other.
+func TestAccountStoreContract(t *testing.T) {
+	t.Parallel()
+	storetest.RunAccountStore(t, func(t *testing.T, now func() time.Time) (storetest.AccountStore, storetest.AccountStore) {
+		u := schemaURL(t)
+		a, b := openAt(t, u), openAt(t, u)
+		a.SetClock(now)
+		b.SetClock(now)
+		return a, b
+	})
+}

@@ -19,7 +19,7 @@ var Codes = []Code{
 	{InvalidParameter, http.StatusBadRequest, "Invalid parameter", "page or limit not a positive whole number; a parameter given twice; unknown gender, season or time; an accord strength outside 0–100; q or search longer than 200 characters; unknown accord or note names in match (with suggestions); match with none of accords, notes, gender, season and time"},
 	{MissingAPIKey, http.StatusUnauthorized, "Missing API key", "no key in X-API-Key, Authorization: Bearer or api_key"},
 	{InvalidAPIKey, http.StatusUnauthorized, "Invalid API key", "a key that does not exist or fails its checksum"},
-	{RevokedAPIKey, http.StatusUnauthorized, "Revoked API key", "a revoked key"},
+	{RevokedAPIKey, http.StatusUnauthorized, "Revoked API key", "a revoked key, or a replaced key whose grace period has ended (it expired)"},
 	{SuspendedAPIKey, http.StatusForbidden, "Suspended API key", "a key suspended for abuse"},
 	{OriginNotAllowed, http.StatusForbidden, "Origin not allowed", "a browser key used from an origin it does not allow"},
 	{NotFound, http.StatusNotFound, "Not found", "unknown perfume or perfumer, unknown path under /api"},

@@ -15,7 +15,7 @@ import (
 
 var _ apikey.Store = (*DB)(nil)
 
-const keyColumns = `id, prefix, hash, name, email, tier, state, per_minute, per_day, origins, created_at, updated_at`
+const keyColumns = `id, prefix, hash, name, email, tier, state, per_minute, per_day, origins, account_id, expires_at, created_at, updated_at`
 
 // CreateKey stores a new key (see apikey.Store).
 func (d *DB) CreateKey(ctx context.Context, k apikey.Key) (apikey.Key, error) {
@@ -29,9 +29,12 @@ func (d *DB) CreateKey(ctx context.Context, k apikey.Key) (apikey.Key, error) {
 	}
 	now := d.now().UTC().Truncate(time.Millisecond)
 	k.CreatedAt, k.UpdatedAt = now, now
-	res, err := d.db.ExecContext(ctx, `INSERT INTO api_keys (prefix, hash, name, email, tier, state, per_minute, per_day, origins, created_at, updated_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		k.Prefix, k.Hash, k.Name, k.Email, string(k.Tier), string(k.State), k.PerMinute, k.PerDay, string(origins), now.UnixMilli(), now.UnixMilli())
+	k.ExpiresAt = stampOrZero(k.ExpiresAt)
+	res, err := d.db.ExecContext(ctx, `INSERT INTO api_keys (prefix, hash, name, email, tier, state, per_minute, per_day, origins,
+			account_id, expires_at, created_at, updated_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		k.Prefix, k.Hash, k.Name, k.Email, string(k.Tier), string(k.State), k.PerMinute, k.PerDay, string(origins),
+		k.AccountID, millis(k.ExpiresAt), now.UnixMilli(), now.UnixMilli())
 	if err != nil {
 		if strings.Contains(err.Error(), "UNIQUE constraint failed") {
 			return apikey.Key{}, fmt.Errorf("create key %s: %w", k.Prefix, apikey.ErrKeyExists)
@@ -115,6 +118,11 @@ func (d *DB) SetKeyLimits(ctx context.Context, prefix string, perMinute, perDay 
 	return d.updateKey(ctx, prefix, `per_minute = ?, per_day = ?`, perMinute, perDay)
 }
 
+// SetKeyExpiry sets the moment a key stops working (zero: never).
+func (d *DB) SetKeyExpiry(ctx context.Context, prefix string, at time.Time) (apikey.Key, error) {
+	return d.updateKey(ctx, prefix, `expires_at = ?`, millis(at))
+}
+
 // updateKey applies set to a key that is not revoked, in one transaction,
 // and returns the key as updated.
 func (d *DB) updateKey(ctx context.Context, prefix, set string, args ...any) (apikey.Key, error) {
@@ -154,8 +162,9 @@ type rowScanner interface {
 func scanKey(r rowScanner) (apikey.Key, error) {
 	var k apikey.Key
 	var tier, state, origins string
-	var created, updated int64
-	err := r.Scan(&k.ID, &k.Prefix, &k.Hash, &k.Name, &k.Email, &tier, &state, &k.PerMinute, &k.PerDay, &origins, &created, &updated)
+	var expires, created, updated int64
+	err := r.Scan(&k.ID, &k.Prefix, &k.Hash, &k.Name, &k.Email, &tier, &state, &k.PerMinute, &k.PerDay, &origins,
+		&k.AccountID, &expires, &created, &updated)
 	if errors.Is(err, sql.ErrNoRows) {
 		return apikey.Key{}, catalog.ErrNotFound
 	}
@@ -169,6 +178,32 @@ func scanKey(r rowScanner) (apikey.Key, error) {
 	if len(k.Origins) == 0 {
 		k.Origins = nil
 	}
+	k.ExpiresAt = fromMillis(expires)
 	k.CreatedAt, k.UpdatedAt = time.UnixMilli(created).UTC(), time.UnixMilli(updated).UTC()
 	return k, nil
+}
+
+// millis is t as stored: Unix milliseconds, 0 for the zero time ("not set").
+func millis(t time.Time) int64 {
+	if t.IsZero() {
+		return 0
+	}
+	return t.UnixMilli()
+}
+
+// fromMillis reads what millis stored: 0 is the zero time.
+func fromMillis(ms int64) time.Time {
+	if ms == 0 {
+		return time.Time{}
+	}
+	return time.UnixMilli(ms).UTC()
+}
+
+// stampOrZero is t as it reads back from the store: UTC, to the
+// millisecond; the zero time stays zero.
+func stampOrZero(t time.Time) time.Time {
+	if t.IsZero() {
+		return t
+	}
+	return t.UTC().Truncate(time.Millisecond)
 }

@@ -1,10 +1,13 @@
 package sqlite_test
 
 import (
+	"context"
+	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/fragrance-data/fragrance/internal/apikey"
+	"github.com/fragrance-data/fragrance/internal/sqlite"
 	"github.com/fragrance-data/fragrance/internal/storetest"
 )
 
@@ -13,5 +16,22 @@ func TestKeyStoreContract(t *testing.T) {
 		db := open(t)
 		db.SetClock(now)
 		return db
+	})
+}
+
+func TestAccountStoreContract(t *testing.T) {
+	storetest.RunAccountStore(t, func(t *testing.T, now func() time.Time) (storetest.AccountStore, storetest.AccountStore) {
+		path := filepath.Join(t.TempDir(), "accounts.db")
+		var handles [2]*sqlite.DB
+		for i := range handles {
+			db, err := sqlite.Open(context.Background(), path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { db.Close() })
+			db.SetClock(now)
+			handles[i] = db
+		}
+		return handles[0], handles[1]
 	})
 }

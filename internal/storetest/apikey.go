@@ -28,6 +28,7 @@ func RunKeyStore(t *testing.T, open func(t *testing.T, now func() time.Time) api
 		{"States", testKeyStates},
 		{"Limits", testKeyLimits},
 		{"ChangedSince", testKeysChangedSince},
+		{"Expiry", testKeyExpiry},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -65,6 +66,7 @@ func testKeyCreateAndFind(t *testing.T, s apikey.Store, c *testclock.Clock) {
 	k := newTestKey(t, apikey.Pro)
 	k.PerMinute, k.PerDay = 7, 70
 	k.Origins = []string{"https://app.example.com", "http://localhost:3000"}
+	k.AccountID, k.ExpiresAt = 42, c.Now().Add(7*24*time.Hour)
 	created := mustCreate(t, s, k)
 	if created.ID == 0 || !created.CreatedAt.Equal(c.Now()) || !created.UpdatedAt.Equal(c.Now()) {
 		t.Fatalf("created = %+v, want an ID and times %v", created, c.Now())
@@ -83,17 +85,19 @@ func testKeyCreateAndFind(t *testing.T, s apikey.Store, c *testclock.Clock) {
 		}
 	}
 	plain := mustCreate(t, s, newTestKey(t, apikey.Free))
-	if got, _ := s.KeyByPrefix(ctx, plain.Prefix); got.Origins != nil || got.PerMinute != 0 || got.State != apikey.Active {
+	if got, _ := s.KeyByPrefix(ctx, plain.Prefix); got.Origins != nil || got.PerMinute != 0 || got.State != apikey.Active ||
+		got.AccountID != 0 || !got.ExpiresAt.IsZero() {
 		t.Fatalf("defaults read back as %+v", got)
 	}
 }
 
 // sameKey compares keys with times compared as instants.
 func sameKey(a, b apikey.Key) bool {
-	if !a.CreatedAt.Equal(b.CreatedAt) || !a.UpdatedAt.Equal(b.UpdatedAt) {
+	if !a.CreatedAt.Equal(b.CreatedAt) || !a.UpdatedAt.Equal(b.UpdatedAt) || !a.ExpiresAt.Equal(b.ExpiresAt) {
 		return false
 	}
 	a.CreatedAt, a.UpdatedAt, b.CreatedAt, b.UpdatedAt = time.Time{}, time.Time{}, time.Time{}, time.Time{}
+	a.ExpiresAt, b.ExpiresAt = time.Time{}, time.Time{}
 	return reflect.DeepEqual(a, b)
 }
 
@@ -110,6 +114,9 @@ func testKeyNotFound(t *testing.T, s apikey.Store, _ *testclock.Clock) {
 	}
 	if _, err := s.SetKeyLimits(ctx, "fds_nothing0", 1, 1); !errors.Is(err, catalog.ErrNotFound) {
 		t.Errorf("SetKeyLimits of nothing: %v, want ErrNotFound", err)
+	}
+	if _, err := s.SetKeyExpiry(ctx, "fds_nothing0", time.Now()); !errors.Is(err, catalog.ErrNotFound) {
+		t.Errorf("SetKeyExpiry of nothing: %v, want ErrNotFound", err)
 	}
 	if ks, err := s.ListKeys(ctx); err != nil || len(ks) != 0 {
 		t.Errorf("ListKeys of an empty store: %v, %v", ks, err)
@@ -221,5 +228,41 @@ func testKeysChangedSince(t *testing.T, s apikey.Store, c *testclock.Clock) {
 		if fmt.Sprint(got) != fmt.Sprint(tc.want) {
 			t.Errorf("KeysChangedSince(+%v) = %v, want %v", tc.since.Sub(t0), got, tc.want)
 		}
+	}
+}
+
+// testKeyExpiry: setting or clearing a key's expiry is a change replicas
+// fetch (UpdatedAt moves), and a revoked key stays as it is.
+func testKeyExpiry(t *testing.T, s apikey.Store, c *testclock.Clock) {
+	ctx := context.Background()
+	k := mustCreate(t, s, newTestKey(t, apikey.Basic))
+	c.Add(time.Second)
+	at := c.Now().Add(24 * time.Hour)
+	got, err := s.SetKeyExpiry(ctx, k.Prefix, at)
+	if err != nil || !got.ExpiresAt.Equal(at) || !got.UpdatedAt.Equal(c.Now()) || got.State != apikey.Active {
+		t.Fatalf("SetKeyExpiry = %+v, %v; want it expiring at %v, updated now", got, err, at)
+	}
+	if read, _ := s.KeyByHash(ctx, k.Hash); !sameKey(read, got) || read.Expired(at.Add(-time.Millisecond)) || !read.Expired(at) {
+		t.Fatalf("read back %+v, want %+v", read, got)
+	}
+	if ks, err := s.KeysChangedSince(ctx, c.Now()); err != nil || len(ks) != 1 || !ks[0].ExpiresAt.Equal(at) {
+		t.Fatalf("KeysChangedSince(the expiry was set) = %+v, %v; want the key", ks, err)
+	}
+	if ks, err := s.ListKeys(ctx); err != nil || len(ks) != 1 || !ks[0].ExpiresAt.Equal(at) {
+		t.Fatalf("ListKeys = %+v, %v; want the key with its expiry", ks, err)
+	}
+	c.Add(time.Second)
+	got, err = s.SetKeyExpiry(ctx, k.Prefix, time.Time{})
+	if err != nil || !got.ExpiresAt.IsZero() || !got.UpdatedAt.Equal(c.Now()) {
+		t.Fatalf("clearing the expiry = %+v, %v", got, err)
+	}
+	if read, _ := s.KeyByPrefix(ctx, k.Prefix); !read.ExpiresAt.IsZero() {
+		t.Fatalf("cleared expiry reads back as %v", read.ExpiresAt)
+	}
+	if _, err := s.SetKeyState(ctx, k.Prefix, apikey.Revoked); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.SetKeyExpiry(ctx, k.Prefix, at); !errors.Is(err, apikey.ErrRevoked) {
+		t.Fatalf("SetKeyExpiry of a revoked key: %v, want ErrRevoked", err)
 	}
 }
