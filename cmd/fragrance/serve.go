@@ -59,6 +59,9 @@ type serveConfig struct {
 	// The website's (serve_web.go).
 	analyticsSnippet *string
 	siteSearchLimit  *int
+
+	// Outgoing mail's (serve_mail.go).
+	smtpURL, mailFrom, mailOutbox *string
 }
 
 func serveFlags(cio cmdIO) (*flags, *serveConfig) {
@@ -98,6 +101,7 @@ func serveFlags(cio cmdIO) (*flags, *serveConfig) {
 	}
 	c.imageHost = newImageHostFlags(f)
 	addWebFlags(f, c)
+	addMailFlags(f, c)
 	return f, c
 }
 
@@ -189,6 +193,12 @@ func serve(ctx context.Context, c *serveConfig, log *slog.Logger, accessLog serv
 	if err != nil {
 		return err
 	}
+	mailer, stopMail, err := newMailer(c, log)
+	if err != nil {
+		return err
+	}
+	defer stopMail(context.Background()) // on the way out after an error; the shutdown below stops it in time
+	_ = mailer                           // the developer portal sends its sign-in links through it
 	if *c.redis != "" {
 		redis.SetLogger(redisLog{log})
 	}
@@ -311,6 +321,7 @@ func serve(ctx context.Context, c *serveConfig, log *slog.Logger, accessLog serv
 	if ms != nil {
 		shutdownErr = errors.Join(shutdownErr, ms.Shutdown(sctx))
 	}
+	shutdownErr = errors.Join(shutdownErr, stopMail(sctx))
 	// Every request has finished: flush what the meter counted, then the
 	// deferred closes release the limiter and the store.
 	guard.Close(sctx)

@@ -19,3 +19,10 @@ type Message struct {
 type Sender interface {
 	Send(ctx context.Context, m Message) error
 }
+
+// The senders.
+var (
+	_ Sender = (*Outbox)(nil)
+	_ Sender = (*SMTP)(nil)
+	_ Sender = (*Queue)(nil)
+)
