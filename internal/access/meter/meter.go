@@ -149,13 +149,21 @@ func (m *Meter) reset() {
 // Now is the meter's clock.
 func (m *Meter) Now() time.Time { return m.opts.Now() }
 
-// StatusClass maps a status code to "2xx" ... "5xx".
+// StatusClass maps a status code to its class, "2xx" ... "5xx", except
+// 429, which is a class of its own (RateLimited): a request a limit
+// refused is not a client's mistake, and the developer portal lists them.
 func StatusClass(status int) string {
 	if status < 100 || status > 599 {
 		return "other"
 	}
+	if status == 429 {
+		return RateLimited
+	}
 	return strconv.Itoa(status/100) + "xx"
 }
+
+// RateLimited is the status class of requests refused by a limit (429).
+const RateLimited = "429"
 
 func hourOf(t time.Time) int64 { return t.Unix() - t.Unix()%3600 }
 func dayOf(t time.Time) int64  { return t.Unix() - t.Unix()%86400 }
