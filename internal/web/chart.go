@@ -29,6 +29,9 @@ type BarChart struct {
 	BarWidth, Gap int
 	// Values writes each bar's value above it (for charts of a few bars).
 	Values bool
+	// Fold, when set, folds the table in a details element whose summary
+	// it is (a long table under a chart of many bars).
+	Fold string
 }
 
 // Bar is one bar of a BarChart.
@@ -95,11 +98,18 @@ func (c BarChart) HTML() template.HTML {
 		b.WriteString(`<line x1="0" y1="` + y + `" x2="` + w + `" y2="` + y + `" stroke="#c2410c" stroke-width="2" stroke-dasharray="6 4"/>` + "\n")
 		b.WriteString(`<text x="` + strconv.Itoa(width-4) + `" y="` + y + `" dy="-5" text-anchor="end" font-size="13" fill="#9a3412">` + esc(c.LimitLabel) + "</text>\n")
 	}
-	b.WriteString("</svg>\n<figcaption class=\"muted\">" + esc(c.Title) + "</figcaption>\n<table>\n<thead><tr><th scope=\"col\">" +
-		esc(c.Heading) + "</th><th scope=\"col\">" + esc(c.ValueHeading) + "</th></tr></thead>\n<tbody>")
+	b.WriteString("</svg>\n<figcaption class=\"muted\">" + esc(c.Title) + "</figcaption>\n")
+	if c.Fold != "" {
+		b.WriteString("<details>\n<summary>" + esc(c.Fold) + "</summary>\n")
+	}
+	b.WriteString("<table>\n<thead><tr><th scope=\"col\">" + esc(c.Heading) + "</th><th scope=\"col\">" + esc(c.ValueHeading) + "</th></tr></thead>\n<tbody>")
 	for _, r := range c.Bars {
 		b.WriteString(`<tr><th scope="row">` + esc(r.Label) + "</th><td>" + esc(r.Text) + "</td></tr>")
 	}
-	b.WriteString("</tbody>\n</table>\n</figure>")
+	b.WriteString("</tbody>\n</table>\n")
+	if c.Fold != "" {
+		b.WriteString("</details>\n")
+	}
+	b.WriteString("</figure>")
 	return template.HTML(b.String())
 }

@@ -150,20 +150,18 @@ func (m *Meter) reset() {
 func (m *Meter) Now() time.Time { return m.opts.Now() }
 
 // StatusClass maps a status code to its class, "2xx" ... "5xx", except
-// 429, which is a class of its own (RateLimited): a request a limit
-// refused is not a client's mistake, and the developer portal lists them.
+// 429, which is a class of its own (usage.ClassRateLimited): a request a
+// limit refused is not a client's mistake, and the developer portal lists
+// them.
 func StatusClass(status int) string {
 	if status < 100 || status > 599 {
 		return "other"
 	}
 	if status == 429 {
-		return RateLimited
+		return usage.ClassRateLimited
 	}
 	return strconv.Itoa(status/100) + "xx"
 }
-
-// RateLimited is the status class of requests refused by a limit (429).
-const RateLimited = "429"
 
 func hourOf(t time.Time) int64 { return t.Unix() - t.Unix()%3600 }
 func dayOf(t time.Time) int64  { return t.Unix() - t.Unix()%86400 }
