@@ -62,19 +62,29 @@ func (p *Portal) ownKey(h func(http.ResponseWriter, *http.Request, visitor, apik
 	return p.signedIn(func(w http.ResponseWriter, r *http.Request, v visitor) {
 		prefix := r.PathValue("prefix")
 		if n, err := apikey.NormalizePrefix(prefix); err != nil || n != prefix {
-			p.web.NotFoundPage(w, r)
+			p.notFound(w, r)
 			return
 		}
 		k, err := p.cfg.Keys.KeyByPrefix(r.Context(), prefix)
 		switch {
 		case errors.Is(err, catalog.ErrNotFound) || (err == nil && k.AccountID != v.account.ID):
-			p.web.NotFoundPage(w, r)
+			p.notFound(w, r)
 		case err != nil:
 			p.unavailable(w, r, err)
 		default:
 			h(w, r, v, k)
 		}
 	})
+}
+
+// notFound answers the 404 page, which repeats the path asked for: with
+// any key in it (a whole key pasted where a prefix goes) redacted.
+func (p *Portal) notFound(w http.ResponseWriter, r *http.Request) {
+	u := *r.URL
+	u.Path, u.RawPath = apikey.RedactSecrets(u.Path), ""
+	r2 := r.WithContext(r.Context())
+	r2.URL = &u
+	p.web.NotFoundPage(w, r2)
 }
 
 // signInFirst answers a page that needs a session, asked without one: the
