@@ -41,9 +41,9 @@ var templateFS embed.FS
 // Config.MaxKeys is 0.
 const DefaultMaxKeys = 5
 
-// DefaultSignInPerAddress limits the sign-in links sent to one address
-// when Config.SignInPerAddress is zero: one a minute, ten a day.
-var DefaultSignInPerAddress = apikey.Limits{PerMinute: 1, PerDay: 10}
+// defaultSignInPerAddress limits the sign-in links sent to one address
+// when Config.SignInPerAddress is zero.
+var defaultSignInPerAddress = apikey.Limits{PerMinute: 1, PerDay: 10}
 
 // Config holds the portal's dependencies. Web, Accounts, Keys, Mail,
 // Report and Hourly are required; the others have defaults.
@@ -80,7 +80,7 @@ type Config struct {
 	// nil means an in-process limiter on Now.
 	SignInLimiter ratelimit.Limiter
 	// SignInPerAddress limits the sign-in links sent to one address; zero
-	// means DefaultSignInPerAddress.
+	// means one a minute and ten a day.
 	SignInPerAddress apikey.Limits
 	// LimitPerIP wraps the form that sends sign-in links in a limit per
 	// client IP (access.Guard.LimitPerIP with a name and a rate). What it
@@ -143,7 +143,7 @@ func New(cfg Config) (*Portal, error) {
 		p.limiter = ratelimit.NewMemLimiter(ratelimit.MemOptions{Now: p.now})
 	}
 	if p.cfg.SignInPerAddress == (apikey.Limits{}) {
-		p.cfg.SignInPerAddress = DefaultSignInPerAddress
+		p.cfg.SignInPerAddress = defaultSignInPerAddress
 	}
 	if p.cfg.MaxKeys <= 0 {
 		p.cfg.MaxKeys = DefaultMaxKeys
