@@ -126,7 +126,7 @@ func TestKeyFormErrors(t *testing.T) {
 	if rec := e.do("POST", "/developer/keys", nil, s); rec.Code != http.StatusUnprocessableEntity {
 		t.Errorf("an empty post = %d", rec.Code)
 	}
-	if rec := e.do("POST", "/developer/keys", url.Values{"name": {strings.Repeat("x", 20<<10)}}, s); rec.Code != http.StatusBadRequest {
+	if rec := e.do("POST", "/developer/keys", url.Values{"name": {strings.Repeat("x", 70<<10)}}, s); rec.Code != http.StatusBadRequest {
 		t.Errorf("a form over the bound = %d", rec.Code)
 	}
 }
@@ -164,6 +164,13 @@ func TestTierRequest(t *testing.T) {
 	if rec := e.do("POST", path, url.Values{"tier": {"enterprise"}, "use_case": {"More"}}, s); rec.Code != http.StatusUnprocessableEntity ||
 		!strings.Contains(rec.Body.String(), "waiting for an answer already") {
 		t.Errorf("a second request = %d", rec.Code)
+	}
+	// A use case of the most characters, of a script percent-encoding
+	// makes long, fits the form.
+	_, second := e.createKey(s, url.Values{"name": {"K2"}, "kind": {"server"}})
+	long := url.Values{"tier": {"basic"}, "use_case": {strings.Repeat("香", account.MaxUseCase)}, "volume": {strings.Repeat("量", account.MaxVolume)}}
+	if rec := e.do("POST", "/developer/keys/"+second+"/tier", long, s); rec.Code != http.StatusSeeOther {
+		t.Errorf("a request of the longest texts = %d", rec.Code)
 	}
 	e.store.DecideTierRequest(context.Background(), 1, account.Declined, "Tell us more about the shop.", e.clock.Now())
 	mustContain(t, "the key's page with a decision", e.do("GET", "/developer/keys/"+prefix, nil, s).Body.String(),

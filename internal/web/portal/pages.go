@@ -33,8 +33,9 @@ func (p *Portal) unavailable(w http.ResponseWriter, r *http.Request, err error) 
 		Back: "/developer"})
 }
 
-// maxForm bounds a form's body.
-const maxForm = 16 << 10
+// maxForm bounds a form's body: room for a use case of MaxUseCase
+// characters of any script, percent-encoded (up to 12 bytes each).
+const maxForm = 64 << 10
 
 // readForm parses a POSTed form, or answers 400 and reports false.
 func (p *Portal) readForm(w http.ResponseWriter, r *http.Request) bool {

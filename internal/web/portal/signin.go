@@ -40,6 +40,8 @@ func (p *Portal) home(w http.ResponseWriter, r *http.Request) {
 	d := homeData{}
 	if ok {
 		d.Email = v.account.Email
+	} else if _, err := r.Cookie(p.cookie); err == nil {
+		p.clearSession(w) // it names no session any more
 	}
 	p.renderHome(w, r, http.StatusOK, d)
 }
