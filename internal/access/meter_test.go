@@ -93,9 +93,10 @@ func TestMeterStatusClasses(t *testing.T) {
 		t.Fatal(err)
 	}
 	ok := e.usage.total(func(c usage.Count) bool { return c.StatusClass == "2xx" && c.KeyPrefix == k.Prefix })
+	limited := e.usage.total(func(c usage.Count) bool { return c.StatusClass == "429" && c.KeyPrefix == k.Prefix })
 	refused := e.usage.total(func(c usage.Count) bool { return c.StatusClass == "4xx" && c.KeyPrefix == k.Prefix })
-	if ok != 2 || refused != 2 {
-		t.Fatalf("2xx %d, 4xx %d; want 2 and 2 (one 429, one 403)", ok, refused)
+	if ok != 2 || limited != 1 || refused != 1 {
+		t.Fatalf("2xx %d, 429 %d, 4xx %d; want 2, 1 (the rate-limited one) and 1 (the 403)", ok, limited, refused)
 	}
 }
 

@@ -217,7 +217,7 @@ func (g *Guard) serveUsage(w http.ResponseWriter, r *http.Request, li *LogInfo, 
 	budget, err := g.limiter.Allow(r.Context(), usageBudgetPrefix+key.Prefix, g.cfg.UsageBudget)
 	var d ratelimit.Decision
 	if err == nil {
-		d, err = g.limiter.Peek(r.Context(), key.Prefix, g.cfg.Tiers.For(key))
+		d, err = g.Peek(r.Context(), key)
 	}
 	if err != nil {
 		g.limiterFailed(w, r, key, err)
@@ -234,6 +234,13 @@ func (g *Guard) serveUsage(w http.ResponseWriter, r *http.Request, li *LogInfo, 
 		return
 	}
 	g.run(w, r, li, endpoint, key, ip, d, h)
+}
+
+// Peek reports key's windows as they stand under the limits in force,
+// counting nothing: what is left now, as /api/usage and the developer
+// portal show it.
+func (g *Guard) Peek(ctx context.Context, key apikey.Key) (ratelimit.Decision, error) {
+	return g.limiter.Peek(ctx, key.Prefix, g.Tiers().For(key))
 }
 
 // usageBudgetPrefix starts the limiter id of a key's usage budget; no key

@@ -19,6 +19,9 @@ type NewKey struct {
 	// Origins are the allowed browser origins (see ParseOrigins); empty
 	// allows any.
 	Origins []string
+	// AccountID is the developer-portal account that owns the key; 0 for
+	// a key an operator makes.
+	AccountID int64
 }
 
 // Issue generates a key, stores its hash and returns the stored record with
@@ -45,7 +48,7 @@ func Issue(ctx context.Context, store Store, nk NewKey) (Key, string, error) {
 		}
 		k, err := store.CreateKey(ctx, Key{
 			Prefix: pk.Prefix, Hash: pk.Hash, Name: nk.Name, Email: nk.Email, Tier: nk.Tier, State: Active,
-			PerMinute: nk.PerMinute, PerDay: nk.PerDay, Origins: nk.Origins,
+			PerMinute: nk.PerMinute, PerDay: nk.PerDay, Origins: nk.Origins, AccountID: nk.AccountID,
 		})
 		if errors.Is(err, ErrKeyExists) && attempt < 3 {
 			continue

@@ -17,6 +17,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/netip"
 	"net/url"
 	"strings"
 	"time"
@@ -135,10 +136,29 @@ func ParseOrigins(s string) ([]string, error) {
 // normalizeOrigin returns the canonical scheme://host[:port] of an origin.
 func normalizeOrigin(o string) (string, bool) {
 	u, err := url.Parse(strings.TrimSuffix(strings.TrimSpace(o), "/"))
-	if err != nil || u.Scheme == "" || u.Host == "" || (u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.User != nil {
+	if err != nil || u.Scheme == "" || u.Host == "" || (u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.User != nil || !validHost(u.Hostname()) {
 		return "", false
 	}
 	return strings.ToLower(u.Scheme + "://" + u.Host), true
+}
+
+// validHost reports whether h is a host name (letters, digits, dots,
+// hyphens and underscores) or an IP address, as an Origin header has it.
+func validHost(h string) bool {
+	if h == "" {
+		return false
+	}
+	if strings.Contains(h, ":") { // an IPv6 address, unbracketed by Hostname
+		_, err := netip.ParseAddr(h)
+		return err == nil
+	}
+	for i := 0; i < len(h); i++ {
+		c := h[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '-' || c == '_') {
+			return false
+		}
+	}
+	return true
 }
 
 // Expired reports whether k has passed its ExpiresAt at now.

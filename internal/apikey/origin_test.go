@@ -25,6 +25,7 @@ func FuzzOrigins(f *testing.F) {
 		{",,", ""},
 		{"https://a.example?q=1", "https://a.example:443"},
 		{"http://%41", "javascript://x"},
+		{"https://<script>.example", "https://a_b.example"},
 	} {
 		f.Add(s[0], s[1])
 	}
@@ -71,4 +72,19 @@ func contains(xs []string, x string) bool {
 		}
 	}
 	return false
+}
+
+// TestParseOriginsHosts: an origin's host is a name or an IP address;
+// anything else a URL parser lets through is refused.
+func TestParseOriginsHosts(t *testing.T) {
+	for _, ok := range []string{"https://app.example.com", "http://localhost:8080", "http://[::1]:3000", "http://127.0.0.1", "https://xn--bcher-kva.example"} {
+		if _, err := apikey.ParseOrigins(ok); err != nil {
+			t.Errorf("ParseOrigins(%q): %v", ok, err)
+		}
+	}
+	for _, bad := range []string{"https://<script>.example", "https://a%20b.example", "https://a b.example", "https://[zz]:1"} {
+		if got, err := apikey.ParseOrigins(bad); err == nil {
+			t.Errorf("ParseOrigins(%q) = %v", bad, got)
+		}
+	}
 }

@@ -18,8 +18,8 @@ import (
 )
 
 // Count is a number of requests of one key to one endpoint with one
-// status class ("2xx" ... "5xx") in one hour or one day starting at Start
-// (UTC).
+// status class ("2xx" ... "5xx", and ClassRateLimited) in one hour or one
+// day starting at Start (UTC).
 type Count struct {
 	KeyPrefix   string
 	Endpoint    string
@@ -27,6 +27,11 @@ type Count struct {
 	Start       time.Time
 	Count       int64
 }
+
+// ClassRateLimited is the status class of requests a rate limit refused
+// (429): they are counted apart from the other 4xx answers, so a key's
+// refusals can be told from its mistakes.
+const ClassRateLimited = "429"
 
 // Click is a number of buy-link clicks on one perfume in one UTC day.
 type Click struct {

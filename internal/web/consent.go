@@ -33,6 +33,9 @@ type Cookie struct {
 // else is ever set.
 var Cookies = []Cookie{
 	{ConsentCookie, Necessary, "Records your cookie choice: the categories you agreed to and the date, nothing else.", "6 months"},
+	{"__Host-session", Necessary, "Keeps you signed in to the developer portal: a random value whose hash is the only copy the server keeps; " +
+		"set only when you sign in. Named “session” when the service runs without HTTPS (on a developer's machine).",
+		"until you sign out; it ends after 7 days unused and 30 days after sign-in"},
 }
 
 // Consent is a visitor's cookie choice.

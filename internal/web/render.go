@@ -40,6 +40,10 @@ type Page struct {
 	// HideSearch leaves the search box out of the header (the home page has
 	// its own).
 	HideSearch bool
+	// NoStore marks an answer that holds a secret shown once (a new API
+	// key, a sign-in token in a form): Cache-Control no-store and no ETag,
+	// so no cache keeps it and no revalidation serves it again.
+	NoStore bool
 	// Data is what the content template reads as .Data.
 	Data any
 }
@@ -149,7 +153,9 @@ func (t *Templates) Render(w http.ResponseWriter, r *http.Request, status int, n
 	h.Set("Content-Type", "text/html; charset=utf-8")
 	h.Set("Cache-Control", "private, no-cache")
 	h.Set("Vary", "Cookie")
-	if status == http.StatusOK {
+	if p.NoStore {
+		h.Set("Cache-Control", "no-store")
+	} else if status == http.StatusOK {
 		h.Set("ETag", etag)
 		if r.Header.Get("If-None-Match") == etag {
 			// The browser keeps the policy of the page it has (with that

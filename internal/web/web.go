@@ -4,8 +4,9 @@
 // names, the security headers and the per-answer CSP nonce, cookie consent
 // (POST /consent, /privacy), rendering with ETags, the 404 and 500 pages
 // and the helpers of list pages. The areas stand beside it, one package
-// each, and render through it: the public website (web/site); the
-// developer portal and the admin dashboard will join them. The service's
+// each, and render through it: the public website (web/site) and the
+// developer portal (web/portal); the admin dashboard will join them. The
+// ground also draws the areas' bar charts (BarChart). The service's
 // own pages: the buy links (/goto/{slug}), the error reference that
 // problem "type" links point to, and the changelog as a page and as JSON.
 //

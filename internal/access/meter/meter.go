@@ -149,10 +149,16 @@ func (m *Meter) reset() {
 // Now is the meter's clock.
 func (m *Meter) Now() time.Time { return m.opts.Now() }
 
-// StatusClass maps a status code to "2xx" ... "5xx".
+// StatusClass maps a status code to its class, "2xx" ... "5xx", except
+// 429, which is a class of its own (usage.ClassRateLimited): a request a
+// limit refused is not a client's mistake, and the developer portal lists
+// them.
 func StatusClass(status int) string {
 	if status < 100 || status > 599 {
 		return "other"
+	}
+	if status == 429 {
+		return usage.ClassRateLimited
 	}
 	return strconv.Itoa(status/100) + "xx"
 }

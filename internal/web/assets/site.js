@@ -81,3 +81,22 @@
   }
   document.querySelectorAll("input[data-suggest]").forEach(suggest);
 })();
+
+// Copy buttons: a <button data-copy="ID" hidden> copies the value (or the
+// text) of element ID. Hidden without JavaScript: the text can be
+// selected and copied by hand.
+(function () {
+  "use strict";
+  document.querySelectorAll("button[data-copy]").forEach(function (b) {
+    var el = document.getElementById(b.getAttribute("data-copy"));
+    if (!el || !navigator.clipboard) return;
+    var label = b.textContent;
+    b.hidden = false;
+    b.addEventListener("click", function () {
+      navigator.clipboard.writeText("value" in el ? el.value : el.textContent).then(function () {
+        b.textContent = "Copied";
+        setTimeout(function () { b.textContent = label; }, 2000);
+      });
+    });
+  });
+})();

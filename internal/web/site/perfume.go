@@ -19,8 +19,8 @@ type perfumePage struct {
 	view.Detail
 	Picture  string
 	Dupes    []view.Dupe
-	Seasons  chart
-	DayNight chart
+	Seasons  web.BarChart
+	DayNight web.BarChart
 	Layers   []layer
 	// Facts are the label/value rows beside the picture.
 	Facts []fact

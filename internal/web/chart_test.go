@@ -1,0 +1,52 @@
+package web_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/fragrance-data/fragrance/internal/web"
+)
+
+// TestBarChart: bars scale to the largest of the values and the limit,
+// the limit is a dashed line at its height, values beyond Top are clipped,
+// every text is escaped, and the numbers are in a table (folded when
+// asked).
+func TestBarChart(t *testing.T) {
+	c := web.BarChart{
+		ID: "use", Title: "Requests <per> day", Heading: "Day", ValueHeading: "Requests",
+		Limit: 1000, LimitLabel: "limit 1,000", BarWidth: 10, Gap: 5, Fold: "The numbers",
+		Bars: []web.Bar{
+			{Label: "d1", Axis: "1 Jan", Value: 500, Text: "500", Color: "#000"},
+			{Label: "d2", Value: 250, Text: "250", Color: "#000"},
+			{Label: "<d3>", Value: -4, Text: "0", Color: "#000"},
+		},
+	}
+	got := string(c.HTML())
+	for _, want := range []string{
+		`<svg viewBox="0 0 50 150" width="50" height="150" role="img" aria-labelledby="use-t"><title id="use-t">Requests &lt;per&gt; day</title>`,
+		`<rect x="5" y="70" width="10" height="50"`,  // 500 of 1,000: half of 100
+		`<rect x="20" y="95" width="10" height="25"`, // 250
+		`<rect x="35" y="120" width="10" height="0"`, // negative counts as 0
+		`<text x="10" y="140" text-anchor="middle" font-size="13" fill="#1d1b22">1 Jan</text>`,
+		`<line x1="0" y1="20" x2="50" y2="20" stroke="#c2410c" stroke-width="2" stroke-dasharray="6 4"/>`,
+		`>limit 1,000</text>`,
+		"<details>\n<summary>The numbers</summary>",
+		`<tr><th scope="row">&lt;d3&gt;</th><td>0</td></tr>`,
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the chart lacks %s\n%s", want, got)
+		}
+	}
+	if strings.Count(got, "<text") != 2 {
+		t.Errorf("want the axis label and the limit's only (no values above bars):\n%s", got)
+	}
+	// A value over the limit raises the top; a set Top clips.
+	c.Bars[0].Value = 2000
+	if got := string(c.HTML()); !strings.Contains(got, `<rect x="5" y="20" width="10" height="100"`) || !strings.Contains(got, `y1="70"`) {
+		t.Errorf("a bar over the limit:\n%s", got)
+	}
+	c.Top = 1000
+	if got := string(c.HTML()); !strings.Contains(got, `<rect x="5" y="20" width="10" height="100"`) || !strings.Contains(got, `y1="20"`) {
+		t.Errorf("a bar over Top:\n%s", got)
+	}
+}

@@ -1,0 +1,268 @@
+// Package portal is the developer portal: /developer explains the API and
+// signs a developer in by a single-use link sent by mail (the account is
+// made on first use); /developer/keys lists the account's API keys and
+// makes, rolls and revokes them; each key's page shows its usage against
+// its limits and takes a request for a higher tier; /developer/account
+// signs out and deletes the account.
+//
+// It knows the contracts of accounts (account.Store: links, sessions,
+// tier requests), keys (apikey.Store) and usage, and reaches the API's
+// access Guard only through the funcs of Config (what is left of a key's
+// windows, the tiers in force, that keys changed). Sessions are an
+// HttpOnly, SameSite=Lax cookie whose value only the visitor holds (the
+// store keeps its hash); every form that changes something is behind
+// http.CrossOriginProtection; a store that cannot answer means nobody is
+// signed in. Pages stand on the ground of package web.
+package portal
+
+import (
+	"context"
+	"embed"
+	"errors"
+	"fmt"
+	"html/template"
+	"log/slog"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/fragrance-data/fragrance/internal/access/ratelimit"
+	"github.com/fragrance-data/fragrance/internal/account"
+	"github.com/fragrance-data/fragrance/internal/apikey"
+	"github.com/fragrance-data/fragrance/internal/mail"
+	"github.com/fragrance-data/fragrance/internal/usage"
+	"github.com/fragrance-data/fragrance/internal/web"
+)
+
+//go:embed templates/*.html
+var templateFS embed.FS
+
+// DefaultMaxKeys is the most live keys an account may hold when
+// Config.MaxKeys is 0.
+const DefaultMaxKeys = 5
+
+// defaultSignInPerAddress limits the sign-in links sent to one address
+// when Config.SignInPerAddress is zero.
+var defaultSignInPerAddress = apikey.Limits{PerMinute: 1, PerDay: 10}
+
+// Config holds the portal's dependencies. Web, Accounts, Keys, Mail,
+// Report and Hourly are required; the others have defaults.
+type Config struct {
+	// Web is the ground the pages render on. Its BaseURL (absolute) starts
+	// the sign-in links; when it is https the session cookie is Secure and
+	// named with the __Host- prefix.
+	Web *web.Site
+	// Accounts keeps accounts, sign-in links, sessions and tier requests.
+	Accounts account.Store
+	// Keys keeps the API keys.
+	Keys apikey.Store
+	// Mail sends the sign-in links.
+	Mail mail.Sender
+	// Report is a key's usage per day over the last days (the meter's
+	// Report, which adds counts not yet written), as /api/usage reports it.
+	Report func(ctx context.Context, prefix string, days int) (usage.Report, error)
+	// Hourly is a key's hourly counts over [from, to) (the usage store's
+	// HourlyUsage); a key's recent 429s are read from it.
+	Hourly func(ctx context.Context, prefix string, from, to time.Time) ([]usage.Count, error)
+	// Windows reports what is left of a key's windows now, counting
+	// nothing: the numbers /api/usage gives (access.Guard.Peek). Nil: the
+	// key page says they are not available.
+	Windows func(ctx context.Context, k apikey.Key) (ratelimit.Decision, error)
+	// Tiers returns the tier limits in force (access.Guard.Tiers), for the
+	// limits the pages show; nil means apikey.DefaultTiers.
+	Tiers func() apikey.Tiers
+	// KeysChanged is called after every change of a key (made, rolled,
+	// revoked, an account deleted), so the API refuses a revoked key at
+	// once (access.Guard.KeysChanged). Nil: nothing is told.
+	KeysChanged func()
+	// SignInLimiter counts the sign-in links sent per address, under ids
+	// "signin:" and the address's hash (Redis shares it between replicas);
+	// nil means an in-process limiter on Now.
+	SignInLimiter ratelimit.Limiter
+	// SignInPerAddress limits the sign-in links sent to one address; zero
+	// means one a minute and ten a day.
+	SignInPerAddress apikey.Limits
+	// LimitPerIP wraps the form that sends sign-in links in a limit per
+	// client IP (access.Guard.LimitPerIP with a name and a rate). What it
+	// answers itself, a refusal (429) or a failure (503), the visitor gets
+	// as a page with that status. Nil: no limit per IP.
+	LimitPerIP func(http.Handler) http.Handler
+	// MaxKeys is the most live keys (not revoked, not rolled and expiring)
+	// an account may hold; 0 means DefaultMaxKeys (flag --portal-max-keys).
+	MaxKeys int
+	// Now is the clock; default time.Now.
+	Now func() time.Time
+	// Logger receives the failures of stores and mail; default discards.
+	Logger *slog.Logger
+}
+
+// Portal serves the developer portal's pages.
+type Portal struct {
+	cfg     Config
+	web     *web.Site
+	pages   *web.Templates
+	base    string
+	secure  bool   // the base URL is https
+	cookie  string // the session cookie's name
+	now     func() time.Time
+	log     *slog.Logger
+	tiers   func() apikey.Tiers
+	limiter ratelimit.Limiter
+	xorigin *http.CrossOriginProtection
+}
+
+// Session cookie names: with the __Host- prefix over https (the browser
+// then insists on Secure, Path=/ and no Domain), plain on a developer's
+// machine without TLS. web.Cookies lists it for /privacy.
+const (
+	secureCookieName = "__Host-session"
+	plainCookieName  = "session"
+)
+
+// New checks cfg and parses the portal's templates.
+func New(cfg Config) (*Portal, error) {
+	if cfg.Web == nil || cfg.Accounts == nil || cfg.Keys == nil || cfg.Mail == nil || cfg.Report == nil || cfg.Hourly == nil {
+		return nil, errors.New("portal: New needs the web ground, the account and key stores, a mail sender and the usage reads")
+	}
+	base := cfg.Web.BaseURL()
+	if !strings.HasPrefix(base, "https://") && !strings.HasPrefix(base, "http://") {
+		return nil, fmt.Errorf("portal: the base URL %q is not absolute: sign-in links start with it", base)
+	}
+	p := &Portal{cfg: cfg, web: cfg.Web, base: base, secure: strings.HasPrefix(base, "https://"),
+		now: cfg.Now, log: cfg.Logger, tiers: cfg.Tiers, limiter: cfg.SignInLimiter}
+	if p.now == nil {
+		p.now = time.Now
+	}
+	if p.log == nil {
+		p.log = slog.New(slog.DiscardHandler)
+	}
+	if p.tiers == nil {
+		p.tiers = apikey.DefaultTiers
+	}
+	if p.limiter == nil {
+		p.limiter = ratelimit.NewMemLimiter(ratelimit.MemOptions{Now: p.now})
+	}
+	if p.cfg.SignInPerAddress == (apikey.Limits{}) {
+		p.cfg.SignInPerAddress = defaultSignInPerAddress
+	}
+	if p.cfg.MaxKeys <= 0 {
+		p.cfg.MaxKeys = DefaultMaxKeys
+	}
+	p.cookie = plainCookieName
+	if p.secure {
+		p.cookie = secureCookieName
+	}
+	p.xorigin = http.NewCrossOriginProtection()
+	p.xorigin.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		p.message(w, r, http.StatusForbidden, message{Heading: "Form refused",
+			Text: "This form was sent from another site, so it was refused: the portal only takes its own forms. Open the page on this site and send it again.",
+			Back: "/developer"})
+	}))
+	var err error
+	p.pages, err = cfg.Web.Templates(templateFS, funcs(), "developer", "sent", "signin", "message",
+		"keys", "created", "key", "revoke", "account")
+	if err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// funcs are the template functions of the portal's pages.
+func funcs() template.FuncMap {
+	return template.FuncMap{
+		"when":        when,
+		"day":         func(t time.Time) string { return t.UTC().Format(time.DateOnly) },
+		"n64":         func(n int64) string { return web.Thousands(int(n)) },
+		"linkMinutes": func() int { return linkMinutes },
+	}
+}
+
+// when writes a moment for people, in UTC to the minute.
+func when(t time.Time) string {
+	if t.IsZero() {
+		return "—"
+	}
+	return t.UTC().Format("2006-01-02 15:04") + " UTC"
+}
+
+// Register hands each route of the portal to handle, with the name logs
+// and metrics know it by: the portal's whole route table. Every form that
+// changes something is a POST behind http.CrossOriginProtection.
+func (p *Portal) Register(handle func(pattern, name string, h http.Handler)) {
+	get := func(pattern, name string, h http.HandlerFunc) { handle("GET "+pattern, name, p.web.Secure(h)) }
+	post := func(pattern, name string, h http.HandlerFunc) {
+		handle("POST "+pattern, name, p.web.Secure(p.xorigin.Handler(h)))
+	}
+	get("/developer", "portal.home", p.home)
+	post("/developer/signin/link", "portal.signin.link", p.perIP(p.sendLink))
+	get("/developer/signin", "portal.signin", p.confirmSignIn)
+	post("/developer/signin", "portal.signin.use", p.signIn)
+	post("/developer/signout", "portal.signout", p.signOut)
+	post("/developer/signout/everywhere", "portal.signout.everywhere", p.signedIn(p.signOutEverywhere))
+	get("/developer/account", "portal.account", p.signedIn(p.account))
+	post("/developer/account/delete", "portal.account.delete", p.signedIn(p.deleteAccount))
+	get("/developer/keys", "portal.keys", p.signedIn(p.keys))
+	post("/developer/keys", "portal.keys.create", p.signedIn(p.createKey))
+	get("/developer/keys/{prefix}", "portal.key", p.ownKey(p.key))
+	post("/developer/keys/{prefix}/roll", "portal.key.roll", p.ownKey(p.roll))
+	get("/developer/keys/{prefix}/revoke", "portal.key.revoke.confirm", p.ownKey(p.confirmRevoke))
+	post("/developer/keys/{prefix}/revoke", "portal.key.revoke", p.ownKey(p.revoke))
+	post("/developer/keys/{prefix}/tier", "portal.key.tier", p.ownKey(p.requestTier))
+}
+
+// KeyChoice is one key a signed-in visitor may try in the playground.
+type KeyChoice struct {
+	Name, Prefix string
+	// Kind is "server" or "browser" (a key that lists its origins).
+	Kind string
+}
+
+// Keys returns the live keys (active, not expired) of the visitor signed
+// in on r, oldest first; nil when nobody is signed in or the stores cannot
+// answer. The playground offers them.
+func (p *Portal) Keys(r *http.Request) []KeyChoice {
+	v, ok, err := p.lookup(r)
+	if err != nil || !ok {
+		return nil
+	}
+	ks, err := p.cfg.Accounts.AccountKeys(r.Context(), v.account.ID)
+	if err != nil {
+		p.log.ErrorContext(r.Context(), "portal: the keys of an account cannot be read", "err", err)
+		return nil
+	}
+	var out []KeyChoice
+	now := p.now()
+	for _, k := range ks {
+		if k.State == apikey.Active && !k.Expired(now) {
+			out = append(out, KeyChoice{Name: k.Name, Prefix: k.Prefix, Kind: kindOf(k)})
+		}
+	}
+	return out
+}
+
+// Key kinds.
+const (
+	serverKey  = "server"
+	browserKey = "browser"
+)
+
+// kindOf is "browser" for a key that lists the origins allowed to use it,
+// "server" otherwise.
+func kindOf(k apikey.Key) string {
+	if len(k.Origins) > 0 {
+		return browserKey
+	}
+	return serverKey
+}
+
+// keysChanged tells the Guard that keys changed.
+func (p *Portal) keysChanged() {
+	if p.cfg.KeysChanged != nil {
+		p.cfg.KeysChanged()
+	}
+}
+
+// title is a page title with the portal's and the service's names.
+func title(parts ...string) string {
+	return strings.Join(append(parts, "Developer portal · Fragrance Data Service"), " · ")
+}

@@ -1,0 +1,254 @@
+package portal
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/fragrance-data/fragrance/internal/access/ratelimit"
+	"github.com/fragrance-data/fragrance/internal/account"
+	"github.com/fragrance-data/fragrance/internal/apikey"
+	"github.com/fragrance-data/fragrance/internal/catalog"
+	"github.com/fragrance-data/fragrance/internal/mail"
+	"github.com/fragrance-data/fragrance/internal/web"
+)
+
+// homeData is what /developer shows.
+type homeData struct {
+	// Email is the signed-in visitor's address; empty when nobody is.
+	Email string
+	Form  signInForm
+	// Notice tells why the page is shown (a page that needs a session).
+	Notice string
+	Base   string
+	Free   apikey.Limits
+}
+
+// signInForm is the form that sends a sign-in link: what was typed and
+// what is wrong with it.
+type signInForm struct{ Email, Error string }
+
+// home is GET /developer: the API in one screen, and the sign-in form.
+func (p *Portal) home(w http.ResponseWriter, r *http.Request) {
+	v, ok, err := p.lookup(r)
+	if err != nil {
+		p.unavailable(w, r, err)
+		return
+	}
+	d := homeData{}
+	if ok {
+		d.Email = v.account.Email
+	} else if _, err := r.Cookie(p.cookie); err == nil {
+		p.clearSession(w) // it names no session any more
+	}
+	p.renderHome(w, r, http.StatusOK, d)
+}
+
+func (p *Portal) renderHome(w http.ResponseWriter, r *http.Request, status int, d homeData) {
+	d.Base, d.Free = p.base, p.tiers().For(apikey.Key{Tier: apikey.Free})
+	p.pages.Render(w, r, status, "developer", web.Page{
+		Title:       title("API keys"),
+		Description: "Get a free API key for the Fragrance Data Service: sign in with your email address, no password.",
+		Path:        "/developer",
+		NoIndex:     status != http.StatusOK,
+		Crumbs:      []web.Crumb{{Name: "Home", Path: "/"}, {Name: "Developers", Path: "/developer"}},
+		Data:        d,
+	})
+}
+
+// maxTyped bounds what a page repeats of a typed value.
+const maxTyped = 254
+
+// sendLink is POST /developer/signin/link: a single-use sign-in link to
+// the address typed. The answer is the same whether or not an account has
+// the address (the account is made when the link is used), so the form
+// tells nobody who has one. Links are limited per address (and per client
+// IP around it: perIP).
+func (p *Portal) sendLink(w http.ResponseWriter, r *http.Request) {
+	if !p.readForm(w, r) {
+		return
+	}
+	typed := r.PostForm.Get("email")
+	email, err := account.NormalizeEmail(typed)
+	if err != nil {
+		if len(typed) > maxTyped {
+			typed = ""
+		}
+		p.renderHome(w, r, http.StatusUnprocessableEntity, homeData{Form: signInForm{Email: typed,
+			Error: "Type one email address, such as dev@example.com."}})
+		return
+	}
+	d, err := p.limiter.Allow(r.Context(), "signin:"+account.Hash(email), p.cfg.SignInPerAddress)
+	if err != nil {
+		p.unavailable(w, r, fmt.Errorf("sign-in limit: %w", err))
+		return
+	}
+	if !d.Allowed {
+		wait := ratelimit.CeilSeconds(d.RetryAfter())
+		w.Header().Set("Retry-After", strconv.FormatInt(wait, 10))
+		p.message(w, r, http.StatusTooManyRequests, message{Heading: "Too many sign-in links",
+			Text: fmt.Sprintf("Too many sign-in links were asked for this address (at most %d a minute and %d a day). "+
+				"Use the newest link you received, or ask again in %s.", p.cfg.SignInPerAddress.PerMinute, p.cfg.SignInPerAddress.PerDay, waitText(wait)),
+			Back: "/developer"})
+		return
+	}
+	secret, hash := account.NewSecret()
+	if err := p.cfg.Accounts.CreateSignInLink(r.Context(), hash, email, p.now().Add(account.LinkTTL)); err != nil {
+		p.unavailable(w, r, err)
+		return
+	}
+	if err := p.cfg.Mail.Send(r.Context(), signInMessage(p.base, email, secret)); err != nil {
+		p.unavailable(w, r, fmt.Errorf("send a sign-in link: %w", err))
+		return
+	}
+	p.pages.Render(w, r, http.StatusOK, "sent", web.Page{Title: title("Check your email"), NoIndex: true,
+		Data: struct{ Email string }{email}})
+}
+
+// signInMessage is the mail that carries a sign-in link.
+func signInMessage(base, email, secret string) mail.Message {
+	return mail.Message{
+		To:      email,
+		Subject: "Your sign-in link for the Fragrance Data Service",
+		Text: "Hello,\n\nto sign in to the developer portal of the Fragrance Data Service, open this link:\n\n" +
+			base + "/developer/signin?token=" + secret + "\n\n" +
+			"It works once, for " + strconv.Itoa(linkMinutes) + " minutes. If you did not ask to sign in, you can ignore this message:\n" +
+			"nothing happens without the link.\n",
+	}
+}
+
+// waitText writes a wait of seconds for people.
+func waitText(seconds int64) string {
+	switch {
+	case seconds <= 60:
+		return "a minute"
+	case seconds < 3600:
+		return fmt.Sprintf("%d minutes", (seconds+59)/60)
+	default:
+		return fmt.Sprintf("%d hours", (seconds+3599)/3600)
+	}
+}
+
+// linkGone is the page of a link that does not work: malformed (400), or
+// unknown, used or expired (410), with the form that sends a new one.
+func (p *Portal) linkGone(w http.ResponseWriter, r *http.Request, status int) {
+	text := fmt.Sprintf("This sign-in link does not work any more: a link works once, for %d minutes. Ask for a new one.", linkMinutes)
+	if status == http.StatusBadRequest {
+		text = "This sign-in link is incomplete: it may have been cut when it was copied. Ask for a new one."
+	}
+	p.message(w, r, status, message{Heading: "This link does not work", Text: text, Again: true})
+}
+
+// confirmSignIn is GET /developer/signin?token=: the page the mailed link
+// opens. It only shows a Sign in button that posts the token: a GET never
+// uses the link, since mail scanners open links before the reader does.
+func (p *Portal) confirmSignIn(w http.ResponseWriter, r *http.Request) {
+	token := r.URL.Query().Get("token")
+	if !account.ValidSecret(token) {
+		p.linkGone(w, r, http.StatusBadRequest)
+		return
+	}
+	// The address holds the token: no page it leads to learns it.
+	w.Header().Set("Referrer-Policy", "no-referrer")
+	p.pages.Render(w, r, http.StatusOK, "signin", web.Page{Title: title("Sign in"), NoIndex: true, NoStore: true,
+		Data: struct{ Token string }{token}})
+}
+
+// signIn is POST /developer/signin: the link is used (once), the account
+// made on first use, a session begins and the browser goes to its keys.
+func (p *Portal) signIn(w http.ResponseWriter, r *http.Request) {
+	if !p.readForm(w, r) {
+		return
+	}
+	token := r.PostForm.Get("token")
+	if !account.ValidSecret(token) {
+		p.linkGone(w, r, http.StatusBadRequest)
+		return
+	}
+	now := p.now()
+	a, err := p.cfg.Accounts.UseSignInLink(r.Context(), account.Hash(token), now)
+	if errors.Is(err, catalog.ErrNotFound) {
+		p.linkGone(w, r, http.StatusGone)
+		return
+	}
+	if err != nil {
+		p.unavailable(w, r, err)
+		return
+	}
+	secret, hash := account.NewSecret()
+	if err := p.cfg.Accounts.CreateSession(r.Context(), account.Session{Hash: hash, AccountID: a.ID, CreatedAt: now}); err != nil {
+		p.unavailable(w, r, err)
+		return
+	}
+	// A session this browser had before (another account, say) ends.
+	if c, err := r.Cookie(p.cookie); err == nil && account.ValidSecret(c.Value) {
+		if err := p.cfg.Accounts.EndSession(r.Context(), account.Hash(c.Value)); err != nil && !errors.Is(err, catalog.ErrNotFound) {
+			p.log.WarnContext(r.Context(), "portal: the previous session could not be ended", "err", err)
+		}
+	}
+	p.setSession(w, secret)
+	seeOther(w, r, "/developer/keys")
+}
+
+// perIP puts h behind Config.LimitPerIP. The wrapper answers a refusal or
+// a failure itself, as the API's problem JSON; here the visitor gets a
+// page with the same status instead.
+func (p *Portal) perIP(h http.HandlerFunc) http.HandlerFunc {
+	if p.cfg.LimitPerIP == nil {
+		return h
+	}
+	return func(w http.ResponseWriter, r *http.Request) {
+		iw := &interceptWriter{ResponseWriter: w}
+		p.cfg.LimitPerIP(http.HandlerFunc(func(w2 http.ResponseWriter, r2 *http.Request) {
+			iw.passed = true
+			h(w2, r2)
+		})).ServeHTTP(iw, r)
+		switch {
+		case iw.passed:
+		case iw.status == http.StatusTooManyRequests:
+			p.message(w, r, http.StatusTooManyRequests, message{Heading: "Too many sign-in requests",
+				Text: "Too many sign-in links were asked for from your network in the last minute. Wait a minute, then ask again.",
+				Back: "/developer"})
+		default:
+			p.unavailable(w, r, fmt.Errorf("the per-IP limit answered %d", iw.status))
+		}
+	}
+}
+
+// interceptWriter passes everything through once the wrapped handler ran
+// (passed), and swallows what a wrapper answered before it, keeping only
+// the status (its headers, Retry-After and the rate-limit ones, stay).
+type interceptWriter struct {
+	http.ResponseWriter
+	passed bool
+	status int
+}
+
+func (w *interceptWriter) WriteHeader(code int) {
+	if w.passed {
+		w.ResponseWriter.WriteHeader(code)
+		return
+	}
+	if w.status == 0 {
+		w.status = code
+	}
+}
+
+func (w *interceptWriter) Write(b []byte) (int, error) {
+	if w.passed {
+		return w.ResponseWriter.Write(b)
+	}
+	if w.status == 0 {
+		w.status = http.StatusOK
+	}
+	return len(b), nil
+}
+
+// Unwrap lets http.ResponseController reach the underlying writer.
+func (w *interceptWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// linkMinutes is how long a sign-in link works, in the pages' and the
+// mail's words.
+const linkMinutes = int(account.LinkTTL / time.Minute)
