@@ -196,6 +196,10 @@ func (g *Guard) RefreshTiers(ctx context.Context) error {
 	return nil
 }
 
+// Limiter is the rate limiter the Guard counts in (Redis when configured,
+// shared by replicas), for other limits of the process to count in too.
+func (g *Guard) Limiter() ratelimit.Limiter { return g.limiter }
+
 // LimiterStatus describes the rate-limit backend, for /healthz.
 func (g *Guard) LimiterStatus() ratelimit.Status {
 	if sr, ok := g.limiter.(ratelimit.StatusReporter); ok {

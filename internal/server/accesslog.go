@@ -4,6 +4,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"time"
 	"unicode"
@@ -73,13 +74,28 @@ func clipLogged(s string) string {
 	return s[:cut] + "…(" + strconv.Itoa(len(s)) + " bytes)"
 }
 
+// redactToken hides the value of a "token" parameter: the developer
+// portal's sign-in links carry one, and an unused link signs its holder in.
+func redactToken(raw string) string {
+	if !strings.Contains(raw, "token") {
+		return raw
+	}
+	parts := strings.Split(raw, "&")
+	for i, p := range parts {
+		if name, _, _ := strings.Cut(p, "="); name == "token" {
+			parts[i] = "token=REDACTED"
+		}
+	}
+	return strings.Join(parts, "&")
+}
+
 // fill sets e from a finished request and its state.
 func (e *AccessEntry) fill(r *http.Request, st *requestState, at time.Time, level slog.Level, d time.Duration) {
 	*e = AccessEntry{
 		Time: at, Level: level, RequestID: st.info.id, Method: r.Method, Path: clipLogged(apikey.RedactSecrets(r.URL.Path)), Route: st.info.route,
 		Status: st.writer.status, Bytes: st.writer.bytes, Duration: d, Remote: r.RemoteAddr,
 		// api_key's value, and a key wherever else a client put one.
-		Query:     clipLogged(apikey.RedactSecrets(access.RedactQuery(r.URL.RawQuery))),
+		Query:     clipLogged(apikey.RedactSecrets(redactToken(access.RedactQuery(r.URL.RawQuery)))),
 		KeyPrefix: st.log.KeyPrefix, ClientIP: st.log.ClientIP,
 	}
 }

@@ -38,3 +38,20 @@ func TestRequestStateContext(t *testing.T) {
 		t.Fatal("the parent's cancellation did not reach the request's context")
 	}
 }
+
+// TestAccessLogHidesSignInTokens: a sign-in link's token never reaches the
+// access log (an unused link signs its holder in).
+func TestAccessLogHidesSignInTokens(t *testing.T) {
+	for raw, want := range map[string]string{
+		"token=abc":           "token=REDACTED",
+		"a=1&token=abc&b=2":   "a=1&token=REDACTED&b=2",
+		"tokens=abc&token=":   "tokens=abc&token=REDACTED",
+		"q=token":             "q=token",
+		"":                    "",
+		"token=abc&token=def": "token=REDACTED&token=REDACTED",
+	} {
+		if got := redactToken(raw); got != want {
+			t.Errorf("redactToken(%q) = %q, want %q", raw, got, want)
+		}
+	}
+}

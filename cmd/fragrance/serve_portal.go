@@ -1,0 +1,61 @@
+package main
+
+import (
+	"fmt"
+	"log/slog"
+	"net/http"
+
+	"github.com/fragrance-data/fragrance/internal/access"
+	"github.com/fragrance-data/fragrance/internal/access/meter"
+	"github.com/fragrance-data/fragrance/internal/mail"
+	"github.com/fragrance-data/fragrance/internal/web"
+	"github.com/fragrance-data/fragrance/internal/web/portal"
+)
+
+// defaultSignInPerIP is the default of --portal-signin-limit.
+const defaultSignInPerIP = 10
+
+// portalFlags are the developer portal's flags.
+type portalFlags struct {
+	maxKeys     *int
+	signInPerIP *int
+}
+
+// addPortalFlags adds the developer portal's flags to serve's.
+func addPortalFlags(f *flags) portalFlags {
+	return portalFlags{
+		maxKeys:     f.Int("portal-max-keys", portal.DefaultMaxKeys, "live keys one developer-portal account may hold"),
+		signInPerIP: f.Int("portal-signin-limit", defaultSignInPerIP, "sign-in links a minute one client IP may ask for (each address also gets at most one a minute and ten a day)"),
+	}
+}
+
+// newPortal builds the developer portal on the ground: accounts and keys in
+// the store, links through the mailer, usage from the meter and the store,
+// windows, tiers and key changes from the Guard, and the sign-in limits in
+// the Guard's limiter (Redis when configured, so replicas share them).
+func newPortal(pf portalFlags, ground *web.Site, store backend, mailer mail.Sender, guard *access.Guard, m *meter.Meter, log *slog.Logger) (*portal.Portal, error) {
+	if *pf.maxKeys < 1 {
+		return nil, fmt.Errorf("--portal-max-keys %d: want at least 1", *pf.maxKeys)
+	}
+	if *pf.signInPerIP < 1 {
+		return nil, fmt.Errorf("--portal-signin-limit %d: want at least 1", *pf.signInPerIP)
+	}
+	perIP := int64(*pf.signInPerIP)
+	return portal.New(portal.Config{
+		Web:           ground,
+		Accounts:      store,
+		Keys:          store,
+		Mail:          mailer,
+		Report:        m.Report,
+		Hourly:        store.HourlyUsage,
+		Windows:       guard.Peek,
+		Tiers:         guard.Tiers,
+		KeysChanged:   guard.KeysChanged,
+		SignInLimiter: guard.Limiter(),
+		LimitPerIP: func(h http.Handler) http.Handler {
+			return guard.LimitPerIP("portal.signin", perIP, h)
+		},
+		MaxKeys: *pf.maxKeys,
+		Logger:  log,
+	})
+}
