@@ -52,6 +52,9 @@ type Account struct {
 	Email     string // normalised (NormalizeEmail); "" once deleted
 	CreatedAt time.Time
 	DeletedAt time.Time // zero while the account lives
+	// Disabled is set by an operator (the admin dashboard): the account's
+	// keys are suspended, and it may neither sign in nor make keys.
+	Disabled bool
 }
 
 // Deleted reports whether the account was deleted.
@@ -144,6 +147,11 @@ type Store interface {
 	// text is the developer's). Usage counts are kept. Deleting a deleted
 	// account again changes nothing (DeletedAt stays the first).
 	DeleteAccount(ctx context.Context, id int64, now time.Time) error
+
+	// SetAccountDisabled disables (suspending every live key of the
+	// account and ending its sessions) or enables (resuming the keys it
+	// suspended) an account, in one transaction, and returns it.
+	SetAccountDisabled(ctx context.Context, id int64, disabled bool) (Account, error)
 
 	// CreateSession stores a session (Hash, AccountID, CreatedAt; LastSeen
 	// is set to CreatedAt). A session of an unknown or deleted account is
