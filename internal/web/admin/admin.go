@@ -1,0 +1,228 @@
+// Package admin is the admin dashboard: /admin and everything under it,
+// the operator's pages for the service's keys, developer accounts, tier
+// requests, usage analytics, abuse signals and the audit log.
+//
+// It is the hardest part of the service to get into, and it fails closed.
+// A request is served only when its client IP (the peer, or the forwarded
+// address a trusted proxy vouches for: Config.ClientIP) is inside the
+// allow-list (Config.Allow); to every other request, and to every request
+// when the list is empty, each /admin path answers the site's plain 404
+// page as if the dashboard did not exist. Then it needs an admin session:
+// its own cookie (never the developer portal's), kept in the admin store,
+// ended after admin.SessionIdle unused, and checked against the allow-list
+// again on every request. A store that cannot answer denies. Every form is
+// a POST behind http.CrossOriginProtection; every change is written to the
+// audit log with the admin, the client IP and the reason given.
+//
+// It knows the contracts of admin users and the audit log (package admin),
+// accounts, keys and usage, and reaches the rest of the service only
+// through the funcs of Config: the client IP, the tiers in force and that
+// keys changed (the access Guard's), the password and second-factor checks
+// (package admin's), a perfume's name (the catalogue). Pages stand on the
+// ground of package web.
+package admin
+
+import (
+	"embed"
+	"errors"
+	"fmt"
+	"html/template"
+	"log/slog"
+	"net/http"
+	"net/netip"
+	"strings"
+	"time"
+
+	"github.com/fragrance-data/fragrance/internal/access/ratelimit"
+	"github.com/fragrance-data/fragrance/internal/account"
+	"github.com/fragrance-data/fragrance/internal/admin"
+	"github.com/fragrance-data/fragrance/internal/apikey"
+	"github.com/fragrance-data/fragrance/internal/usage"
+	"github.com/fragrance-data/fragrance/internal/web"
+)
+
+//go:embed templates/*.html
+var templateFS embed.FS
+
+// Config holds the dashboard's dependencies. Web, Admins, Accounts, Keys,
+// Usage and Credentials are required; without Allow or ClientIP nobody
+// gets in.
+type Config struct {
+	// Web is the ground the pages render on; when its BaseURL is https the
+	// session cookie is Secure and named with the __Host- prefix.
+	Web *web.Site
+	// Allow are the client addresses the dashboard is served to (flag
+	// --admin-allow). Empty: nobody.
+	Allow []netip.Prefix
+	// ClientIP is the client address of a request: the peer, or what a
+	// trusted proxy forwards (access.ClientIP with --trusted-proxies). An
+	// invalid address is refused. Nil: nobody gets in.
+	ClientIP func(r *http.Request) netip.Addr
+	// Admins keeps the admin users, their sessions and the audit log.
+	Admins admin.Store
+	// Accounts keeps the developer portal's accounts and tier requests.
+	Accounts account.Store
+	// Keys keeps the API keys.
+	Keys apikey.Store
+	// Usage keeps the counts the meter writes and the abuse signals.
+	Usage usage.Store
+	// Credentials checks passwords and second factors.
+	Credentials Credentials
+	// SignInLimiter counts failed sign-ins per account and per client IP
+	// (the Guard's limiter, so replicas share the counts on Redis); nil
+	// means an in-process limiter on Now.
+	SignInLimiter ratelimit.Limiter
+	// FailuresPerAccount and FailuresPerIP limit failed sign-ins; zero
+	// means DefaultFailuresPerAccount and DefaultFailuresPerIP.
+	FailuresPerAccount, FailuresPerIP apikey.Limits
+	// Tiers returns the tier limits in force (access.Guard.Tiers); nil
+	// means apikey.DefaultTiers.
+	Tiers func() apikey.Tiers
+	// KeysChanged is called after every change of a key or an account, so
+	// the API sees it at once (access.Guard.KeysChanged); other replicas
+	// see it through the store within seconds. Nil: nothing is told.
+	KeysChanged func()
+	// Perfume names a perfume of the catalogue by its id, for the top
+	// perfumes (name and page path); nil or not found: the id is shown.
+	Perfume func(id int64) (name, path string, ok bool)
+	// Now is the clock; default time.Now.
+	Now func() time.Time
+	// Logger receives the failures of stores and every refused sign-in;
+	// default discards.
+	Logger *slog.Logger
+}
+
+// Credentials are the password and second-factor functions of package
+// admin (argon2id, TOTP, recovery codes, the QR code), handed in by the
+// command so tests can use cheap ones: an argon2id check is meant to be
+// slow. Every field is required.
+type Credentials struct {
+	// CheckPassword reports whether pw matches the PHC hash (admin.CheckPassword).
+	CheckPassword func(hash, pw string) bool
+	// DummyCheckPassword costs what CheckPassword costs and checks nothing,
+	// for a sign-in naming nobody (admin.DummyCheckPassword).
+	DummyCheckPassword func(pw string)
+	// NewTOTPSecret returns a fresh base32 secret (admin.NewTOTPSecret).
+	NewTOTPSecret func() string
+	// CheckTOTP reports whether code is the secret's code near now (admin.CheckTOTP).
+	CheckTOTP func(secret, code string, now time.Time) bool
+	// TOTPURI is the otpauth:// URI of a secret (admin.TOTPURI).
+	TOTPURI func(issuer, email, secret string) string
+	// QRCodeSVG draws text as a QR code, a complete <svg> (admin.QRCodeSVG).
+	QRCodeSVG func(text, title string) (string, error)
+	// NewRecoveryCodes returns n codes and their hashes (admin.NewRecoveryCodes).
+	NewRecoveryCodes func(n int) (codes, hashes []string)
+	// UseRecoveryCode spends code if it is one of hashes (admin.UseRecoveryCode).
+	UseRecoveryCode func(hashes []string, code string) (rest []string, ok bool)
+}
+
+func (c Credentials) complete() bool {
+	return c.CheckPassword != nil && c.DummyCheckPassword != nil && c.NewTOTPSecret != nil && c.CheckTOTP != nil &&
+		c.TOTPURI != nil && c.QRCodeSVG != nil && c.NewRecoveryCodes != nil && c.UseRecoveryCode != nil
+}
+
+// Default limits of failed sign-ins.
+var (
+	DefaultFailuresPerAccount = apikey.Limits{PerMinute: 5, PerDay: 30}
+	DefaultFailuresPerIP      = apikey.Limits{PerMinute: 10, PerDay: 100}
+)
+
+// Dashboard serves the admin dashboard's pages.
+type Dashboard struct {
+	cfg     Config
+	web     *web.Site
+	pages   *web.Templates
+	secure  bool   // the base URL is https
+	cookie  string // the session cookie's name
+	path    string // the session cookie's path
+	now     func() time.Time
+	log     *slog.Logger
+	tiers   func() apikey.Tiers
+	limiter ratelimit.Limiter
+	xorigin *http.CrossOriginProtection
+}
+
+// Session cookie names: with the __Host- prefix over https (the browser
+// then insists on Secure, Path=/ and no Domain), plain, and only sent to
+// /admin, on a machine without TLS.
+const (
+	secureCookieName = "__Host-admin"
+	plainCookieName  = "admin"
+)
+
+// New checks cfg and parses the dashboard's templates.
+func New(cfg Config) (*Dashboard, error) {
+	if cfg.Web == nil || cfg.Admins == nil || cfg.Accounts == nil || cfg.Keys == nil || cfg.Usage == nil {
+		return nil, errors.New("admin: New needs the web ground and the admin, account, key and usage stores")
+	}
+	if !cfg.Credentials.complete() {
+		return nil, errors.New("admin: New needs every function of Credentials")
+	}
+	d := &Dashboard{cfg: cfg, web: cfg.Web, secure: strings.HasPrefix(cfg.Web.BaseURL(), "https://"),
+		now: cfg.Now, log: cfg.Logger, tiers: cfg.Tiers, limiter: cfg.SignInLimiter}
+	if d.now == nil {
+		d.now = time.Now
+	}
+	if d.log == nil {
+		d.log = slog.New(slog.DiscardHandler)
+	}
+	if d.tiers == nil {
+		d.tiers = apikey.DefaultTiers
+	}
+	if d.limiter == nil {
+		d.limiter = ratelimit.NewMemLimiter(ratelimit.MemOptions{Now: d.now})
+	}
+	if d.cfg.FailuresPerAccount == (apikey.Limits{}) {
+		d.cfg.FailuresPerAccount = DefaultFailuresPerAccount
+	}
+	if d.cfg.FailuresPerIP == (apikey.Limits{}) {
+		d.cfg.FailuresPerIP = DefaultFailuresPerIP
+	}
+	d.cookie, d.path = plainCookieName, "/admin"
+	if d.secure {
+		d.cookie, d.path = secureCookieName, "/"
+	}
+	d.xorigin = http.NewCrossOriginProtection()
+	d.xorigin.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		d.message(w, r, http.StatusForbidden, message{Heading: "Form refused",
+			Text: "This form was sent from another site, so it was refused: the dashboard only takes its own forms. Open the page and send it again."})
+	}))
+	var err error
+	d.pages, err = cfg.Web.Templates(templateFS, funcs(), "signin", "message", "totp", "codes", "overview",
+		"keys", "key", "created", "accounts", "account", "tierrequests", "abuse", "audit")
+	if err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+// funcs are the template functions of the dashboard's pages.
+func funcs() template.FuncMap {
+	return template.FuncMap{
+		"when": when,
+		"n64":  func(n int64) string { return web.Thousands(int(n)) },
+	}
+}
+
+// when writes a moment for people, in UTC to the second.
+func when(t time.Time) string {
+	if t.IsZero() {
+		return "—"
+	}
+	return t.UTC().Format("2006-01-02 15:04:05") + " UTC"
+}
+
+// title is a page title with the dashboard's name.
+func title(parts ...string) string {
+	return strings.Join(append(parts, "Admin · Fragrance Data Service"), " · ")
+}
+
+// keysChanged tells the Guard that keys changed.
+func (d *Dashboard) keysChanged() {
+	if d.cfg.KeysChanged != nil {
+		d.cfg.KeysChanged()
+	}
+}
+
+// errorf wraps an error of a store read with what was read.
+func errorf(what string, err error) error { return fmt.Errorf("admin: %s: %w", what, err) }

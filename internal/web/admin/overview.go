@@ -1,0 +1,256 @@
+package admin
+
+import (
+	"fmt"
+	"html/template"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/fragrance-data/fragrance/internal/account"
+	"github.com/fragrance-data/fragrance/internal/apikey"
+	"github.com/fragrance-data/fragrance/internal/usage"
+	"github.com/fragrance-data/fragrance/internal/web"
+)
+
+// The spans of the overview.
+const (
+	overviewHours = 48 // requests per hour
+	overviewDays  = 90 // requests and clicks per day
+	latencyHours  = 24 // latency per endpoint
+	activeHours   = 24 // keys that made requests
+	topKeyDays    = 7  // the top keys
+	topDays       = 30 // the top perfumes and the empty searches
+	topKeys       = 20
+	topPerfumes   = 20
+	emptySearches = 50
+)
+
+// overviewData is what the overview shows: charts and their tables.
+type overviewData struct {
+	HourlyCharts, DailyCharts []template.HTML
+	ClicksChart               template.HTML
+	Hourly, Daily, Rates      *table
+	Latency, Counts, Clicks   *table
+	TopKeys, TopPerfumes      *table
+	Empty                     *table
+}
+
+// spans are the UTC hour and day boundaries of the overview at now.
+type spans struct {
+	hour, day    time.Time // the current hour and day
+	hFrom, dFrom time.Time // the first hour and day shown
+}
+
+func spansAt(now time.Time) spans {
+	now = now.UTC()
+	s := spans{hour: now.Truncate(time.Hour), day: time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)}
+	s.hFrom = s.hour.Add(-(overviewHours - 1) * time.Hour)
+	s.dFrom = s.day.AddDate(0, 0, -(overviewDays - 1))
+	return s
+}
+
+// overviewInput is everything the overview reads.
+type overviewInput struct {
+	hourly, daily []usage.Count
+	latency       []usage.Latency
+	clicks        []usage.Click
+	top           []usage.PerfumeViews
+	empty         []usage.Search
+	keys          []apikey.Key
+	accounts      []account.Account
+}
+
+// overview is GET /admin: the service at a glance.
+func (d *Dashboard) overview(w http.ResponseWriter, r *http.Request, op operator) {
+	s := spansAt(d.now())
+	in, err := d.readOverview(r, s)
+	if err != nil {
+		d.unavailable(w, r, err)
+		return
+	}
+	data := d.overviewOf(in, s, d.now())
+	ts := tablesOf(r.URL, data.Hourly, data.Daily, data.Rates, data.Latency, data.Counts, data.Clicks, data.TopKeys, data.TopPerfumes, data.Empty)
+	if d.serveCSV(w, r, ts) {
+		return
+	}
+	d.render(w, r, op, http.StatusOK, view{name: "overview", section: secOverview, title: "Overview", body: data})
+}
+
+// readOverview reads the overview's figures from the stores.
+func (d *Dashboard) readOverview(r *http.Request, s spans) (in overviewInput, err error) {
+	ctx, u := r.Context(), d.cfg.Usage
+	next := s.day.AddDate(0, 0, 1)
+	topFrom := s.day.AddDate(0, 0, -(topDays - 1))
+	if in.hourly, err = u.HourlyUsage(ctx, "", s.hFrom, s.hour.Add(time.Hour)); err != nil {
+		return in, errorf("hourly usage", err)
+	}
+	if in.daily, err = u.DailyUsage(ctx, "", s.dFrom, next); err != nil {
+		return in, errorf("daily usage", err)
+	}
+	if in.latency, err = u.HourlyLatency(ctx, s.hour.Add(-(latencyHours-1)*time.Hour), s.hour.Add(time.Hour)); err != nil {
+		return in, errorf("latency", err)
+	}
+	if in.clicks, err = u.DailyClicks(ctx, s.dFrom, next); err != nil {
+		return in, errorf("clicks", err)
+	}
+	if in.top, err = u.TopViewed(ctx, topFrom, next, topPerfumes); err != nil {
+		return in, errorf("top perfumes", err)
+	}
+	if in.empty, err = u.EmptySearches(ctx, topFrom, next, emptySearches); err != nil {
+		return in, errorf("empty searches", err)
+	}
+	if in.keys, err = d.cfg.Keys.ListKeys(ctx); err != nil {
+		return in, errorf("keys", err)
+	}
+	if in.accounts, err = d.cfg.Accounts.ListAccounts(ctx); err != nil {
+		return in, errorf("accounts", err)
+	}
+	return in, nil
+}
+
+// overviewOf computes the overview's charts and tables.
+func (d *Dashboard) overviewOf(in overviewInput, s spans, now time.Time) overviewData {
+	var o overviewData
+	hours := periods(in.hourly, s.hFrom, overviewHours, time.Hour)
+	days := periods(in.daily, s.dFrom, overviewDays, 24*time.Hour)
+	hourLabel := func(t time.Time) string { return t.UTC().Format("2006-01-02 15:00") }
+	dayLabel := func(t time.Time) string { return t.UTC().Format(time.DateOnly) }
+	for _, c := range classCharts("hourly", "Requests per hour", hours, hourLabel, func(t time.Time) string { return t.UTC().Format("15h") }, 12) {
+		o.HourlyCharts = append(o.HourlyCharts, c.HTML())
+	}
+	for _, c := range classCharts("daily", "Requests per day", days, dayLabel, func(t time.Time) string { return t.UTC().Format("2 Jan") }, 30) {
+		o.DailyCharts = append(o.DailyCharts, c.HTML())
+	}
+	o.Hourly = periodTable("hourly", fmt.Sprintf("Requests per hour, the last %d hours, by status", overviewHours), "Hour (UTC)", hours, hourCell)
+	o.Daily = periodTable("daily", fmt.Sprintf("Requests per day, the last %d days, by status", overviewDays), "Day (UTC)", days, dayCell)
+	o.Hourly.Fold, o.Daily.Fold = "The numbers per hour", "The numbers per day"
+	o.Rates = &table{ID: "rates", Caption: "Errors (5xx) and refusals by a limit (429)",
+		Head: []string{"Span", "Requests", "5xx", "5xx rate (%)", "429", "429 rate (%)"},
+		Rows: [][]cell{
+			rateRow("Last 24 hours", sumPeriods(hours[overviewHours-24:])),
+			rateRow(fmt.Sprintf("Last %d hours", overviewHours), sumPeriods(hours)),
+			rateRow(fmt.Sprintf("Last %d days", overviewDays), sumPeriods(days)),
+		}}
+	o.Latency = latencyTable(in.latency)
+	o.Counts = countsTable(in, s, now)
+	o.Clicks, o.ClicksChart = clicksOf(in.clicks, s)
+	o.TopKeys = topKeysTable(in.daily, in.keys, s.day.AddDate(0, 0, -(topKeyDays-1)))
+	o.TopPerfumes = d.topPerfumesTable(in.top)
+	o.Empty = &table{ID: "empty", Caption: fmt.Sprintf("Searches that found nothing, the last %d days", topDays),
+		Head: []string{"Search", "Times", "Last seen (UTC)"}, Empty: "None: every search found something."}
+	for _, e := range in.empty {
+		o.Empty.Rows = append(o.Empty.Rows, []cell{txt(e.Query), num(e.Count), dayCell(e.Day)})
+	}
+	return o
+}
+
+// latencyTable is the latency of each endpoint over the last hours.
+func latencyTable(ls []usage.Latency) *table {
+	t := &table{ID: "latency", Caption: fmt.Sprintf("Latency per endpoint, the last %d hours (every replica)", latencyHours),
+		Head: []string{"Endpoint", "Requests", "p50 (ms)", "p95 (ms)", "p99 (ms)"}, Empty: "No requests."}
+	for _, l := range latencies(ls) {
+		t.Rows = append(t.Rows, []cell{txt(l.Endpoint), num(l.Hist.Total()),
+			ms(l.Hist.Quantile(0.50)), ms(l.Hist.Quantile(0.95)), ms(l.Hist.Quantile(0.99))})
+	}
+	return t
+}
+
+// countsTable counts the keys and accounts by state.
+func countsTable(in overviewInput, s spans, now time.Time) *table {
+	var active, suspended, ended int64
+	for _, k := range in.keys {
+		switch {
+		case k.State == apikey.Revoked || k.Expired(now):
+			ended++
+		case k.State == apikey.Suspended:
+			suspended++
+		default:
+			active++
+		}
+	}
+	used := map[string]bool{}
+	since := s.hour.Add(-(activeHours - 1) * time.Hour)
+	for _, c := range in.hourly {
+		if c.KeyPrefix != "" && !c.Start.Before(since) && c.Count > 0 {
+			used[c.KeyPrefix] = true
+		}
+	}
+	var live, disabled, deleted int64
+	for _, a := range in.accounts {
+		switch {
+		case a.Deleted():
+			deleted++
+		case a.Disabled:
+			disabled++
+		default:
+			live++
+		}
+	}
+	return &table{ID: "counts", Caption: "Keys and accounts", Head: []string{"What", "Number"}, Rows: [][]cell{
+		{txt("Keys, active"), num(active)},
+		{txt("Keys, suspended"), num(suspended)},
+		{txt("Keys, revoked or expired"), num(ended)},
+		{txt(fmt.Sprintf("Keys that made requests in the last %d hours", activeHours)), num(int64(len(used)))},
+		{txt("Accounts"), num(live)},
+		{txt("Accounts, disabled"), num(disabled)},
+		{txt("Accounts, deleted"), num(deleted)},
+	}}
+}
+
+// clicksOf is the table and the chart of buy-link clicks per day.
+func clicksOf(cs []usage.Click, s spans) (*table, template.HTML) {
+	per := dailyClicks(cs, s.dFrom, overviewDays)
+	t := &table{ID: "clicks", Caption: fmt.Sprintf("Buy-link clicks per day, the last %d days", overviewDays), Head: []string{"Day (UTC)", "Clicks"},
+		Fold: "The numbers per day"}
+	c := web.BarChart{ID: "clicks-chart", Title: t.Caption, Heading: "Day (UTC)", ValueHeading: "Clicks",
+		BarWidth: 4, Gap: 2, Fold: "The chart's numbers"}
+	for i, n := range per {
+		day := s.dFrom.AddDate(0, 0, i)
+		t.Rows = append(t.Rows, []cell{dayCell(day), num(n)})
+		b := web.Bar{Label: day.Format(time.DateOnly), Value: float64(n), Text: web.Thousands(int(n)), Color: "#5b2a86"}
+		if (overviewDays-1-i)%30 == 0 {
+			b.Axis = day.Format("2 Jan")
+		}
+		c.Bars = append(c.Bars, b)
+	}
+	return t, c.HTML()
+}
+
+// topKeysTable is the keys that made the most requests since since.
+func topKeysTable(daily []usage.Count, keys []apikey.Key, since time.Time) *table {
+	byPrefix := make(map[string]apikey.Key, len(keys))
+	for _, k := range keys {
+		byPrefix[k.Prefix] = k
+	}
+	t := &table{ID: "topkeys", Caption: fmt.Sprintf("Top keys, the last %d days", topKeyDays),
+		Head: []string{"Key", "Name", "Email", "Requests", "429", "5xx"}, Empty: "No requests."}
+	for _, kt := range keyTotals(daily, since, topKeys) {
+		k := byPrefix[kt.Prefix]
+		first := linked(kt.Prefix, keyPath(kt.Prefix))
+		if kt.Prefix == "" {
+			first = txt("(no key)")
+		}
+		t.Rows = append(t.Rows, []cell{first, txt(k.Name), txt(k.Email), num(kt.Total), num(kt.Limited), num(kt.E)})
+	}
+	return t
+}
+
+// topPerfumesTable is the perfumes viewed most.
+func (d *Dashboard) topPerfumesTable(top []usage.PerfumeViews) *table {
+	t := &table{ID: "topperfumes", Caption: fmt.Sprintf("Top perfumes, the last %d days", topDays),
+		Head: []string{"Perfume", "Detail", "Similar", "Dupes", "Views"}, Empty: "No views."}
+	for _, v := range top {
+		name := txt("#" + strconv.FormatInt(v.PerfumeID, 10))
+		if d.cfg.Perfume != nil {
+			if n, path, ok := d.cfg.Perfume(v.PerfumeID); ok {
+				name = linked(n, path)
+			}
+		}
+		t.Rows = append(t.Rows, []cell{name, num(v.Detail), num(v.Similar), num(v.Dupes), num(v.Total())})
+	}
+	return t
+}
+
+// keyPath is the dashboard's page of a key.
+func keyPath(prefix string) string { return "/admin/keys/" + prefix }

@@ -1,0 +1,236 @@
+package admin
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/netip"
+	"strconv"
+	"strings"
+
+	"github.com/fragrance-data/fragrance/internal/access/ratelimit"
+	"github.com/fragrance-data/fragrance/internal/account"
+	"github.com/fragrance-data/fragrance/internal/admin"
+	"github.com/fragrance-data/fragrance/internal/apikey"
+	"github.com/fragrance-data/fragrance/internal/catalog"
+	"github.com/fragrance-data/fragrance/internal/web"
+)
+
+// signInData is what the sign-in form shows: what was typed (never the
+// password) and what went wrong.
+type signInData struct {
+	Email, Next, Error string
+}
+
+// signInForm is GET /admin/signin: the form, or the dashboard for an
+// admin signed in already.
+func (d *Dashboard) signInForm(w http.ResponseWriter, r *http.Request) {
+	next := r.URL.Query().Get("next")
+	if !safeNext(next) {
+		next = ""
+	}
+	if _, ok, err := d.lookup(r); err == nil && ok {
+		seeOther(w, r, cmp.Or(next, "/admin"))
+		return
+	}
+	d.renderSignIn(w, r, http.StatusOK, signInData{Next: next})
+}
+
+func (d *Dashboard) renderSignIn(w http.ResponseWriter, r *http.Request, status int, data signInData) {
+	d.pages.Render(w, r, status, "signin", web.Page{Title: title("Sign in"), NoIndex: true, NoStore: true, Data: data})
+}
+
+// badSignIn is the one answer to every failed sign-in: an unknown
+// address, a wrong password, a missing or wrong code, a disabled admin.
+const badSignIn = "The email, password or code is not right."
+
+// maxPassword bounds the password checked (argon2id hashes all of it).
+const maxPassword = 1024
+
+// limitID is one counter of failed sign-ins and its limits.
+type limitID struct {
+	id     string
+	limits apikey.Limits
+}
+
+// signIn is POST /admin/signin. Failed sign-ins are counted per account
+// (the address typed, whether or not an admin has it) and per client IP;
+// past either limit the form is refused (429) before any check. An
+// unknown address costs a password check too, and every failure gets the
+// same answer, so the form tells nobody which addresses are admins'.
+func (d *Dashboard) signIn(w http.ResponseWriter, r *http.Request) {
+	if !d.readForm(w, r) {
+		return
+	}
+	ip, ok := d.clientIP(r)
+	if !ok { // behind gate this cannot be; fail closed all the same
+		d.web.NotFoundPage(w, r)
+		return
+	}
+	typed, pw := strings.TrimSpace(r.PostForm.Get("email")), r.PostForm.Get("password")
+	code := strings.Join(strings.Fields(r.PostForm.Get("code")), "")
+	next := r.PostForm.Get("next")
+	if !safeNext(next) {
+		next = "/admin"
+	}
+	email, emailErr := account.NormalizeEmail(typed)
+	if emailErr != nil {
+		email = typed
+	}
+	counters := []limitID{
+		{"admin.signin.account:" + account.Hash(strings.ToLower(email)), d.cfg.FailuresPerAccount},
+		{"admin.signin.ip:" + ip.String(), d.cfg.FailuresPerIP},
+	}
+	for _, c := range counters {
+		dec, err := d.limiter.Peek(r.Context(), c.id, c.limits)
+		if err != nil {
+			d.unavailable(w, r, errorf("sign-in limit", err))
+			return
+		}
+		if !dec.Allowed {
+			d.tooManySignIns(w, r, dec)
+			return
+		}
+	}
+	u, detail, ok, err := d.checkCredentials(r.Context(), email, emailErr == nil, pw, code)
+	if err != nil {
+		d.unavailable(w, r, err)
+		return
+	}
+	if !ok {
+		for _, c := range counters {
+			if _, err := d.limiter.Allow(r.Context(), c.id, c.limits); err != nil {
+				d.unavailable(w, r, errorf("count a failed sign-in", err))
+				return
+			}
+		}
+		d.log.WarnContext(r.Context(), "admin: a sign-in failed", "client_ip", ip.String())
+		if len(typed) > maxTyped {
+			typed = ""
+		}
+		d.renderSignIn(w, r, http.StatusUnauthorized, signInData{Email: typed, Next: next, Error: badSignIn})
+		return
+	}
+	if err := d.startSession(w, r, u, ip, detail); err != nil {
+		d.unavailable(w, r, err)
+		return
+	}
+	seeOther(w, r, next)
+}
+
+// checkCredentials checks a sign-in: ok when the address names an admin
+// who is not disabled, the password is right, and, for an admin with a
+// second factor, the code is right (a TOTP code or a recovery code, which
+// is spent). err reports a store that cannot answer. detail says how the
+// second factor was met, for the audit log.
+func (d *Dashboard) checkCredentials(ctx context.Context, email string, emailOK bool, pw, code string) (u admin.User, detail string, ok bool, err error) {
+	cr := d.cfg.Credentials
+	if !emailOK || pw == "" || len(pw) > maxPassword {
+		cr.DummyCheckPassword(pw[:min(len(pw), maxPassword)])
+		return admin.User{}, "", false, nil
+	}
+	u, err = d.cfg.Admins.AdminUserByEmail(ctx, email)
+	switch {
+	case errors.Is(err, catalog.ErrNotFound):
+		cr.DummyCheckPassword(pw)
+		return admin.User{}, "", false, nil
+	case err != nil:
+		return admin.User{}, "", false, errorf("read an admin", err)
+	}
+	if !cr.CheckPassword(u.PasswordHash, pw) || u.Disabled {
+		return admin.User{}, "", false, nil
+	}
+	switch {
+	case u.TOTPSecret == "":
+		return u, "password", true, nil
+	case code == "":
+		return admin.User{}, "", false, nil
+	case isTOTPCode(code):
+		return u, "password and code", cr.CheckTOTP(u.TOTPSecret, code, d.now()), nil
+	}
+	rest, ok := cr.UseRecoveryCode(u.RecoveryHashes, code)
+	if !ok {
+		return admin.User{}, "", false, nil
+	}
+	u.RecoveryHashes = rest
+	if u, err = d.cfg.Admins.UpdateAdminUser(ctx, u); err != nil {
+		return admin.User{}, "", false, errorf("spend a recovery code", err)
+	}
+	return u, fmt.Sprintf("password and a recovery code (%d left)", len(rest)), true, nil
+}
+
+// isTOTPCode reports whether code has the shape of a TOTP code: six digits.
+func isTOTPCode(code string) bool {
+	if len(code) != 6 {
+		return false
+	}
+	for _, c := range code {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// startSession begins a session of u on this browser: stored, its cookie
+// set, the browser's previous admin session ended, the sign-in audited.
+func (d *Dashboard) startSession(w http.ResponseWriter, r *http.Request, u admin.User, ip netip.Addr, detail string) error {
+	ctx := r.Context()
+	now := d.now()
+	secret, hash := account.NewSecret()
+	if err := d.cfg.Admins.CreateAdminSession(ctx, admin.Session{Hash: hash, UserID: u.ID, IP: ip.String(), CreatedAt: now, LastSeen: now}); err != nil {
+		return errorf("create an admin session", err)
+	}
+	if c, err := r.Cookie(d.cookie); err == nil && account.ValidSecret(c.Value) {
+		if err := d.cfg.Admins.EndAdminSession(ctx, account.Hash(c.Value)); err != nil && !errors.Is(err, catalog.ErrNotFound) {
+			d.log.WarnContext(ctx, "admin: the previous session could not be ended", "err", err)
+		}
+	}
+	e := admin.AuditEntry{At: now, Actor: u.Email, IP: ip.String(), Action: "signin", Target: userTarget(u.ID), Detail: "with " + detail}
+	if _, err := d.cfg.Admins.AppendAudit(ctx, e); err != nil {
+		d.log.ErrorContext(ctx, "admin: a sign-in could not be audited", "err", err, "actor", e.Actor, "ip", e.IP)
+	}
+	d.setSession(w, secret)
+	return nil
+}
+
+// tooManySignIns answers a sign-in refused by the limits of failures.
+func (d *Dashboard) tooManySignIns(w http.ResponseWriter, r *http.Request, dec ratelimit.Decision) {
+	wait := ratelimit.CeilSeconds(dec.RetryAfter())
+	w.Header().Set("Retry-After", strconv.FormatInt(wait, 10))
+	d.message(w, r, http.StatusTooManyRequests, message{Heading: "Too many failed sign-ins",
+		Text: fmt.Sprintf("Too many sign-ins failed for this account or from your network. Try again in %s.", waitText(wait)),
+		Back: signInPath, BackText: "Back to the sign-in form"})
+}
+
+// waitText writes a wait of seconds for people.
+func waitText(seconds int64) string {
+	switch {
+	case seconds <= 60:
+		return "a minute"
+	case seconds < 3600:
+		return fmt.Sprintf("%d minutes", (seconds+59)/60)
+	default:
+		return fmt.Sprintf("%d hours", (seconds+3599)/3600)
+	}
+}
+
+// signOut is POST /admin/signout: this browser's session ends.
+func (d *Dashboard) signOut(w http.ResponseWriter, r *http.Request, op operator) {
+	if c, err := r.Cookie(d.cookie); err == nil && account.ValidSecret(c.Value) {
+		if err := d.cfg.Admins.EndAdminSession(r.Context(), account.Hash(c.Value)); err != nil && !errors.Is(err, catalog.ErrNotFound) {
+			d.unavailable(w, r, errorf("end an admin session", err))
+			return
+		}
+	}
+	d.clearSession(w)
+	seeOther(w, r, signInPath)
+}
+
+// userTarget names an admin user in the audit log.
+func userTarget(id int64) string { return "user:" + strconv.FormatInt(id, 10) }
+
+// maxTyped bounds what a page repeats of a typed address.
+const maxTyped = 254
