@@ -80,7 +80,9 @@ func (d *Dashboard) accounts(w http.ResponseWriter, r *http.Request, op operator
 			found = append(found, a)
 		}
 	}
-	slices.SortStableFunc(found, func(a, b account.Account) int { return cmp.Or(b.CreatedAt.Compare(a.CreatedAt), cmp.Compare(b.ID, a.ID)) })
+	slices.SortStableFunc(found, func(a, b account.Account) int {
+		return cmp.Or(b.CreatedAt.Compare(a.CreatedAt), cmp.Compare(b.ID, a.ID))
+	})
 	pages := max(1, (len(found)+accountsPerPage-1)/accountsPerPage)
 	if page > pages {
 		d.notFound(w, r)
@@ -126,11 +128,11 @@ type accountForm struct{ Action, Reason, Error string }
 
 // accountData is what an account's page shows.
 type accountData struct {
-	Account              account.Account
-	State                string
-	Keys, Requests       *table
-	Audit                *table
-	Form                 accountForm
+	Account               account.Account
+	State                 string
+	Keys, Requests        *table
+	Audit                 *table
+	Form                  accountForm
 	CanDisable, CanEnable bool
 }
 

@@ -46,7 +46,7 @@ type requestsData struct {
 
 // requestForm is a decision sent with a problem, re-shown.
 type requestForm struct {
-	ID                   int64
+	ID                  int64
 	Action, Note, Error string
 }
 

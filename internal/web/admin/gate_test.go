@@ -1,0 +1,275 @@
+package admin_test
+
+import (
+	"net/http"
+	"net/netip"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/fragrance-data/fragrance/internal/apikey"
+	webadmin "github.com/fragrance-data/fragrance/internal/web/admin"
+)
+
+// testPrefix is a key prefix the route paths are filled with.
+const testPrefix = "fds_Abcd1234"
+
+// requestOf is a request a route serves: its method (PUT, which no other
+// route takes, for a route of any method) and its path with the
+// wildcards filled in.
+func requestOf(p string) (method, path string) {
+	method, path, ok := strings.Cut(p, " ")
+	if !ok {
+		method, path = "PUT", p
+	}
+	path = strings.NewReplacer("{prefix}", testPrefix, "{id}", "1").Replace(path)
+	if strings.HasSuffix(path, "/") {
+		path += "nothing-here"
+	}
+	return method, path
+}
+
+// form is a POST body with a reason, and every field a form of the
+// dashboard takes.
+var form = url.Values{"reason": {"testing"}, "note": {"testing"}, "tier": {"pro"}, "per_minute": {"1"}, "per_day": {"1"},
+	"name": {"n"}, "upto": {"1"}, "secret": {"JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP"}, "code": {goodCode}}
+
+// seed gives the fake store something for every route to act on: an
+// account with a key named testPrefix and a pending tier request.
+func seed(e *env) {
+	e.t.Helper()
+	e.store.accounts = append(e.store.accounts, accountOf(1, "dev@example.com"))
+	e.store.keys = append(e.store.keys, apikey.Key{ID: 1, Prefix: testPrefix, Hash: "h", Tier: apikey.Free, State: apikey.Active, AccountID: 1,
+		CreatedAt: start, UpdatedAt: start})
+	e.store.requests = append(e.store.requests, tierRequestOf(1, 1, testPrefix, apikey.Pro))
+}
+
+// TestClosedWithoutAllowList: with no allow-list (or no client IP), every
+// route of the dashboard answers the site's 404 page, whatever is sent.
+func TestClosedWithoutAllowList(t *testing.T) {
+	for name, mod := range map[string]func(*webadmin.Config){
+		"no list":      func(c *webadmin.Config) { c.Allow = nil },
+		"empty list":   func(c *webadmin.Config) { c.Allow = []netip.Prefix{} },
+		"invalid list": func(c *webadmin.Config) { c.Allow = []netip.Prefix{{}} },
+		"no client IP": func(c *webadmin.Config) { c.ClientIP = nil },
+	} {
+		t.Run(name, func(t *testing.T) {
+			e := newEnv(t, httpBase, mod)
+			seed(e)
+			session := e.admin0()
+			for _, rt := range e.routes {
+				method, path := requestOf(rt.pattern)
+				for _, m := range []string{method, "POST", "PUT"} {
+					rec := e.req(m, path, form, session, "Sec-Fetch-Site", "cross-site")
+					if !is404(rec) {
+						t.Errorf("%s %s (route %s): %d, want the 404 page", m, path, rt.name, rec.Code)
+					}
+				}
+			}
+			if len(e.store.entries()) != 0 {
+				t.Errorf("audit entries written while closed: %v", e.store.entries())
+			}
+		})
+	}
+}
+
+// admin0 stores a session directly (the sign-in form is closed when the
+// gate is): a valid session cookie must not open a closed dashboard.
+func (e *env) admin0() string {
+	e.t.Helper()
+	u := e.addAdmin("ops@example.com")
+	secret := strings.Repeat("A", 43)
+	if err := e.store.CreateAdminSession(e.t.Context(), sessionOf(u.ID, secret, start)); err != nil {
+		e.t.Fatal(err)
+	}
+	return secret
+}
+
+// TestForwardedAddress: a peer outside the list gets 404 even when its
+// X-Forwarded-For names an allowed address; from a trusted proxy the
+// forwarded address decides, read from the right.
+func TestForwardedAddress(t *testing.T) {
+	e := newEnv(t, httpBase, nil)
+	for _, c := range []struct {
+		peer, xff string
+		open      bool
+	}{
+		{adminIP, "", true},
+		{outsideIP, "", false},
+		{outsideIP, adminIP, false},
+		{outsideIP, adminIP + ", " + adminIP, false},
+		{proxyIP, adminIP, true},
+		{proxyIP, outsideIP, false},
+		{proxyIP, adminIP + ", " + outsideIP, false}, // the client the proxy saw is outside
+		{proxyIP, outsideIP + ", " + adminIP, true},  // what the outside client wrote is not believed
+		{proxyIP, adminIP + ", 10.0.0.2", true},      // a second trusted proxy is skipped
+		{proxyIP, "", false},                         // the proxy itself is not inside the list
+		{proxyIP, "garbage", false},
+		{adminIP, outsideIP, true}, // an allowed peer: its header changes nothing
+	} {
+		e.ip = c.peer
+		for _, path := range []string{"/admin/signin", "/admin", "/admin/keys"} {
+			rec := e.req("GET", path, nil, "", "X-Forwarded-For", c.xff)
+			if open := !is404(rec); open != c.open {
+				t.Errorf("peer %s, X-Forwarded-For %q, %s: %d, open %v, want %v", c.peer, c.xff, path, rec.Code, open, c.open)
+			}
+		}
+	}
+}
+
+// TestEveryRouteNeedsASession walks the route list Register handed out,
+// so a new route cannot be forgotten: without a session every GET is sent
+// to the sign-in form and every POST too, having done nothing. Only the
+// sign-in form itself and the 404 catch-alls are open.
+func TestEveryRouteNeedsASession(t *testing.T) {
+	open := map[string]int{
+		"GET /admin/signin":  http.StatusOK,
+		"POST /admin/signin": http.StatusUnauthorized,
+		"/admin/":            http.StatusNotFound,
+		"/admin":             http.StatusNotFound,
+	}
+	for _, cookie := range []string{"", "not-a-session", strings.Repeat("B", 43)} {
+		e := newEnv(t, httpBase, nil)
+		seed(e)
+		e.addAdmin("ops@example.com")
+		if len(e.routes) < 20 {
+			t.Fatalf("only %d routes", len(e.routes))
+		}
+		for _, rt := range e.routes {
+			method, path := requestOf(rt.pattern)
+			rec := e.req(method, path, form, cookie)
+			if want, ok := open[rt.pattern]; ok {
+				if rec.Code != want {
+					t.Errorf("%s (%s) without a session: %d, want %d", rt.pattern, rt.name, rec.Code, want)
+				}
+				continue
+			}
+			loc := rec.Header().Get("Location")
+			if rec.Code != http.StatusSeeOther || !strings.HasPrefix(loc, "/admin/signin") {
+				t.Errorf("%s (%s) without a session (cookie %q): %d %q, want 303 to the sign-in form", rt.pattern, rt.name, cookie, rec.Code, loc)
+			}
+		}
+		if k := e.store.key(testPrefix); k.State != apikey.Active || k.Tier != apikey.Free || k.PerMinute != 0 {
+			t.Errorf("the key changed without a session: %+v", k)
+		}
+		if n := len(e.store.entries()); n != 0 {
+			t.Errorf("%d audit entries without a session", n)
+		}
+		if e.changed.Load() != 0 {
+			t.Error("KeysChanged without a session")
+		}
+	}
+}
+
+// TestNextAfterSignIn: a page asked for without a session is where the
+// sign-in leads back to; nothing outside the dashboard is.
+func TestNextAfterSignIn(t *testing.T) {
+	e := newEnv(t, httpBase, nil)
+	rec := e.get("/admin/keys?state=suspended", "")
+	if loc := rec.Header().Get("Location"); loc != "/admin/signin?next=%2Fadmin%2Fkeys%3Fstate%3Dsuspended" {
+		t.Fatalf("redirect to %q", loc)
+	}
+	e.addAdmin("ops@example.com")
+	for next, want := range map[string]string{
+		"/admin/keys?state=suspended": "/admin/keys?state=suspended",
+		"https://evil.example/admin":  "/admin",
+		"//evil.example/admin":        "/admin",
+		"/administrator":              "/admin",
+		"/developer":                  "/admin",
+	} {
+		rec := e.post("/admin/signin", url.Values{"email": {"ops@example.com"}, "password": {password}, "next": {next}}, "")
+		if loc := rec.Header().Get("Location"); rec.Code != http.StatusSeeOther || loc != want {
+			t.Errorf("next %q: %d %q, want %q", next, rec.Code, loc, want)
+		}
+	}
+}
+
+// TestStoreFailureDenies: a store that fails while the session is checked
+// denies every page and every form (503), and a sign-in fails closed.
+func TestStoreFailureDenies(t *testing.T) {
+	e := newEnv(t, httpBase, nil)
+	seed(e)
+	session := e.admin()
+	e.store.setFail("TouchAdminSession")
+	for _, rt := range e.routes {
+		method, path := requestOf(rt.pattern)
+		if strings.HasPrefix(rt.pattern, "/") || strings.HasSuffix(rt.pattern, "/admin/signin") {
+			continue
+		}
+		rec := e.req(method, path, form, session)
+		if rec.Code != http.StatusServiceUnavailable {
+			t.Errorf("%s while the store fails: %d, want 503", rt.pattern, rec.Code)
+		}
+		if body := rec.Body.String(); strings.Contains(body, `class="adminbar"`) || strings.Contains(body, "dev@example.com") {
+			t.Errorf("%s while the store fails shows the dashboard", rt.pattern)
+		}
+	}
+	if len(e.store.entries()) != 1 { // the sign-in
+		t.Errorf("audit entries while failing: %v", e.store.entries())
+	}
+	e.store.setFail("AdminUserByEmail")
+	rec := e.post("/admin/signin", url.Values{"email": {"ops@example.com"}, "password": {password}}, "")
+	if rec.Code != http.StatusServiceUnavailable || cookieOf(rec, e.cookie) != nil {
+		t.Errorf("sign-in while the store fails: %d, cookies %v", rec.Code, rec.Result().Cookies())
+	}
+	e.store.setFail("CreateAdminSession")
+	rec = e.post("/admin/signin", url.Values{"email": {"ops@example.com"}, "password": {password}}, "")
+	if rec.Code != http.StatusServiceUnavailable || cookieOf(rec, e.cookie) != nil {
+		t.Errorf("sign-in while sessions cannot be stored: %d, cookies %v", rec.Code, rec.Result().Cookies())
+	}
+}
+
+// TestPortalSessionIsNotAdmin: the developer portal's session cookie is
+// not an admin session, whatever its value; the dashboard reads only its
+// own cookie.
+func TestPortalSessionIsNotAdmin(t *testing.T) {
+	for _, base := range []string{httpBase, httpsBase} {
+		e := newEnv(t, base, nil)
+		session := e.admin()
+		for _, name := range []string{"session", "__Host-session"} {
+			r := e.req("GET", "/admin", nil, "", "Cookie", name+"="+session)
+			if r.Code != http.StatusSeeOther {
+				t.Errorf("%s: the portal's cookie %s opened the dashboard: %d", base, name, r.Code)
+			}
+		}
+		if r := e.get("/admin", session); r.Code != http.StatusOK {
+			t.Errorf("%s: the admin session: %d", base, r.Code)
+		}
+	}
+}
+
+// TestSessionBoundToAllowList: a session is checked against the list on
+// every request: the same cookie from outside is a 404.
+func TestSessionBoundToAllowList(t *testing.T) {
+	e := newEnv(t, httpBase, nil)
+	session := e.admin()
+	e.ip = outsideIP
+	if rec := e.get("/admin", session); !is404(rec) {
+		t.Errorf("a session from outside the list: %d", rec.Code)
+	}
+	e.ip = "192.0.2.77" // another address inside
+	if rec := e.get("/admin", session); rec.Code != http.StatusOK {
+		t.Errorf("a session from another allowed address: %d", rec.Code)
+	}
+}
+
+// TestCrossOriginPostRefused: a form sent from another site does nothing.
+func TestCrossOriginPostRefused(t *testing.T) {
+	e := newEnv(t, httpBase, nil)
+	seed(e)
+	session := e.admin()
+	before := len(e.store.entries())
+	for _, h := range [][]string{{"Sec-Fetch-Site", "cross-site"}, {"Origin", "https://evil.example"}} {
+		rec := e.req("POST", "/admin/keys/"+testPrefix+"/suspend", url.Values{"reason": {"x"}}, session, h...)
+		if rec.Code != http.StatusForbidden {
+			t.Errorf("cross-origin POST (%v): %d", h, rec.Code)
+		}
+	}
+	if e.store.key(testPrefix).State != apikey.Active || len(e.store.entries()) != before {
+		t.Error("a cross-origin POST changed something")
+	}
+	rec := e.req("POST", "/admin/keys/"+testPrefix+"/suspend", url.Values{"reason": {"x"}}, session, "Sec-Fetch-Site", "same-origin")
+	if rec.Code != http.StatusSeeOther || e.store.key(testPrefix).State != apikey.Suspended {
+		t.Errorf("a same-origin POST: %d", rec.Code)
+	}
+}
