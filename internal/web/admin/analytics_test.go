@@ -1,0 +1,220 @@
+package admin_test
+
+import (
+	"encoding/csv"
+	"html"
+	"net/http"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/fragrance-data/fragrance/internal/account"
+	"github.com/fragrance-data/fragrance/internal/apikey"
+	"github.com/fragrance-data/fragrance/internal/usage"
+)
+
+// The keys of the known load.
+const (
+	keyA = "fds_Aaaa1111"
+	keyB = "fds_Bbbb2222"
+)
+
+// knownLoad fills the store with a known mix of requests, by key,
+// endpoint, status and time, with rows just outside every span that must
+// not be counted.
+func knownLoad(s *fakeStore) {
+	hour := start.Truncate(time.Hour) // 2026-03-10 12:00
+	day := time.Date(2026, 3, 10, 0, 0, 0, 0, time.UTC)
+	h := func(prefix, ep, class string, at time.Time, n int64) usage.Count {
+		return usage.Count{KeyPrefix: prefix, Endpoint: ep, StatusClass: class, Start: at, Count: n}
+	}
+	s.hourly = []usage.Count{
+		h(keyA, "/api/perfumes", "2xx", hour, 40),
+		h(keyA, "/api/perfumes", usage.ClassRateLimited, hour, 5),
+		h(keyA, "/api/perfumes", "5xx", hour.Add(-time.Hour), 2),
+		h(keyB, "/api/search", "2xx", hour.Add(-time.Hour), 10),
+		h(keyB, "/api/search", "4xx", hour.Add(-time.Hour), 3),
+		h(keyA, "/api/perfumes", "2xx", hour.Add(-48*time.Hour), 1000), // just before the 48 hours
+	}
+	s.daily = []usage.Count{
+		h(keyA, "/api/perfumes", "2xx", day, 40),
+		h(keyA, "/api/perfumes", usage.ClassRateLimited, day, 5),
+		h("", "/api/search", "2xx", day, 6),
+		h(keyA, "/api/perfumes", "5xx", day.AddDate(0, 0, -1), 2),
+		h(keyA, "/api/perfumes", "2xx", day.AddDate(0, 0, -1), 100),
+		h(keyB, "/api/search", "2xx", day.AddDate(0, 0, -1), 10),
+		h(keyB, "/api/search", "4xx", day.AddDate(0, 0, -1), 3),
+		h(keyA, "/api/perfumes", "2xx", day.AddDate(0, 0, -89), 7),
+		h(keyA, "/api/perfumes", "2xx", day.AddDate(0, 0, -90), 500), // just before the 90 days
+	}
+	s.latency = []usage.Latency{
+		{Endpoint: "/api/perfumes", Hour: hour, Bucket: 4, Count: 60}, // 2–4 ms
+		{Endpoint: "/api/perfumes", Hour: hour.Add(-time.Hour), Bucket: 4, Count: 40},
+		{Endpoint: "/api/search", Hour: hour, Bucket: 0, Count: 10},                       // under 0.25 ms
+		{Endpoint: "/api/search", Hour: hour.Add(-24 * time.Hour), Bucket: 15, Count: 99}, // before the 24 hours
+	}
+	s.clicks = []usage.Click{
+		{PerfumeID: 1, Day: day, Count: 2}, {PerfumeID: 2, Day: day, Count: 1},
+		{PerfumeID: 1, Day: day.AddDate(0, 0, -1), Count: 4},
+		{PerfumeID: 1, Day: day.AddDate(0, 0, -90), Count: 9},
+	}
+	s.views = []usage.PerfumeViews{{PerfumeID: 1, Detail: 10, Similar: 2, Dupes: 1}, {PerfumeID: 404, Detail: 1}}
+	s.empty = []usage.Search{{Query: "=cmd", Day: day, Count: 4}, {Query: "oud rose", Day: day.AddDate(0, 0, -1), Count: 2}}
+	s.keys = []apikey.Key{
+		{ID: 1, Prefix: keyA, Name: "Shop", Email: "a@example.com", Tier: apikey.Pro, State: apikey.Active, CreatedAt: start},
+		{ID: 2, Prefix: keyB, Name: "Blog", Tier: apikey.Free, State: apikey.Suspended, CreatedAt: start},
+		{ID: 3, Prefix: "fds_Cccc3333", Tier: apikey.Free, State: apikey.Revoked, CreatedAt: start},
+		{ID: 4, Prefix: "fds_Dddd4444", Tier: apikey.Free, State: apikey.Active, ExpiresAt: start.Add(-time.Minute), CreatedAt: start},
+	}
+	s.accounts = []account.Account{accountOf(1, "a@example.com"), accountOf(2, "b@example.com"), accountOf(3, "")}
+	s.accounts[1].Disabled = true
+	s.accounts[2].DeletedAt = start
+}
+
+// TestOverviewCounts: the overview's tables show exactly the counts of the
+// known load, and each CSV download holds exactly its table.
+func TestOverviewCounts(t *testing.T) {
+	e := newEnv(t, httpBase, nil)
+	knownLoad(e.store)
+	session := e.admin()
+	rec := e.get("/admin", session)
+	if rec.Code != http.StatusOK {
+		t.Fatalf("overview: %d\n%s", rec.Code, rec.Body)
+	}
+	body := rec.Body.String()
+	nonZero := func(rows [][]string) [][]string {
+		var out [][]string
+		for _, r := range rows {
+			if r[len(r)-1] != "0" {
+				out = append(out, r)
+			}
+		}
+		return out
+	}
+	want := map[string][][]string{
+		"hourly": {
+			{"2026-03-10 11:00", "10", "0", "3", "0", "2", "15"},
+			{"2026-03-10 12:00", "40", "0", "0", "5", "0", "45"},
+		},
+		"daily": {
+			{"2025-12-11", "7", "0", "0", "0", "0", "7"},
+			{"2026-03-09", "110", "0", "3", "0", "2", "115"},
+			{"2026-03-10", "46", "0", "0", "5", "0", "51"},
+		},
+		"rates": {
+			{"Last 24 hours", "60", "2", "3.33", "5", "8.33"},
+			{"Last 48 hours", "60", "2", "3.33", "5", "8.33"},
+			{"Last 90 days", "173", "2", "1.16", "5", "2.89"},
+		},
+		"latency": {
+			{"/api/perfumes", "100", "3", "3.9", "4"},
+			{"/api/search", "10", "0.1", "0.2", "0.2"},
+		},
+		"counts": {
+			{"Keys, active", "1"}, {"Keys, suspended", "1"}, {"Keys, revoked or expired", "2"},
+			{"Keys that made requests in the last 24 hours", "2"},
+			{"Accounts", "1"}, {"Accounts, disabled", "1"}, {"Accounts, deleted", "1"},
+		},
+		"clicks": {{"2026-03-09", "4"}, {"2026-03-10", "3"}},
+		"topkeys": {
+			{keyA, "Shop", "a@example.com", "147", "5", "2"},
+			{keyB, "Blog", "", "13", "0", "0"},
+			{"(no key)", "", "", "6", "0", "0"},
+		},
+		"topperfumes": {{"Perfume 1", "10", "2", "1", "13"}, {"#404", "1", "0", "0", "1"}},
+		"empty":       {{"=cmd", "4", "2026-03-10"}, {"oud rose", "2", "2026-03-09"}},
+	}
+	for id, rows := range want {
+		got := tableRows(t, body, id)
+		if id == "hourly" || id == "daily" || id == "clicks" {
+			if n := map[string]int{"hourly": 48, "daily": 90, "clicks": 90}[id]; len(got) != n {
+				t.Errorf("table %s: %d rows, want %d", id, len(got), n)
+			}
+			got = nonZero(got)
+		}
+		if !slices.EqualFunc(got, rows, slices.Equal) {
+			t.Errorf("table %s:\n got %q\nwant %q", id, got, rows)
+		}
+		csvRec := e.get("/admin?format=csv&table="+id, session)
+		if csvRec.Code != http.StatusOK || !strings.HasPrefix(csvRec.Header().Get("Content-Type"), "text/csv") {
+			t.Errorf("CSV %s: %d %q", id, csvRec.Code, csvRec.Header().Get("Content-Type"))
+			continue
+		}
+		assertCSVMatches(t, id, csvRec.Body.String(), tableRows(t, body, id))
+	}
+	if !strings.Contains(e.get("/admin?format=csv&table=empty", session).Body.String(), "'=cmd") {
+		t.Error("a search that looks like a formula is not defused in the CSV")
+	}
+	if rec := e.get("/admin?format=csv&table=nope", session); rec.Code != http.StatusNotFound {
+		t.Errorf("CSV of an unknown table: %d", rec.Code)
+	}
+	// Every table links its CSV; every chart is SVG with its numbers.
+	for id := range want {
+		mustContain(t, "overview", body, `href="/admin?format=csv&amp;table=`+id+`"`)
+	}
+	if n := strings.Count(body, "<svg"); n != 11 {
+		t.Errorf("%d charts, want 11 (five classes twice, and the clicks)", n)
+	}
+}
+
+var (
+	rowRE  = regexp.MustCompile(`(?s)<tr>(.*?)</tr>`)
+	cellRE = regexp.MustCompile(`(?s)<t[hd][^>]*>(.*?)</t[hd]>`)
+	tagRE  = regexp.MustCompile(`<[^>]+>`)
+)
+
+// tableRows reads the body rows of the table id of a page, each cell's text.
+func tableRows(t *testing.T, body, id string) [][]string {
+	t.Helper()
+	_, rest, ok := strings.Cut(body, `<table id="`+id+`-table">`)
+	if !ok {
+		t.Fatalf("no table %s", id)
+	}
+	rest, _, _ = strings.Cut(rest, "</table>")
+	_, tbody, _ := strings.Cut(rest, "<tbody>")
+	var out [][]string
+	for _, r := range rowRE.FindAllStringSubmatch(tbody, -1) {
+		var row []string
+		for _, c := range cellRE.FindAllStringSubmatch(r[1], -1) {
+			row = append(row, html.UnescapeString(strings.TrimSpace(tagRE.ReplaceAllString(c[1], ""))))
+		}
+		if len(row) == 1 && strings.Contains(r[1], "colspan") {
+			continue // the table's "none" row
+		}
+		out = append(out, row)
+	}
+	return out
+}
+
+// assertCSVMatches: a CSV holds the table's rows (numbers without their
+// separators, a defused formula with its apostrophe).
+func assertCSVMatches(t *testing.T, what, data string, rows [][]string) {
+	t.Helper()
+	recs, err := csv.NewReader(strings.NewReader(data)).ReadAll()
+	if err != nil || len(recs) == 0 {
+		t.Fatalf("CSV %s: %v", what, err)
+	}
+	norm := func(s string) string {
+		if len(s) > 1 && s[0] == '\'' && strings.ContainsRune("=+-@", rune(s[1])) {
+			s = s[1:]
+		}
+		if s == "—" {
+			return ""
+		}
+		return strings.ReplaceAll(s, ",", "")
+	}
+	body := recs[1:]
+	if len(body) != len(rows) {
+		t.Fatalf("CSV %s: %d rows, the table %d", what, len(body), len(rows))
+	}
+	for i := range rows {
+		for j := range rows[i] {
+			if j >= len(body[i]) || norm(body[i][j]) != norm(rows[i][j]) {
+				t.Errorf("CSV %s row %d: %q, the table %q", what, i, body[i], rows[i])
+				break
+			}
+		}
+	}
+}
