@@ -62,6 +62,9 @@ type serveConfig struct {
 
 	// Outgoing mail's (serve_mail.go).
 	smtpURL, mailFrom, mailOutbox *string
+
+	// The admin dashboard's (serve_admin.go).
+	admin adminFlags
 }
 
 func serveFlags(cio cmdIO) (*flags, *serveConfig) {
@@ -102,6 +105,7 @@ func serveFlags(cio cmdIO) (*flags, *serveConfig) {
 	c.imageHost = newImageHostFlags(f)
 	addWebFlags(f, c)
 	addMailFlags(f, c)
+	c.admin = addAdminFlags(f)
 	return f, c
 }
 
@@ -244,6 +248,11 @@ func serve(ctx context.Context, c *serveConfig, log *slog.Logger, accessLog serv
 	if err != nil {
 		return err
 	}
+	dashboard, err := newAdmin(c.admin, pages.ground, store, guard, holder, log)
+	if err != nil {
+		return err
+	}
+	pages.Routes = web.Join(pages.Routes, dashboard)
 	metricsHandler := metrics.handler(promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg}))
 	imagePath := *c.imagePath
 	if *c.imageAddr != "" {
