@@ -126,8 +126,13 @@ const maxNext = 1024
 // after signing in: a path under /admin, nothing that leaves the site.
 func safeNext(next string) bool {
 	if len(next) > maxNext || (next != "/admin" && !strings.HasPrefix(next, "/admin/") && !strings.HasPrefix(next, "/admin?")) ||
-		strings.ContainsAny(next, "\\\r\n") {
+		strings.Contains(next, "\\") || strings.Contains(next, "/..") {
 		return false
+	}
+	for _, c := range next {
+		if c < 0x20 || c == 0x7f {
+			return false
+		}
 	}
 	u, err := url.Parse(next)
 	return err == nil && u.Scheme == "" && u.Host == "" && !strings.HasPrefix(u.Path, "//")

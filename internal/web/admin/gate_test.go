@@ -176,6 +176,8 @@ func TestNextAfterSignIn(t *testing.T) {
 		"//evil.example/admin":        "/admin",
 		"/administrator":              "/admin",
 		"/developer":                  "/admin",
+		"/admin/../developer":         "/admin",
+		"/admin/keys\nSet-Cookie: x":  "/admin",
 	} {
 		rec := e.post("/admin/signin", url.Values{"email": {"ops@example.com"}, "password": {password}, "next": {next}}, "")
 		if loc := rec.Header().Get("Location"); rec.Code != http.StatusSeeOther || loc != want {
