@@ -64,7 +64,7 @@ type serveConfig struct {
 	smtpURL, mailFrom, mailOutbox *string
 
 	// The admin dashboard's (serve_admin.go).
-	admin adminFlags
+	dashboard dashboardFlags
 }
 
 func serveFlags(cio cmdIO) (*flags, *serveConfig) {
@@ -105,7 +105,7 @@ func serveFlags(cio cmdIO) (*flags, *serveConfig) {
 	c.imageHost = newImageHostFlags(f)
 	addWebFlags(f, c)
 	addMailFlags(f, c)
-	c.admin = addAdminFlags(f)
+	c.dashboard = addDashboardFlags(f)
 	return f, c
 }
 
@@ -248,7 +248,7 @@ func serve(ctx context.Context, c *serveConfig, log *slog.Logger, accessLog serv
 	if err != nil {
 		return err
 	}
-	dashboard, err := newAdmin(c.admin, pages.ground, store, guard, holder, log)
+	dashboard, err := newAdmin(c.dashboard, pages.ground, store, guard, holder, log)
 	if err != nil {
 		return err
 	}

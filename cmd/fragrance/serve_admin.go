@@ -13,15 +13,15 @@ import (
 	webadmin "github.com/fragrance-data/fragrance/internal/web/admin"
 )
 
-// adminFlags are the admin dashboard's flags (the client IP is read with
+// dashboardFlags are the admin dashboard's flags (the client IP is read with
 // --trusted-proxies, as everywhere).
-type adminFlags struct {
+type dashboardFlags struct {
 	allow *string
 }
 
-// addAdminFlags adds the admin dashboard's flags to serve's.
-func addAdminFlags(f *flags) adminFlags {
-	return adminFlags{
+// addDashboardFlags adds the admin dashboard's flags to serve's.
+func addDashboardFlags(f *flags) dashboardFlags {
+	return dashboardFlags{
 		allow: f.String("admin-allow", "", "comma-separated CIDRs (or addresses) of the clients the admin dashboard (/admin) is served to, "+
 			"after --trusted-proxies; empty or unreadable: nobody, and every /admin path answers 404"),
 	}
@@ -50,10 +50,10 @@ func adminAllow(s string, log *slog.Logger) []netip.Prefix {
 // limiter for failed sign-ins (Redis when configured, so replicas share
 // the counts), tiers and key changes, and perfume names from the
 // catalogue.
-func newAdmin(af adminFlags, ground *web.Site, store backend, guard *access.Guard, holder *index.Holder, log *slog.Logger) (*webadmin.Dashboard, error) {
+func newAdmin(df dashboardFlags, ground *web.Site, store backend, guard *access.Guard, holder *index.Holder, log *slog.Logger) (*webadmin.Dashboard, error) {
 	return webadmin.New(webadmin.Config{
 		Web:   ground,
-		Allow: adminAllow(*af.allow, log),
+		Allow: adminAllow(*df.allow, log),
 		ClientIP: func(r *http.Request) netip.Addr {
 			a, err := netip.ParseAddr(guard.ClientIP(r)) // "unknown" does not parse: refused
 			if err != nil {
