@@ -59,6 +59,7 @@ type serveConfig struct {
 	// The website's (serve_web.go).
 	analyticsSnippet *string
 	siteSearchLimit  *int
+	portal           portalFlags
 
 	// Outgoing mail's (serve_mail.go).
 	smtpURL, mailFrom, mailOutbox *string
@@ -198,7 +199,6 @@ func serve(ctx context.Context, c *serveConfig, log *slog.Logger, accessLog serv
 		return err
 	}
 	defer stopMail(context.Background()) // on the way out after an error; the shutdown below stops it in time
-	_ = mailer                           // the developer portal sends its sign-in links through it
 	if *c.redis != "" {
 		redis.SetLogger(redisLog{log})
 	}
@@ -244,6 +244,11 @@ func serve(ctx context.Context, c *serveConfig, log *slog.Logger, accessLog serv
 	if err != nil {
 		return err
 	}
+	dev, err := newPortal(c.portal, pages.ground, store, mailer, guard, m, log)
+	if err != nil {
+		return err
+	}
+	pages.Routes = web.Join(pages.Routes, dev)
 	metricsHandler := metrics.handler(promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg}))
 	imagePath := *c.imagePath
 	if *c.imageAddr != "" {

@@ -23,6 +23,7 @@ const maxAnalyticsSnippet = 64 << 10
 // addWebFlags adds the website's flags to serve's.
 func addWebFlags(f *flags, c *serveConfig) {
 	c.analyticsSnippet = f.String("analytics-snippet", "", "file of the operator's analytics snippet (HTML with <script> elements), put in pages only after a visitor consents to analytics; each script gets the page's CSP nonce")
+	c.portal = addPortalFlags(f)
 	c.siteSearchLimit = f.Int("site-search-limit", defaultSiteSearchLimit, "requests a minute per client IP to the keyless site search (/api/search); 0: no limit")
 }
 
