@@ -58,6 +58,7 @@ type serveConfig struct {
 	// The website's (serve_web.go).
 	analyticsSnippet *string
 	siteSearchLimit  *int
+	docs             docsFlags // serve_docs.go
 }
 
 func serveFlags(cio cmdIO) (*flags, *serveConfig) {
@@ -228,7 +229,7 @@ func serve(ctx context.Context, c *serveConfig, log *slog.Logger, accessLog serv
 		return err
 	}
 	viewURLs := view.NewURLs(urls.base, imgs.svc, ref.Color)
-	pages, err := newPages(c, holder, viewURLs, m.Click, log)
+	pages, err := newPages(c, holder, viewURLs, m.Click, guard.Tiers, urls.images, log)
 	if err != nil {
 		return err
 	}

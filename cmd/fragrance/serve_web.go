@@ -7,6 +7,7 @@ import (
 	"os"
 
 	"github.com/fragrance-data/fragrance/internal/access"
+	"github.com/fragrance-data/fragrance/internal/apikey"
 	"github.com/fragrance-data/fragrance/internal/index"
 	"github.com/fragrance-data/fragrance/internal/view"
 	"github.com/fragrance-data/fragrance/internal/web"
@@ -24,6 +25,7 @@ const maxAnalyticsSnippet = 64 << 10
 func addWebFlags(f *flags, c *serveConfig) {
 	c.analyticsSnippet = f.String("analytics-snippet", "", "file of the operator's analytics snippet (HTML with <script> elements), put in pages only after a visitor consents to analytics; each script gets the page's CSP nonce")
 	c.siteSearchLimit = f.Int("site-search-limit", defaultSiteSearchLimit, "requests a minute per client IP to the keyless site search (/api/search); 0: no limit")
+	c.docs = addDocsFlags(f)
 }
 
 // pages is the website as the server mounts it: the ground (package web)
@@ -36,8 +38,9 @@ type pages struct {
 // NotFound is the 404 page of every path nothing serves.
 func (p pages) NotFound() http.Handler { return p.ground.NotFound() }
 
-// newPages builds the ground and the public website.
-func newPages(c *serveConfig, holder *index.Holder, urls view.URLs, click func(int64), log *slog.Logger) (pages, error) {
+// newPages builds the ground, the public website and the developer docs
+// (with the tiers in force and the image host's base URL).
+func newPages(c *serveConfig, holder *index.Holder, urls view.URLs, click func(int64), tiers func() apikey.Tiers, imageBase string, log *slog.Logger) (pages, error) {
 	var snippet string
 	if *c.analyticsSnippet != "" {
 		b, err := os.ReadFile(*c.analyticsSnippet)
@@ -58,7 +61,11 @@ func newPages(c *serveConfig, holder *index.Holder, urls view.URLs, click func(i
 	if err != nil {
 		return pages{}, err
 	}
-	return pages{Routes: web.Join(ground, public), ground: ground}, nil
+	dev, err := newDocs(c.docs, ground, tiers, imageBase)
+	if err != nil {
+		return pages{}, err
+	}
+	return pages{Routes: web.Join(ground, public, dev), ground: ground}, nil
 }
 
 // siteSearchLimit is the per-IP limit of /api/search, none for n ≤ 0.
