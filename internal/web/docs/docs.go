@@ -28,7 +28,7 @@ import (
 //go:embed templates/*.html
 var templateFS embed.FS
 
-// The paths of the pages.
+// The paths of the pages (Register lists them as patterns too).
 const (
 	guidePath      = "/docs"
 	referencePath  = "/docs/reference"
@@ -137,10 +137,10 @@ type navItem struct {
 // and metrics know it by: the package's whole route table.
 func (d *Docs) Register(handle func(pattern, name string, h http.Handler)) {
 	page := func(pattern, name string, h http.HandlerFunc) { handle(pattern, name, d.web.Secure(h)) }
-	page("GET "+guidePath, "docs.guide", d.guide)
-	page("GET "+referencePath, "docs.reference", d.referencePage)
-	page("GET "+playgroundPath, "docs.playground", d.playground)
-	page("GET "+pricingPath, "docs.pricing", d.pricing)
+	page("GET /docs", "docs.guide", d.guide)
+	page("GET /docs/reference", "docs.reference", d.referencePage)
+	page("GET /developer/playground", "docs.playground", d.playground)
+	page("GET /pricing", "docs.pricing", d.pricing)
 }
 
 // title is a page title with the site's name.

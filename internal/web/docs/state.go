@@ -1,6 +1,7 @@
 package docs
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"net/url"
@@ -45,29 +46,33 @@ func (d *Doc) Endpoint(id string) *Endpoint {
 // ReadState reads the playground's query string: the endpoint (the
 // document's first when absent) and the values of its parameters; other
 // names are ignored. An unknown endpoint, or a value that is not UTF-8 or
-// longer than maxValue characters, is an error the page shows.
+// longer than maxValue characters, is an error the page shows (the state
+// then holds the other values).
 func (d *Doc) ReadState(q url.Values) (State, error) {
 	s := State{Endpoint: d.Endpoints[0], Values: url.Values{}}
 	if id := q.Get(EndpointParam); id != "" {
 		if s.Endpoint = d.Endpoint(id); s.Endpoint == nil {
 			return State{Endpoint: d.Endpoints[0], Values: url.Values{}},
-				fmt.Errorf("%w %s: choose one of the endpoints below", errUnknownEndpoint, problem.Echo(id))
+				fmt.Errorf("%w %q: choose one of the endpoints below", errUnknownEndpoint, problem.Echo(id))
 		}
 	}
+	var bad error
 	for _, p := range s.Endpoint.Params {
 		v := strings.TrimSpace(q.Get(p.Name))
 		switch {
 		case v == "":
 			continue
 		case !utf8.ValidString(v):
-			return s, fmt.Errorf("the value of %s is not valid UTF-8", p.Name)
+			bad = cmp.Or(bad, fmt.Errorf("the value of %s is not valid UTF-8", p.Name))
+			continue
 		case utf8.RuneCountInString(v) > maxValue:
-			return s, fmt.Errorf("the value of %s has %d characters; the playground takes at most %d (the API's longest input is 1,000)",
-				p.Name, utf8.RuneCountInString(v), maxValue)
+			bad = cmp.Or(bad, fmt.Errorf("the value of %s has %d characters; the playground takes at most %d (the API's longest input is 1,000)",
+				p.Name, utf8.RuneCountInString(v), maxValue))
+			continue
 		}
 		s.Values.Set(p.Name, v)
 	}
-	return s, nil
+	return s, bad
 }
 
 // PlaygroundURL is the address of the playground with state s: the
