@@ -300,6 +300,8 @@
   }
   function showJSON(value) {
     var box = el("div", "json");
+    box.tabIndex = 0; // it may scroll sideways
+
     var ul = el("ul");
     ul.appendChild(jsonNode(value, null, 0));
     box.appendChild(ul);
@@ -376,7 +378,9 @@
         if (a.kind === "json") {
           var value, ok = true;
           try { value = JSON.parse(a.body); } catch (e) { ok = false; }
-          parts.push(ok ? showJSON(value) : el("pre", "", a.body.slice(0, 100000)));
+          var raw = el("pre", "", a.body.slice(0, 100000));
+          raw.tabIndex = 0;
+          parts.push(ok ? showJSON(value) : raw);
         } else if (a.kind === "image") {
           parts.push(el("p", "", a.body + " bytes of " + (a.res.headers.get("Content-Type") || "image") + "."));
           if (a.res.ok) {
@@ -387,6 +391,7 @@
           }
         } else {
           var pre = el("pre");
+          pre.tabIndex = 0;
           pre.appendChild(el("code", "", a.body.length > 100000 ? a.body.slice(0, 100000) + "\n…" : a.body));
           parts.push(pre);
         }

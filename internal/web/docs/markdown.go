@@ -1,8 +1,10 @@
 package docs
 
 import (
+	"cmp"
 	"html"
 	"html/template"
+	"strconv"
 	"strings"
 
 	"github.com/fragrance-data/fragrance/internal/search"
@@ -15,6 +17,7 @@ import (
 // (idPrefix and the heading's slug) when idPrefix is not empty.
 func markdown(src, idPrefix string) template.HTML {
 	var b strings.Builder
+	heading, tables := "", map[string]int{} // a table's region is named after its heading
 	lines := strings.Split(strings.ReplaceAll(strings.TrimSpace(src), "\r\n", "\n"), "\n")
 	for i := 0; i < len(lines); {
 		line := lines[i]
@@ -24,6 +27,7 @@ func markdown(src, idPrefix string) template.HTML {
 		case strings.HasPrefix(line, "#"):
 			level := len(line) - len(strings.TrimLeft(line, "#"))
 			text := strings.TrimSpace(line[level:])
+			heading = text
 			tag := "h3"
 			if level >= 3 {
 				tag = "h4"
@@ -39,7 +43,11 @@ func markdown(src, idPrefix string) template.HTML {
 			for j < len(lines) && strings.HasPrefix(lines[j], "|") {
 				j++
 			}
-			table(&b, lines[i:j])
+			name := cmp.Or(heading, "Table")
+			if tables[name]++; tables[name] > 1 {
+				name += " " + strconv.Itoa(tables[name])
+			}
+			table(&b, name, lines[i:j])
 			i = j
 		case strings.HasPrefix(line, "- "):
 			b.WriteString("<ul>\n")
@@ -72,8 +80,8 @@ func startsBlock(line string) bool {
 }
 
 // table writes a pipe table: a header row, a separator row, body rows. It
-// sits in a region that scrolls sideways on a narrow screen.
-func table(b *strings.Builder, rows []string) {
+// sits in a region named name that scrolls sideways on a narrow screen.
+func table(b *strings.Builder, name string, rows []string) {
 	cells := func(row string) []string {
 		row = strings.TrimSpace(row)
 		row = strings.TrimSuffix(strings.TrimPrefix(row, "|"), "|")
@@ -83,7 +91,7 @@ func table(b *strings.Builder, rows []string) {
 		}
 		return out
 	}
-	b.WriteString(`<div class="scroll" role="region" aria-label="Table" tabindex="0"><table>` + "\n")
+	b.WriteString(`<div class="scroll" role="region" aria-label="` + html.EscapeString(name) + `" tabindex="0"><table>` + "\n")
 	for i, row := range rows {
 		if i == 1 && strings.Trim(row, "|-: ") == "" {
 			continue
