@@ -39,10 +39,18 @@
   function storage() {
     try { return remember ? window.localStorage : window.sessionStorage; } catch (e) { return null; }
   }
-  if (!remember) {
-    // Preferences not (or no longer) allowed: nothing stays on the device.
-    try { window.localStorage.removeItem(STORE); } catch (e) { /* none to remove */ }
-  }
+  try {
+    if (!remember) {
+      // Preferences not (or no longer) allowed: nothing stays on the device.
+      window.localStorage.removeItem(STORE);
+    } else if (window.sessionStorage.getItem(STORE)) {
+      // Allowed since a key was pasted in this tab: keep it as allowed now.
+      var before = JSON.parse(window.sessionStorage.getItem(STORE)) || [];
+      var now = JSON.parse(window.localStorage.getItem(STORE) || "[]") || [];
+      window.localStorage.setItem(STORE, JSON.stringify(now.concat(before.filter(function (k) { return now.indexOf(k) < 0; })).slice(0, 20)));
+      window.sessionStorage.removeItem(STORE);
+    }
+  } catch (e) { /* storage refused: keys stay in memory */ }
   function heldKeys() {
     var s = storage();
     if (!s) return memory.slice();
@@ -123,13 +131,14 @@
       chooseFor(fromLink);
       say("Your new key is in the field. Keep a copy of it somewhere safe: it is not shown again.");
     }
-  } else if (choice && choice.options.length > 1) {
-    for (var c = 1; c < choice.options.length; c++) {
+  } else {
+    // The first of the developer's keys this browser holds, else the key
+    // pasted last.
+    var held = heldKeys();
+    for (var c = 1; choice && c < choice.options.length; c++) {
       if (heldFor(choice.options[c].value)) { choice.value = choice.options[c].value; onChoice(); break; }
     }
-  } else {
-    var held = heldKeys();
-    if (held.length) keyInput.value = held[0];
+    if (!keyInput.value && held.length) { keyInput.value = held[0]; chooseFor(held[0]); }
   }
 
   // ---- The request and its code -----------------------------------------
