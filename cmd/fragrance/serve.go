@@ -63,6 +63,7 @@ type serveConfig struct {
 
 	// Outgoing mail's (serve_mail.go).
 	smtpURL, mailFrom, mailOutbox *string
+	docs                          docsFlags // serve_docs.go
 }
 
 func serveFlags(cio cmdIO) (*flags, *serveConfig) {
@@ -240,15 +241,11 @@ func serve(ctx context.Context, c *serveConfig, log *slog.Logger, accessLog serv
 		return err
 	}
 	viewURLs := view.NewURLs(urls.base, imgs.svc, ref.Color)
-	pages, err := newPages(c, holder, viewURLs, m.Click, log)
+	pages, err := newPages(c, pageDeps{holder: holder, urls: viewURLs, imageBase: urls.images, store: store,
+		mailer: mailer, guard: guard, meter: m, log: log})
 	if err != nil {
 		return err
 	}
-	dev, err := newPortal(c.portal, pages.ground, store, mailer, guard, m, log)
-	if err != nil {
-		return err
-	}
-	pages.Routes = web.Join(pages.Routes, dev)
 	metricsHandler := metrics.handler(promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg}))
 	imagePath := *c.imagePath
 	if *c.imageAddr != "" {

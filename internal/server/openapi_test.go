@@ -456,11 +456,16 @@ var pagesOutsideDocument = map[string]bool{
 	"site.sitemap": true, "/sitemap.xml": true,
 	"site.sitemap.part": true, "/sitemaps/{part}": true,
 	"site.robots": true, "/robots.txt": true,
+	// The developer docs (web/docs).
+	"docs.guide": true, "/docs": true,
+	"docs.reference": true, "/docs/reference": true,
+	"docs.playground": true, "/developer/playground": true,
+	"docs.pricing": true, "/pricing": true,
 }
 
 // routeTables are the files that register routes: the API's, the
-// server's own, the pages' ground and the public website's.
-var routeTables = []string{"../api/routes.go", "routes.go", "../web/web.go", "../web/site/site.go"}
+// server's own, the pages' ground, the public website's and the docs'.
+var routeTables = []string{"../api/routes.go", "routes.go", "../web/web.go", "../web/site/site.go", "../web/docs/docs.go"}
 
 // routeTable reads the route tables and returns the route names and the
 // literal path patterns they register: calls of keyed and handle with a

@@ -31,6 +31,7 @@ import (
 	"github.com/fragrance-data/fragrance/internal/usage"
 	"github.com/fragrance-data/fragrance/internal/view"
 	"github.com/fragrance-data/fragrance/internal/web"
+	"github.com/fragrance-data/fragrance/internal/web/docs"
 	"github.com/fragrance-data/fragrance/internal/web/site"
 )
 
@@ -100,7 +101,8 @@ type Config struct {
 	ImageHost     http.Handler
 	ImagePath     string
 	AnswerCacheMB int
-	// Pages replaces the website (packages web and web/site) when set.
+	// Pages replaces the website (packages web, web/site and web/docs)
+	// when set.
 	Pages server.Routes
 	// Analytics is the operator's analytics snippet of the pages.
 	Analytics string
@@ -142,6 +144,10 @@ func NewServer(t testing.TB, mod func(*Config)) http.Handler {
 	if err != nil {
 		t.Fatal(err)
 	}
+	dev, err := docs.New(docs.Config{Web: ground, OpenAPI: api.OpenAPIDocument()})
+	if err != nil {
+		t.Fatal(err)
+	}
 	cfg := server.Config{
 		Catalogue: c.Catalogue,
 		API: api.New(api.Config{
@@ -150,7 +156,7 @@ func NewServer(t testing.TB, mod func(*Config)) http.Handler {
 			SiteSearch: c.SiteSearch,
 		}),
 		Images: c.ImageHost, ImagePath: c.ImagePath,
-		Pages: web.Join(ground, pages), NotFound: ground.NotFound(),
+		Pages: web.Join(ground, pages, dev), NotFound: ground.NotFound(),
 		Health: c.Health, Metrics: c.Metrics, Registry: c.Registry,
 		Logger: c.Logger, AccessLog: c.AccessLog, Version: Version,
 	}

@@ -1,8 +1,8 @@
 // Package browser_test drives the real binary with a real browser
 // (Chromium, through chromedp): search from the home page, a perfume page,
 // the cookie choices with and without JavaScript, the cookies before any
-// choice, axe-core on every kind of page, and screenshots at a phone's and
-// a desktop's width. It runs when FRAGRANCE_TEST_BROWSER=1 and is skipped
+// choice, the playground, axe-core on every kind of page, and screenshots
+// at a phone's and a desktop's width. It runs when FRAGRANCE_TEST_BROWSER=1 and is skipped
 // otherwise; .ci/run runs it.
 //
 //	FRAGRANCE_TEST_BROWSER=1 go test ./internal/web/browser -v
@@ -35,8 +35,9 @@ import (
 // service is the real binary, started on a free port over a new database
 // filled with the bundled catalogue.
 type service struct {
-	base string
-	cmd  *exec.Cmd
+	base    string
+	cmd     *exec.Cmd
+	bin, db string // the binary and its database
 }
 
 func startService(t *testing.T) *service {
@@ -54,7 +55,8 @@ func startService(t *testing.T) *service {
 	if err := os.WriteFile(snippet, []byte(`<script>window.analyticsRan = true;</script>`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(bin, "serve", "--db", filepath.Join(dir, "site.db"), "--addr", "127.0.0.1:0",
+	db := filepath.Join(dir, "site.db")
+	cmd := exec.Command(bin, "serve", "--db", db, "--addr", "127.0.0.1:0",
 		"--image-workers", "0", "--analytics-snippet", snippet, "--site-search-limit", "1000")
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
@@ -94,7 +96,7 @@ func startService(t *testing.T) *service {
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
-	return &service{base: base, cmd: cmd}
+	return &service{base: base, cmd: cmd, bin: bin, db: db}
 }
 
 func chromiumPath(t *testing.T) string {
@@ -183,6 +185,7 @@ func TestBrowser(t *testing.T) {
 	t.Run("RejectCookies", func(t *testing.T) { rejectCookies(t, svc) })
 	t.Run("AcceptCookies", func(t *testing.T) { acceptCookies(t, svc) })
 	t.Run("RejectWithoutJavaScript", func(t *testing.T) { rejectWithoutJS(t, svc) })
+	t.Run("Playground", func(t *testing.T) { playground(t, svc) })
 	t.Run("Accessibility", func(t *testing.T) { accessibility(t, svc) })
 	t.Run("Screenshots", func(t *testing.T) { screenshots(t, svc) })
 }
@@ -319,6 +322,10 @@ var pageKinds = []struct{ name, path string }{
 	{"note", "/notes/vanilla"},
 	{"accord", "/accords/woody"},
 	{"privacy", "/privacy"},
+	{"docs", "/docs"},
+	{"reference", "/docs/reference"},
+	{"playground", "/developer/playground?endpoint=matchPerfumes&accords=woody:40&gender=nobody"},
+	{"pricing", "/pricing"},
 	{"not-found", "/no/such/page"},
 }
 
