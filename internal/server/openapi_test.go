@@ -461,6 +461,19 @@ var pagesOutsideDocument = map[string]bool{
 	"docs.reference": true, "/docs/reference": true,
 	"docs.playground": true, "/developer/playground": true,
 	"docs.pricing": true, "/pricing": true,
+	// The developer portal (web/portal).
+	"portal.home": true, "/developer": true,
+	"portal.signin.link": true, "/developer/signin/link": true,
+	"portal.signin": true, "portal.signin.use": true, "/developer/signin": true,
+	"portal.signout": true, "/developer/signout": true,
+	"portal.signout.everywhere": true, "/developer/signout/everywhere": true,
+	"portal.account": true, "/developer/account": true,
+	"portal.account.delete": true, "/developer/account/delete": true,
+	"portal.keys": true, "portal.keys.create": true, "/developer/keys": true,
+	"portal.key": true, "/developer/keys/{prefix}": true,
+	"portal.key.roll": true, "/developer/keys/{prefix}/roll": true,
+	"portal.key.revoke.confirm": true, "portal.key.revoke": true, "/developer/keys/{prefix}/revoke": true,
+	"portal.key.tier": true, "/developer/keys/{prefix}/tier": true,
 }
 
 // routeTables are the files that register routes: the API's, the

@@ -101,6 +101,9 @@ type Config struct {
 	ImageHost     http.Handler
 	ImagePath     string
 	AnswerCacheMB int
+	// Area, when set, builds one more area of pages on the ground (the
+	// developer portal, say), mounted beside the website.
+	Area func(ground *web.Site) web.Routes
 	// Pages replaces the website (packages web, web/site and web/docs)
 	// when set.
 	Pages server.Routes
@@ -148,6 +151,10 @@ func NewServer(t testing.TB, mod func(*Config)) http.Handler {
 	if err != nil {
 		t.Fatal(err)
 	}
+	routes := web.Join(ground, pages, dev)
+	if c.Area != nil {
+		routes = web.Join(routes, c.Area(ground))
+	}
 	cfg := server.Config{
 		Catalogue: c.Catalogue,
 		API: api.New(api.Config{
@@ -156,7 +163,7 @@ func NewServer(t testing.TB, mod func(*Config)) http.Handler {
 			SiteSearch: c.SiteSearch,
 		}),
 		Images: c.ImageHost, ImagePath: c.ImagePath,
-		Pages: web.Join(ground, pages, dev), NotFound: ground.NotFound(),
+		Pages: routes, NotFound: ground.NotFound(),
 		Health: c.Health, Metrics: c.Metrics, Registry: c.Registry,
 		Logger: c.Logger, AccessLog: c.AccessLog, Version: Version,
 	}
