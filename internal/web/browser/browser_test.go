@@ -16,7 +16,6 @@ package browser_test
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"os"
@@ -186,6 +185,7 @@ func TestBrowser(t *testing.T) {
 	t.Run("AcceptCookies", func(t *testing.T) { acceptCookies(t, svc) })
 	t.Run("RejectWithoutJavaScript", func(t *testing.T) { rejectWithoutJS(t, svc) })
 	t.Run("Playground", func(t *testing.T) { playground(t, svc) })
+	t.Run("DeveloperJourney", func(t *testing.T) { developerJourney(t, svc) })
 	t.Run("Accessibility", func(t *testing.T) { accessibility(t, svc) })
 	t.Run("Screenshots", func(t *testing.T) { screenshots(t, svc) })
 }
@@ -322,6 +322,7 @@ var pageKinds = []struct{ name, path string }{
 	{"note", "/notes/vanilla"},
 	{"accord", "/accords/woody"},
 	{"privacy", "/privacy"},
+	{"developer", "/developer"},
 	{"docs", "/docs"},
 	{"reference", "/docs/reference"},
 	{"playground", "/developer/playground?endpoint=matchPerfumes&accords=woody:40&gender=nobody"},
@@ -363,20 +364,9 @@ func accessibility(t *testing.T, svc *service) {
 	axe := axeSource(t)
 	ctx := browser(t)
 	check := func(name, path string) {
-		run(t, ctx, chromedp.Navigate(svc.base+path), chromedp.WaitReady(css(`footer`)), chromedp.Evaluate[chromedp.Void](axe))
-		raw := get(t, ctx, chromedp.Evaluate[string](`axe.run(document, {resultTypes: ["violations"]}).then(r => JSON.stringify(r.violations.map(v => ({
-			id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 3).map(n => n.target.join(" "))}))))`, chromedp.EvalAwaitPromise))
-		var vs []axeViolation
-		if err := json.Unmarshal([]byte(raw), &vs); err != nil {
-			t.Fatalf("%s: axe answered %q: %v", name, raw, err)
-		}
-		for _, v := range vs {
-			if v.Impact == "serious" || v.Impact == "critical" {
-				t.Errorf("%s (%s): %s %s: %s at %v", name, path, v.Impact, v.ID, v.Help, v.Nodes)
-			} else {
-				t.Logf("%s (%s): %s %s: %s at %v", name, path, v.Impact, v.ID, v.Help, v.Nodes)
-			}
-		}
+		t.Helper()
+		run(t, ctx, chromedp.Navigate(svc.base+path))
+		axeCheck(t, ctx, axe, name+" ("+path+")")
 	}
 	for _, p := range pageKinds {
 		check(p.name+" with the banner", p.path)
@@ -393,16 +383,7 @@ func accessibility(t *testing.T, svc *service) {
 // made on the others),
 // and checks that nothing scrolls sideways at 390.
 func screenshots(t *testing.T, svc *service) {
-	dir := os.Getenv("FRAGRANCE_SCREENSHOTS")
-	if dir == "" {
-		var err error
-		if dir, err = os.MkdirTemp("", "fragrance-screenshots-"); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	dir := screenshotDir(t)
 	t.Logf("screenshots in %s", dir)
 	for _, width := range []int64{390, 1280} {
 		ctx := browser(t)
