@@ -122,7 +122,17 @@ func playground(t *testing.T, svc *service) {
 	run(t, noJS, chromedp.Navigate(svc.base+"/developer/playground?endpoint=similarPerfumes"), chromedp.WaitVisible(css(`#f-similarPerfumes-slug`)),
 		chromedp.SendKeys(css(`#f-similarPerfumes-slug`), "dior-sauvage"), chromedp.Click(css(`#ep-similarPerfumes .pg-show`)))
 	waitFor(t, noJS, func(loc string) bool { return strings.Contains(loc, "slug=dior-sauvage") })
-	if c := get(t, noJS, chromedp.Text(css(`#code-curl`))); !strings.HasSuffix(c, "/api/perfumes/dior-sauvage/similar'") {
+	// The address changes before the new page's nodes exist: ask until the
+	// new page answers.
+	var c string
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		if v, err := chromedp.Run(noJS, chromedp.Text(css(`#code-curl`))); err == nil {
+			if c = v; strings.HasSuffix(c, "/api/perfumes/dior-sauvage/similar'") {
+				break
+			}
+		}
+	}
+	if !strings.HasSuffix(c, "/api/perfumes/dior-sauvage/similar'") {
 		t.Errorf("without JavaScript the curl is %q", c)
 	}
 }
