@@ -15,7 +15,11 @@ require (
 	modernc.org/sqlite v1.61.1
 )
 
-require github.com/rogpeppe/go-internal v1.16.0 // indirect
+require (
+	github.com/rogpeppe/go-internal v1.16.0 // indirect
+	golang.org/x/crypto v0.58.0 // indirect
+	rsc.io/qr v0.2.0 // indirect
+)
 
 require (
 	github.com/beorn7/perks v1.0.1 // indirect

@@ -3,8 +3,9 @@
 // factor with recovery codes), their sessions (apart from the developer
 // portal's), and the audit log of every admin action, with the Store the
 // backends meet. It holds types, pure functions and interfaces, and imports
-// only the standard library (and golang.org/x/crypto for argon2), the
-// catalogue's error kinds and the key domain.
+// only the standard library (and golang.org/x/crypto for argon2, rsc.io/qr
+// for the second factor's QR code), the catalogue's error kinds and the key
+// domain.
 //
 // Secrets never reach a store in the clear: passwords as argon2id hashes
 // (PHC string form), session cookies and recovery codes as SHA-256 hashes.
