@@ -83,7 +83,8 @@ type Store interface {
 	// ListAdminUsers returns every user, oldest first.
 	ListAdminUsers(ctx context.Context) ([]User, error)
 	// UpdateAdminUser stores u's PasswordHash, TOTPSecret, RecoveryHashes
-	// and Disabled (by ID) and returns it; disabling a user ends its sessions.
+	// and Disabled (by ID) and returns it; disabling a user, or changing its
+	// password, ends its sessions (in the same transaction).
 	UpdateAdminUser(ctx context.Context, u User) (User, error)
 
 	// CreateAdminSession stores a session (LastSeen = CreatedAt).
@@ -96,8 +97,9 @@ type Store interface {
 	// EndAdminSession deletes one session.
 	EndAdminSession(ctx context.Context, hash string) error
 
-	// AppendAudit stores e (At set by the caller) and returns it with its
-	// ID. There is no way to change or delete an entry.
+	// AppendAudit stores e (At set by the caller; zero: the store's clock)
+	// and returns it with its ID; an entry Check refuses gives its error.
+	// There is no way to change or delete an entry.
 	AppendAudit(ctx context.Context, e AuditEntry) (AuditEntry, error)
 	// Audit returns entries newest first: those before beforeID (0: from
 	// the newest), at most limit, optionally only those whose Target is
