@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/fragrance-data/fragrance/internal/account"
+	"github.com/fragrance-data/fragrance/internal/admin"
 	"github.com/fragrance-data/fragrance/internal/apikey"
 	"github.com/fragrance-data/fragrance/internal/catalog"
 	"github.com/fragrance-data/fragrance/internal/imgfiles"
@@ -24,6 +25,7 @@ type backend interface {
 	apikey.Store
 	apikey.TierStore
 	account.Store
+	admin.Store
 	usage.Store
 	imgstore.Index
 	Ping(ctx context.Context) error

@@ -106,6 +106,9 @@ type Store interface {
 	SetKeyState(ctx context.Context, prefix string, s State) (Key, error)
 	// SetKeyLimits sets a key's overrides (0 = tier default) and returns it.
 	SetKeyLimits(ctx context.Context, prefix string, perMinute, perDay int64) (Key, error)
+	// SetKeyTier changes a key's tier and returns the key. Changing a
+	// revoked key gives ErrRevoked.
+	SetKeyTier(ctx context.Context, prefix string, tier Tier) (Key, error)
 	// SetKeyExpiry sets the moment a key stops working (zero: never) and
 	// returns the key. Setting it on a revoked key gives ErrRevoked.
 	SetKeyExpiry(ctx context.Context, prefix string, at time.Time) (Key, error)
