@@ -36,7 +36,7 @@ type AbuseConfig struct {
 	// "perfumes.list" and "perfumes.detail".
 	ListEndpoint, DetailEndpoint string
 	// MaxWalkers bounds the keys whose walks are followed at once; beyond,
-	// the key seen least recently is forgotten. Default 10,000 (about 200
+	// the key seen least recently is forgotten. Default 10,000 (a few hundred
 	// bytes each).
 	MaxWalkers int
 	// AutoSuspend names the signal kinds that suspend their key at once
@@ -45,6 +45,14 @@ type AbuseConfig struct {
 	// suspends free-tier keys only: a paying customer living at its
 	// limit needs a larger plan, not a suspension. Needs Config.Audit.
 	AutoSuspend []string
+}
+
+// DefaultAbuseConfig returns the configuration the zero AbuseConfig stands
+// for: its documented defaults, auto-suspend off.
+func DefaultAbuseConfig() AbuseConfig {
+	var c AbuseConfig
+	c.setDefaults()
+	return c
 }
 
 func (c *AbuseConfig) setDefaults() {

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/fragrance-data/fragrance/internal/apikey"
 	"github.com/fragrance-data/fragrance/internal/usage"
 )
 
@@ -148,7 +149,7 @@ func (ws *walkers) note(endpoint, prefix, ip string, r *http.Request, now time.T
 		}
 		w.slugs.reported = now
 		return usage.Signal{Kind: SignalSlugWalk, KeyPrefix: prefix, ClientIP: ip, Count: int64(n), Window: ws.cfg.Window, At: now,
-			Detail: fmt.Sprintf("fetched %d details (%s) in slug order, %q to %q, within %v", n, endpoint, w.slugs.first, w.slugs.last, now.Sub(w.slugs.start))}, true
+			Detail: apikey.RedactSecrets(fmt.Sprintf("fetched %d details (%s) in slug order, %q to %q, within %v", n, endpoint, w.slugs.first, w.slugs.last, now.Sub(w.slugs.start)))}, true
 	}
 	return usage.Signal{}, false
 }

@@ -5,10 +5,13 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/fragrance-data/fragrance/internal/apikey"
 	"github.com/fragrance-data/fragrance/internal/testclock"
+	"github.com/fragrance-data/fragrance/internal/usage"
 )
 
 func testWalkers(max int) (*walkers, *testclock.Clock) {
@@ -144,7 +147,10 @@ func TestPageParam(t *testing.T) {
 }
 
 // BenchmarkWalkers times the walk of one request alone: the lock, the map
-// and the list.
+// and the list (the Guard's whole path: BenchmarkGuard's memory-list-walk
+// and memory-detail-walk).
+//
+//	go test -run '^$' -bench Walkers -benchmem ./internal/access/
 func BenchmarkWalkers(b *testing.B) {
 	ws, _ := testWalkers(10_000)
 	now := time.Now()
@@ -156,6 +162,17 @@ func BenchmarkWalkers(b *testing.B) {
 		i := 0
 		for b.Loop() {
 			ws.note("perfumes.list", "fds_bench", "192.0.2.1", reqs[i%len(reqs)], now)
+			i++
+		}
+	})
+	details := make([]*http.Request, 64)
+	for i := range details {
+		details[i] = httptest.NewRequest("GET", fmt.Sprintf("/api/perfumes/brand-%03d-perfume", i), nil)
+	}
+	b.Run("detail", func(b *testing.B) {
+		i := 0
+		for b.Loop() {
+			ws.note("perfumes.detail", "fds_bench", "192.0.2.1", details[i%len(details)], now)
 			i++
 		}
 	})
@@ -210,5 +227,25 @@ func TestSlugWalk(t *testing.T) {
 				t.Fatalf("signals %v, want %d", got, tc.want)
 			}
 		})
+	}
+}
+
+// TestSlugWalkRedactsKeys: a key sent as a slug does not reach the signal.
+func TestSlugWalkRedactsKeys(t *testing.T) {
+	secret, _ := apikey.GenerateKey()
+	ws, clock := testWalkers(100)
+	var got usage.Signal
+	for i := range 10 {
+		slug := fmt.Sprintf("a-%02d", i)
+		if i == 9 {
+			slug = secret
+		}
+		clock.Add(time.Second)
+		if s, ok := ws.note("perfumes.detail", "fds_a", "192.0.2.1", httptest.NewRequest("GET", "/api/perfumes/"+slug, nil), clock.Now()); ok {
+			got = s
+		}
+	}
+	if got.Kind != SignalSlugWalk || strings.Contains(got.Detail, secret) || !strings.Contains(got.Detail, "REDACTED") {
+		t.Fatalf("signal %+v", got)
 	}
 }
