@@ -26,7 +26,10 @@ import (
 //  3. the key's windows admit the request or it gets 429;
 //  4. h runs with the key in its context (KeyFrom), without api_key in its
 //     URL, and the rate-limit headers set;
-//  5. the request is metered once h has returned.
+//  5. the request is metered once h has returned; it is noted for the
+//     abuse signals (before h runs, or when refused with 429), and a signal
+//     of a kind in AbuseConfig.AutoSuspend suspends the key (its next
+//     request gets 403).
 //
 // CORS preflight must be answered before Wrap: it needs no key.
 func (g *Guard) Wrap(endpoint string, h http.Handler) http.Handler { return g.wrap(endpoint, h, false) }
