@@ -55,6 +55,7 @@ type serveConfig struct {
 	metricsAddr          *string
 	metricsToken         *string
 	limits               *listenerLimitFlags
+	abuse                abuseFlags // serve_abuse.go
 
 	// The website's (serve_web.go).
 	analyticsSnippet *string
@@ -102,6 +103,7 @@ func serveFlags(cio cmdIO) (*flags, *serveConfig) {
 		limits:          limitFlags(f),
 	}
 	c.imageHost = newImageHostFlags(f)
+	c.abuse = addAbuseFlags(f)
 	addWebFlags(f, c)
 	addMailFlags(f, c)
 	return f, c
@@ -352,6 +354,10 @@ func newGuard(ctx context.Context, c *serveConfig, store backend, m *meter.Meter
 	if err != nil {
 		return nil, nil, fmt.Errorf("--trusted-proxies: %w", err)
 	}
+	abuse, audit, err := c.abuse.config(store)
+	if err != nil {
+		return nil, nil, err
+	}
 	mem := ratelimit.NewMemLimiter(ratelimit.MemOptions{})
 	var limiter ratelimit.Limiter = mem
 	closeLimiter := func() {}
@@ -371,10 +377,14 @@ func newGuard(ctx context.Context, c *serveConfig, store backend, m *meter.Meter
 	}
 	guard, err := access.NewGuard(store, m, limiter, access.Config{
 		Tiers: tiers, TierStore: store, TierRefresh: *c.tierRefresh, TrustedProxies: trusted, Logger: log, Registerer: reg,
+		Abuse: abuse, Audit: audit,
 	})
 	if err != nil {
 		closeLimiter()
 		return nil, nil, err
+	}
+	if len(abuse.AutoSuspend) > 0 {
+		log.Info("abuse: keys are suspended automatically on these signals", "signals", strings.Join(abuse.AutoSuspend, ","))
 	}
 	return guard, closeLimiter, nil
 }
