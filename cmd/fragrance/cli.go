@@ -36,6 +36,7 @@ type command struct {
 func commands() []command {
 	cmds := []command{
 		{"serve", "start the HTTP service", runServe},
+		{"admin", "create, list, disable and reset the admin dashboard's users", runAdmin},
 		{"import", "import a catalogue file (JSON Lines or FragDB) into the store", runImport},
 		{"generate", "write a synthetic catalogue (JSON Lines) drawn from the real one", runGenerate},
 		{"migrate", "apply pending schema migrations and exit", runMigrate},
@@ -213,8 +214,12 @@ func dispatch(ctx context.Context, group string, cmds []subcommand, args []strin
 			w = cio.stderr
 		}
 		fmt.Fprintf(w, "Usage: fragrance %s <command> [flags]\n\nCommands:\n", group)
+		width := 8
 		for _, c := range cmds {
-			fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
+			width = max(width, len(c.name))
+		}
+		for _, c := range cmds {
+			fmt.Fprintf(w, "  %-*s %s\n", width, c.name, c.summary)
 		}
 		fmt.Fprintf(w, "\nRun 'fragrance %s <command> --help' for its flags.\n", group)
 		if len(args) == 0 {

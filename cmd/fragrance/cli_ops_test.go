@@ -72,6 +72,9 @@ func TestHelpAndUsageErrors(t *testing.T) {
 	for _, k := range keysCommands() {
 		helps = append(helps, []string{"keys", k.name, "--help"})
 	}
+	for _, k := range adminCommands() {
+		helps = append(helps, []string{"admin", k.name, "--help"})
+	}
 	for _, args := range helps {
 		err, stdout, stderr := runArgs(args...)
 		if err != nil || !strings.Contains(stdout, "Usage: fragrance") || stderr != "" {

@@ -18,6 +18,7 @@ import (
 
 	"github.com/fragrance-data/fragrance/internal/access/meter"
 	"github.com/fragrance-data/fragrance/internal/apikey"
+	"github.com/fragrance-data/fragrance/internal/usage"
 )
 
 // answer is what a load test keeps of one response.
@@ -125,8 +126,8 @@ func TestFreeKeyLoadOneReplica(t *testing.T) {
 	// The meter counted both kinds, and wrote them on shutdown.
 	stop()
 	byClass := meteredByClass(t, db, pk.Prefix)
-	if byClass["2xx"] != 60 || byClass["4xx"] != total-60 || len(byClass) != 2 {
-		t.Errorf("metered %v; want 2xx 60 and 4xx %d", byClass, total-60)
+	if byClass["2xx"] != 60 || byClass[usage.ClassRateLimited] != total-60 || len(byClass) != 2 {
+		t.Errorf("metered %v; want 2xx 60 and 429 %d", byClass, total-60)
 	}
 }
 

@@ -55,16 +55,17 @@ type serveConfig struct {
 	metricsAddr          *string
 	metricsToken         *string
 	limits               *listenerLimitFlags
+	abuse                abuseFlags // serve_abuse.go
 
 	// The website's (serve_web.go).
 	analyticsSnippet *string
 	siteSearchLimit  *int
+	portal           portalFlags
+	dashboard        dashboardFlags // serve_admin.go
 
 	// Outgoing mail's (serve_mail.go).
 	smtpURL, mailFrom, mailOutbox *string
-
-	// The admin dashboard's (serve_admin.go).
-	dashboard dashboardFlags
+	docs                          docsFlags // serve_docs.go
 }
 
 func serveFlags(cio cmdIO) (*flags, *serveConfig) {
@@ -103,9 +104,9 @@ func serveFlags(cio cmdIO) (*flags, *serveConfig) {
 		limits:          limitFlags(f),
 	}
 	c.imageHost = newImageHostFlags(f)
+	c.abuse = addAbuseFlags(f)
 	addWebFlags(f, c)
 	addMailFlags(f, c)
-	c.dashboard = addDashboardFlags(f)
 	return f, c
 }
 
@@ -202,7 +203,6 @@ func serve(ctx context.Context, c *serveConfig, log *slog.Logger, accessLog serv
 		return err
 	}
 	defer stopMail(context.Background()) // on the way out after an error; the shutdown below stops it in time
-	_ = mailer                           // the developer portal sends its sign-in links through it
 	if *c.redis != "" {
 		redis.SetLogger(redisLog{log})
 	}
@@ -244,15 +244,11 @@ func serve(ctx context.Context, c *serveConfig, log *slog.Logger, accessLog serv
 		return err
 	}
 	viewURLs := view.NewURLs(urls.base, imgs.svc, ref.Color)
-	pages, err := newPages(c, holder, viewURLs, m.Click, log)
+	pages, err := newPages(c, pageDeps{holder: holder, urls: viewURLs, imageBase: urls.images, store: store,
+		mailer: mailer, guard: guard, meter: m, log: log})
 	if err != nil {
 		return err
 	}
-	dashboard, err := newAdmin(c.dashboard, pages.ground, store, guard, holder, log)
-	if err != nil {
-		return err
-	}
-	pages.Routes = web.Join(pages.Routes, dashboard)
 	metricsHandler := metrics.handler(promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg}))
 	imagePath := *c.imagePath
 	if *c.imageAddr != "" {
@@ -359,6 +355,10 @@ func newGuard(ctx context.Context, c *serveConfig, store backend, m *meter.Meter
 	if err != nil {
 		return nil, nil, fmt.Errorf("--trusted-proxies: %w", err)
 	}
+	abuse, audit, err := c.abuse.config(store)
+	if err != nil {
+		return nil, nil, err
+	}
 	mem := ratelimit.NewMemLimiter(ratelimit.MemOptions{})
 	var limiter ratelimit.Limiter = mem
 	closeLimiter := func() {}
@@ -378,10 +378,14 @@ func newGuard(ctx context.Context, c *serveConfig, store backend, m *meter.Meter
 	}
 	guard, err := access.NewGuard(store, m, limiter, access.Config{
 		Tiers: tiers, TierStore: store, TierRefresh: *c.tierRefresh, TrustedProxies: trusted, Logger: log, Registerer: reg,
+		Abuse: abuse, Audit: audit,
 	})
 	if err != nil {
 		closeLimiter()
 		return nil, nil, err
+	}
+	if len(abuse.AutoSuspend) > 0 {
+		log.Info("abuse: keys are suspended automatically on these signals", "signals", strings.Join(abuse.AutoSuspend, ","))
 	}
 	return guard, closeLimiter, nil
 }

@@ -7,7 +7,9 @@ import (
 	"os"
 
 	"github.com/fragrance-data/fragrance/internal/access"
+	"github.com/fragrance-data/fragrance/internal/access/meter"
 	"github.com/fragrance-data/fragrance/internal/index"
+	"github.com/fragrance-data/fragrance/internal/mail"
 	"github.com/fragrance-data/fragrance/internal/view"
 	"github.com/fragrance-data/fragrance/internal/web"
 	"github.com/fragrance-data/fragrance/internal/web/site"
@@ -23,11 +25,14 @@ const maxAnalyticsSnippet = 64 << 10
 // addWebFlags adds the website's flags to serve's.
 func addWebFlags(f *flags, c *serveConfig) {
 	c.analyticsSnippet = f.String("analytics-snippet", "", "file of the operator's analytics snippet (HTML with <script> elements), put in pages only after a visitor consents to analytics; each script gets the page's CSP nonce")
+	c.portal = addPortalFlags(f)
 	c.siteSearchLimit = f.Int("site-search-limit", defaultSiteSearchLimit, "requests a minute per client IP to the keyless site search (/api/search); 0: no limit")
+	c.docs = addDocsFlags(f)
+	c.dashboard = addDashboardFlags(f)
 }
 
 // pages is the website as the server mounts it: the ground (package web)
-// and the areas standing on it (web/site; later the portal and admin).
+// and the areas standing on it (web/site, web/portal, the docs, web/admin).
 type pages struct {
 	web.Routes
 	ground *web.Site
@@ -36,8 +41,23 @@ type pages struct {
 // NotFound is the 404 page of every path nothing serves.
 func (p pages) NotFound() http.Handler { return p.ground.NotFound() }
 
-// newPages builds the ground and the public website.
-func newPages(c *serveConfig, holder *index.Holder, urls view.URLs, click func(int64), log *slog.Logger) (pages, error) {
+// pageDeps are what the areas need of the rest of the process.
+type pageDeps struct {
+	holder    *index.Holder
+	urls      view.URLs
+	imageBase string // the image host's base URL
+	store     backend
+	mailer    mail.Sender
+	guard     *access.Guard
+	meter     *meter.Meter
+	log       *slog.Logger
+}
+
+// newPages builds the ground and the areas on it: the public website, the
+// developer portal, the developer docs (whose playground offers the
+// signed-in developer's keys) and the admin dashboard.
+func newPages(c *serveConfig, d pageDeps) (pages, error) {
+	holder, urls, log := d.holder, d.urls, d.log
 	var snippet string
 	if *c.analyticsSnippet != "" {
 		b, err := os.ReadFile(*c.analyticsSnippet)
@@ -49,7 +69,7 @@ func newPages(c *serveConfig, holder *index.Holder, urls view.URLs, click func(i
 		}
 		snippet = string(b)
 	}
-	ground, err := web.New(web.Config{Catalogue: holder, ShopURL: *c.shopURL, Click: click, BaseURL: urls.Base(),
+	ground, err := web.New(web.Config{Catalogue: holder, ShopURL: *c.shopURL, Click: d.meter.Click, BaseURL: urls.Base(),
 		ImageURL: urls.Image(1), Analytics: snippet, Logger: log})
 	if err != nil {
 		return pages{}, fmt.Errorf("--analytics-snippet: %w", err)
@@ -58,7 +78,19 @@ func newPages(c *serveConfig, holder *index.Holder, urls view.URLs, click func(i
 	if err != nil {
 		return pages{}, err
 	}
-	return pages{Routes: web.Join(ground, public), ground: ground}, nil
+	dev, err := newPortal(c.portal, ground, d.store, d.mailer, d.guard, d.meter, log)
+	if err != nil {
+		return pages{}, err
+	}
+	docs, err := newDocs(c.docs, ground, d.guard.Tiers, d.imageBase, dev.Keys)
+	if err != nil {
+		return pages{}, err
+	}
+	dashboard, err := newAdmin(c.dashboard, ground, d.store, d.guard, holder, log)
+	if err != nil {
+		return pages{}, err
+	}
+	return pages{Routes: web.Join(ground, public, dev, docs, dashboard), ground: ground}, nil
 }
 
 // siteSearchLimit is the per-IP limit of /api/search, none for n ≤ 0.

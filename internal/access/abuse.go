@@ -8,9 +8,11 @@ import (
 	"github.com/fragrance-data/fragrance/internal/usage"
 )
 
-// AbuseConfig sets when abuse signals are raised. Counting is per replica,
-// in fixed (tumbling) windows of Window, and each signal is raised at most
-// once per key or IP per window.
+// AbuseConfig sets when abuse signals are raised, and which of them
+// suspend their key. Counting is per replica. The signals of refusals and
+// IPs count in fixed (tumbling) windows of Window, each raised at most once
+// per key or IP per window; the scraping signals (walks) count from a
+// walk's first request, each raised at most once per key per Window.
 type AbuseConfig struct {
 	// Window is the counting period; default 10 minutes.
 	Window time.Duration
@@ -20,6 +22,37 @@ type AbuseConfig struct {
 	// DistinctIPs raises many_ips when a key is used from this many client
 	// IPs in a window; default 50.
 	DistinctIPs int
+	// PageWalk raises page_walk when one key's requests of ListEndpoint
+	// cover this many consecutive pages within Window of the walk's first;
+	// default 50 (at most 100 perfumes a page: 5,000 perfumes).
+	PageWalk int
+	// SlugWalk raises slug_walk when one key fetches this many details
+	// (DetailEndpoint) in ascending slug order within Window of the walk's
+	// first; default 200.
+	SlugWalk int
+	// ListEndpoint and DetailEndpoint are the endpoint names (as Wrap is
+	// given them) of the list whose page parameter, and of the detail whose
+	// last path segment (the slug), the walks follow; default
+	// "perfumes.list" and "perfumes.detail".
+	ListEndpoint, DetailEndpoint string
+	// MaxWalkers bounds the keys whose walks are followed at once; beyond,
+	// the key seen least recently is forgotten. Default 10,000 (a few hundred
+	// bytes each).
+	MaxWalkers int
+	// AutoSuspend names the signal kinds that suspend their key at once
+	// (ParseSignalKinds reads a list); empty, the default, suspends
+	// nothing: the signals are recorded for the operator. limit_hits
+	// suspends free-tier keys only: a paying customer living at its
+	// limit needs a larger plan, not a suspension. Needs Config.Audit.
+	AutoSuspend []string
+}
+
+// DefaultAbuseConfig returns the configuration the zero AbuseConfig stands
+// for: its documented defaults, auto-suspend off.
+func DefaultAbuseConfig() AbuseConfig {
+	var c AbuseConfig
+	c.setDefaults()
+	return c
 }
 
 func (c *AbuseConfig) setDefaults() {
@@ -32,18 +65,34 @@ func (c *AbuseConfig) setDefaults() {
 	if c.DistinctIPs <= 0 {
 		c.DistinctIPs = 50
 	}
+	if c.PageWalk <= 0 {
+		c.PageWalk = 50
+	}
+	if c.SlugWalk <= 0 {
+		c.SlugWalk = 200
+	}
+	if c.ListEndpoint == "" {
+		c.ListEndpoint = "perfumes.list"
+	}
+	if c.DetailEndpoint == "" {
+		c.DetailEndpoint = "perfumes.detail"
+	}
+	if c.MaxWalkers <= 0 {
+		c.MaxWalkers = 10_000
+	}
 }
 
-// abuse watches for the three signals. Its memory is bounded by the keys and
-// IPs active in one window, with at most DistinctIPs addresses per key.
+// abuse watches for the signals of refusals, IPs and failed checks; each
+// of its methods returns the signal it raises, if any. Its memory is
+// bounded by the keys and IPs active in one window, with at most
+// DistinctIPs addresses per key.
 type abuse struct {
 	cfg AbuseConfig
 
-	mu     sync.Mutex
-	start  time.Time
-	keys   map[string]*keyAbuse
-	ips    map[string]bool // IPs already reported this window
-	raised func(s usage.Signal)
+	mu    sync.Mutex
+	start time.Time
+	keys  map[string]*keyAbuse
+	ips   map[string]bool // IPs already reported this window
 }
 
 type keyAbuse struct {
@@ -53,9 +102,8 @@ type keyAbuse struct {
 	ipsReported  bool
 }
 
-func newAbuse(cfg AbuseConfig, raised func(s usage.Signal)) *abuse {
-	cfg.setDefaults()
-	return &abuse{cfg: cfg, keys: make(map[string]*keyAbuse), ips: make(map[string]bool), raised: raised}
+func newAbuse(cfg AbuseConfig) *abuse {
+	return &abuse{cfg: cfg, keys: make(map[string]*keyAbuse), ips: make(map[string]bool)}
 }
 
 // roll starts a new window when the current one is over; under mu.
@@ -78,7 +126,7 @@ func (a *abuse) key(prefix string) *keyAbuse {
 }
 
 // refused notes a 429 of a key.
-func (a *abuse) refused(prefix, ip string, now time.Time) {
+func (a *abuse) refused(prefix, ip string, now time.Time) (usage.Signal, bool) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.roll(now)
@@ -86,19 +134,20 @@ func (a *abuse) refused(prefix, ip string, now time.Time) {
 	ka.refusals++
 	if ka.refusals >= a.cfg.LimitHits && !ka.hitsReported {
 		ka.hitsReported = true
-		a.raise(usage.Signal{Kind: usage.SignalLimitHits, KeyPrefix: prefix, ClientIP: ip, Count: ka.refusals, Window: a.cfg.Window, At: now,
-			Detail: fmt.Sprintf("%d requests refused by the rate limits within %v", ka.refusals, a.cfg.Window)})
+		return usage.Signal{Kind: usage.SignalLimitHits, KeyPrefix: prefix, ClientIP: ip, Count: ka.refusals, Window: a.cfg.Window, At: now,
+			Detail: fmt.Sprintf("%d requests refused by the rate limits within %v", ka.refusals, a.cfg.Window)}, true
 	}
+	return usage.Signal{}, false
 }
 
 // seen notes the client IP of an authenticated request of a key.
-func (a *abuse) seen(prefix, ip string, now time.Time) {
+func (a *abuse) seen(prefix, ip string, now time.Time) (usage.Signal, bool) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.roll(now)
 	ka := a.key(prefix)
 	if ka.ipsReported {
-		return
+		return usage.Signal{}, false
 	}
 	if ka.ips == nil {
 		ka.ips = make(map[string]struct{})
@@ -107,23 +156,21 @@ func (a *abuse) seen(prefix, ip string, now time.Time) {
 	if len(ka.ips) >= a.cfg.DistinctIPs {
 		ka.ipsReported = true
 		ka.ips = nil // no need to keep them any longer
-		a.raise(usage.Signal{Kind: usage.SignalManyIPs, KeyPrefix: prefix, Count: int64(a.cfg.DistinctIPs), Window: a.cfg.Window, At: now,
-			Detail: fmt.Sprintf("used from %d or more client IPs within %v", a.cfg.DistinctIPs, a.cfg.Window)})
+		return usage.Signal{Kind: usage.SignalManyIPs, KeyPrefix: prefix, Count: int64(a.cfg.DistinctIPs), Window: a.cfg.Window, At: now,
+			Detail: fmt.Sprintf("used from %d or more client IPs within %v", a.cfg.DistinctIPs, a.cfg.Window)}, true
 	}
+	return usage.Signal{}, false
 }
 
 // failedBurst notes that an IP reached the limit of failed key checks.
-func (a *abuse) failedBurst(ip string, failures int64, window time.Duration, now time.Time) {
+func (a *abuse) failedBurst(ip string, failures int64, window time.Duration, now time.Time) (usage.Signal, bool) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.roll(now)
 	if a.ips[ip] {
-		return
+		return usage.Signal{}, false
 	}
 	a.ips[ip] = true
-	a.raise(usage.Signal{Kind: usage.SignalFailedChecks, ClientIP: ip, Count: failures, Window: window, At: now,
-		Detail: fmt.Sprintf("%d failed API key checks within %v", failures, window)})
+	return usage.Signal{Kind: usage.SignalFailedChecks, ClientIP: ip, Count: failures, Window: window, At: now,
+		Detail: fmt.Sprintf("%d failed API key checks within %v", failures, window)}, true
 }
-
-// raise hands a signal on; under mu.
-func (a *abuse) raise(s usage.Signal) { a.raised(s) }

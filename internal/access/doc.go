@@ -60,4 +60,25 @@
 // client IPs in 10 minutes, an IP that filled its failed-check window) go
 // to the meter too, which stores them with the usage for the admin
 // dashboard.
+//
+// # Scraping walks and automatic suspension
+//
+// Two more signals are patterns of scraping: page_walk, a key walking the
+// perfume list through 50 consecutive pages within 10 minutes, and
+// slug_walk, a key fetching 200 details in ascending slug order within 10
+// minutes (AbuseConfig). A walk survives answers out of order (parallel
+// clients), a page fetched again and a few requests of another client of
+// the key; walkStrays requests off it in a row end it. Each key's walks
+// take a few hundred bytes, for at most AbuseConfig.MaxWalkers keys (the
+// least recently seen is forgotten first), and cost a request of the two
+// endpoints a map lookup under one lock; other endpoints, two string
+// comparisons.
+//
+// AbuseConfig.AutoSuspend, empty by default, names the signals that
+// suspend their key at once: the store's key is suspended, the Guard's
+// cache updated (the key's next request on this replica gets 403
+// suspended_api_key; other replicas follow with the key sync), and an
+// audit entry appended through Config.Audit with Actor "system". A
+// limit_hits signal suspends a free key only: a paying customer living at
+// its limit is not abuse.
 package access

@@ -100,6 +100,10 @@ func (f *fakeKeys) SetKeyState(_ context.Context, prefix string, s apikey.State)
 	return f.update(prefix, func(k *apikey.Key) { k.State = s })
 }
 
+func (f *fakeKeys) SetKeyTier(_ context.Context, prefix string, t apikey.Tier) (apikey.Key, error) {
+	return f.update(prefix, func(k *apikey.Key) { k.Tier = t })
+}
+
 func (f *fakeKeys) SetKeyLimits(_ context.Context, prefix string, m, d int64) (apikey.Key, error) {
 	return f.update(prefix, func(k *apikey.Key) { k.PerMinute, k.PerDay = m, d })
 }

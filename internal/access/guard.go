@@ -12,8 +12,8 @@ import (
 
 	"github.com/fragrance-data/fragrance/internal/access/meter"
 	"github.com/fragrance-data/fragrance/internal/access/ratelimit"
+	"github.com/fragrance-data/fragrance/internal/admin"
 	"github.com/fragrance-data/fragrance/internal/apikey"
-	"github.com/fragrance-data/fragrance/internal/usage"
 	"github.com/prometheus/client_golang/prometheus"
 )
 
@@ -58,8 +58,13 @@ type Config struct {
 	// Default 10 per minute and 500 per day; shared between replicas as the
 	// key's windows are.
 	UsageBudget apikey.Limits
-	// Abuse sets the abuse signals' thresholds.
+	// Abuse sets the abuse signals' thresholds, and which signals suspend
+	// their key.
 	Abuse AbuseConfig
+	// Audit appends an entry to the admin audit log (admin.Store's
+	// AppendAudit); the Guard writes one for each key it suspends itself.
+	// Required when Abuse.AutoSuspend names a kind.
+	Audit func(ctx context.Context, e admin.AuditEntry) error
 	// Now is the clock; default time.Now.
 	Now func() time.Time
 	// Logger receives store outages and flush failures; default discards.
@@ -97,6 +102,7 @@ func (c *Config) setDefaults() {
 	if c.Logger == nil {
 		c.Logger = slog.New(slog.DiscardHandler)
 	}
+	c.Abuse.setDefaults()
 }
 
 // Guard authenticates, rate-limits and meters the requests of the API.
@@ -108,6 +114,7 @@ type Guard struct {
 	failures *ratelimit.MemLimiter
 	meter    *meter.Meter
 	abuse    *abuse
+	walks    *walkers
 	metrics  *metrics
 	log      *slog.Logger
 	now      func() time.Time
@@ -137,6 +144,9 @@ func NewGuard(keys apikey.Store, m *meter.Meter, limiter ratelimit.Limiter, cfg 
 	if err := cfg.Tiers.Validate(); err != nil {
 		return nil, err
 	}
+	if err := cfg.Abuse.validate(cfg.Audit); err != nil {
+		return nil, err
+	}
 	if limiter == nil {
 		limiter = ratelimit.NewMemLimiter(ratelimit.MemOptions{Now: cfg.Now})
 	}
@@ -145,6 +155,8 @@ func NewGuard(keys apikey.Store, m *meter.Meter, limiter ratelimit.Limiter, cfg 
 		cache:    newKeyCache(cfg.CacheTTL, cfg.StaleTTL, cfg.MaxCachedKeys, cfg.LookupTimeout, cfg.Now),
 		failures: ratelimit.NewMemLimiter(ratelimit.MemOptions{Now: cfg.Now}),
 		meter:    m,
+		abuse:    newAbuse(cfg.Abuse),
+		walks:    newWalkers(cfg.Abuse),
 		stop:     make(chan struct{}), done: make(chan struct{}), poke: make(chan struct{}, 1),
 	}
 	ms, err := newMetrics(cfg.Registerer, g.LimiterStatus)
@@ -152,10 +164,6 @@ func NewGuard(keys apikey.Store, m *meter.Meter, limiter ratelimit.Limiter, cfg 
 		return nil, err
 	}
 	g.metrics = ms
-	g.abuse = newAbuse(cfg.Abuse, func(s usage.Signal) {
-		ms.signals.WithLabelValues(s.Kind).Inc()
-		m.Signal(s)
-	})
 	g.tiers.Store(&cfg.Tiers)
 	g.synced = g.now()
 	go g.loop()

@@ -2,8 +2,10 @@ package access_test
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"testing"
 	"time"
 
@@ -24,6 +26,17 @@ func BenchmarkGuard(b *testing.B) {
 	b.Run("memory", func(b *testing.B) {
 		g, secret := benchGuard(b, nil)
 		benchHandler(b, g.Wrap("perfumes", trivial), secret)
+	})
+	// The endpoints the scraping signals watch: a list walked page after
+	// page, and details fetched in slug order (the worst case: every
+	// request advances a walk).
+	b.Run("memory-list-walk", func(b *testing.B) {
+		g, secret := benchGuard(b, nil)
+		benchWalk(b, g.Wrap("perfumes.list", trivial), secret, func(i int) string { return "/api/perfumes?page=" + strconv.Itoa(i+1) })
+	})
+	b.Run("memory-detail-walk", func(b *testing.B) {
+		g, secret := benchGuard(b, nil)
+		benchWalk(b, g.Wrap("perfumes.detail", trivial), secret, func(i int) string { return fmt.Sprintf("/api/perfumes/brand-%09d", i) })
 	})
 	b.Run("bare-parallel", func(b *testing.B) { benchParallel(b, trivial, "") })
 	b.Run("memory-parallel", func(b *testing.B) {
@@ -68,6 +81,28 @@ func benchHandler(b *testing.B, h http.Handler, secret string) {
 		if w.Code != http.StatusOK {
 			b.Fatalf("status %d: %s", w.Code, w.Body)
 		}
+	}
+}
+
+// benchWalk is benchHandler over a different target each time.
+func benchWalk(b *testing.B, h http.Handler, secret string, target func(i int) string) {
+	const n = 4096
+	rs := make([]*http.Request, n)
+	for i := range rs {
+		rs[i] = httptest.NewRequest(http.MethodGet, target(i), nil)
+		rs[i].RemoteAddr = "192.0.2.1:40000"
+		rs[i].Header.Set("X-API-Key", secret)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	i := 0
+	for b.Loop() {
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, rs[i%n])
+		if w.Code != http.StatusOK {
+			b.Fatalf("status %d: %s", w.Code, w.Body)
+		}
+		i++
 	}
 }
 

@@ -201,8 +201,9 @@ func TestGuardKeyStates(t *testing.T) {
 	}
 }
 
-// counterValue reads the child of a counter vector with one label value.
-func counterValue(t *testing.T, reg *prometheus.Registry, name, label string) float64 {
+// counterValue reads the child of a counter vector with these label values
+// (in the order of the vector's labels).
+func counterValue(t *testing.T, reg *prometheus.Registry, name string, labels ...string) float64 {
 	t.Helper()
 	mfs, err := reg.Gather()
 	if err != nil {
@@ -212,10 +213,17 @@ func counterValue(t *testing.T, reg *prometheus.Registry, name, label string) fl
 		if mf.GetName() != name {
 			continue
 		}
+	metrics:
 		for _, m := range mf.GetMetric() {
-			if len(m.GetLabel()) == 1 && m.GetLabel()[0].GetValue() == label {
-				return m.GetCounter().GetValue()
+			if len(m.GetLabel()) != len(labels) {
+				continue
 			}
+			for i, l := range m.GetLabel() {
+				if l.GetValue() != labels[i] {
+					continue metrics
+				}
+			}
+			return m.GetCounter().GetValue()
 		}
 	}
 	return 0

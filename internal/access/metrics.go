@@ -14,6 +14,9 @@ type metrics struct {
 	refusals     *prometheus.CounterVec
 	cache        *prometheus.CounterVec
 	signals      *prometheus.CounterVec
+	// autoSuspensions counts keys suspended on a signal, by kind and
+	// result (suspended, failed).
+	autoSuspensions *prometheus.CounterVec
 	// cacheHits is the hot path's child, resolved once.
 	cacheHits prometheus.Counter
 }
@@ -45,6 +48,10 @@ func newMetrics(reg prometheus.Registerer, status func() ratelimit.Status) (*met
 			Name: "fragrance_abuse_signals_total",
 			Help: "Abuse signals raised, by kind.",
 		}, []string{"kind"}),
+		autoSuspensions: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "fragrance_abuse_auto_suspensions_total",
+			Help: "Keys suspended automatically on an abuse signal (--abuse-auto-suspend), by signal kind and result (suspended, failed).",
+		}, []string{"kind", "result"}),
 	}
 	m.cacheHits = m.cache.WithLabelValues(string(cacheHit))
 	degraded := prometheus.NewGaugeFunc(prometheus.GaugeOpts{
@@ -59,7 +66,7 @@ func newMetrics(reg prometheus.Registerer, status func() ratelimit.Status) (*met
 	if reg == nil {
 		return m, nil
 	}
-	for _, c := range []prometheus.Collector{m.authFailures, m.refusals, m.cache, m.signals, degraded} {
+	for _, c := range []prometheus.Collector{m.authFailures, m.refusals, m.cache, m.signals, m.autoSuspensions, degraded} {
 		if err := reg.Register(c); err != nil {
 			return nil, fmt.Errorf("access: register metrics: %w", err)
 		}

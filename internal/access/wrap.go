@@ -26,7 +26,10 @@ import (
 //  3. the key's windows admit the request or it gets 429;
 //  4. h runs with the key in its context (KeyFrom), without api_key in its
 //     URL, and the rate-limit headers set;
-//  5. the request is metered once h has returned.
+//  5. the request is metered once h has returned; it is noted for the
+//     abuse signals (before h runs, or when refused with 429), and a signal
+//     of a kind in AbuseConfig.AutoSuspend suspends the key (its next
+//     request gets 403).
 //
 // CORS preflight must be answered before Wrap: it needs no key.
 func (g *Guard) Wrap(endpoint string, h http.Handler) http.Handler { return g.wrap(endpoint, h, false) }
@@ -156,7 +159,9 @@ func (g *Guard) failedCheck(ctx context.Context, ip string) {
 		if d.Minute.Limit <= 0 {
 			n, span = d.Day.Limit, d.Day.Span
 		}
-		g.abuse.failedBurst(ip, n, span, g.now())
+		if s, ok := g.abuse.failedBurst(ip, n, span, g.now()); ok {
+			g.signal(ctx, apikey.Key{}, ip, s)
+		}
 	}
 }
 
@@ -204,7 +209,7 @@ func (g *Guard) serve(w http.ResponseWriter, r *http.Request, li *LogInfo, endpo
 			g.metrics.refusals.WithLabelValues(p).Inc()
 		}
 		writeRateLimited(w, r, d)
-		g.refused(key, endpoint, ip)
+		g.refused(r.Context(), key, endpoint, ip)
 		return
 	}
 	g.run(w, r, li, endpoint, key, ip, d, h)
@@ -230,7 +235,7 @@ func (g *Guard) serveUsage(w http.ResponseWriter, r *http.Request, li *LogInfo, 
 			g.metrics.refusals.WithLabelValues(p).Inc()
 		}
 		writeUsageRefused(w, r, budget, violated)
-		g.refused(key, endpoint, ip)
+		g.refused(r.Context(), key, endpoint, ip)
 		return
 	}
 	g.run(w, r, li, endpoint, key, ip, d, h)
@@ -268,17 +273,24 @@ func (g *Guard) limiterFailed(w http.ResponseWriter, r *http.Request, key apikey
 
 // refused meters a request of key refused by a limit, and notes it for the
 // abuse signals.
-func (g *Guard) refused(key apikey.Key, endpoint, ip string) {
+func (g *Guard) refused(ctx context.Context, key apikey.Key, endpoint, ip string) {
 	now := g.now()
 	g.meter.Request(key.Prefix, endpoint, http.StatusTooManyRequests, now, 0)
-	g.abuse.refused(key.Prefix, ip, now)
+	if s, ok := g.abuse.refused(key.Prefix, ip, now); ok {
+		g.signal(ctx, key, ip, s)
+	}
 }
 
 // run serves an admitted request: h runs with the key and the decision d
 // in its context, without api_key in its URL, and is metered.
 func (g *Guard) run(w http.ResponseWriter, r *http.Request, li *LogInfo, endpoint string, key apikey.Key, ip string, d ratelimit.Decision, h http.Handler) {
 	now := g.now()
-	g.abuse.seen(key.Prefix, ip, now)
+	if s, ok := g.abuse.seen(key.Prefix, ip, now); ok {
+		g.signal(r.Context(), key, ip, s)
+	}
+	if s, ok := g.walks.note(endpoint, key.Prefix, ip, r, now); ok {
+		g.signal(r.Context(), key, ip, s)
+	}
 	// The handler learns the key and decision through the LogInfo the
 	// outer middleware put in the context, when there is one: no second
 	// copy of the request.

@@ -132,7 +132,8 @@ type Store interface {
 	// UseSignInLink consumes the link whose token hashes to hash, once: an
 	// unknown, used or expired (at now) link gives ErrLinkInvalid. It
 	// returns the account of the link's email, created on first use, in
-	// the same transaction that marks the link used.
+	// the same transaction that marks the link used. A disabled account is
+	// returned as it is (Disabled set): the caller refuses it a session.
 	UseSignInLink(ctx context.Context, hash string, now time.Time) (Account, error)
 	// AccountByID returns an account, deleted or not.
 	AccountByID(ctx context.Context, id int64) (Account, error)
@@ -148,19 +149,22 @@ type Store interface {
 	// account again changes nothing (DeletedAt stays the first).
 	DeleteAccount(ctx context.Context, id int64, now time.Time) error
 
-	// SetAccountDisabled disables (suspending every live key of the
+	// SetAccountDisabled disables (suspending every active key of the
 	// account and ending its sessions) or enables (resuming the keys it
-	// suspended) an account, in one transaction, and returns it.
+	// suspended, not those an operator suspended or changed since) an
+	// account, in one transaction, and returns it. Disabling again
+	// suspends any key made active meanwhile. An unknown account gives an
+	// error wrapping catalog.ErrNotFound.
 	SetAccountDisabled(ctx context.Context, id int64, disabled bool) (Account, error)
 
 	// CreateSession stores a session (Hash, AccountID, CreatedAt; LastSeen
-	// is set to CreatedAt). A session of an unknown or deleted account is
-	// refused with an error wrapping catalog.ErrNotFound.
+	// is set to CreatedAt). A session of an unknown, deleted or disabled
+	// account is refused with an error wrapping catalog.ErrNotFound.
 	CreateSession(ctx context.Context, s Session) error
 	// TouchSession returns the live session whose cookie hashes to hash and
 	// its account, and records now as its LastSeen. An unknown or expired
-	// session (Session.Expired at now), or one of a deleted account, gives
-	// ErrNoSession; an expired one is deleted.
+	// session (Session.Expired at now), or one of a deleted or disabled
+	// account, gives ErrNoSession; an expired one is deleted.
 	TouchSession(ctx context.Context, hash string, now time.Time) (Session, Account, error)
 	// EndSession deletes one session (signing out this browser).
 	EndSession(ctx context.Context, hash string) error

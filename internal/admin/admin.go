@@ -3,8 +3,9 @@
 // factor with recovery codes), their sessions (apart from the developer
 // portal's), and the audit log of every admin action, with the Store the
 // backends meet. It holds types, pure functions and interfaces, and imports
-// only the standard library (and golang.org/x/crypto for argon2), the
-// catalogue's error kinds and the key domain.
+// only the standard library (and golang.org/x/crypto for argon2, rsc.io/qr
+// for the second factor's QR code), the catalogue's error kinds and the key
+// domain.
 //
 // Secrets never reach a store in the clear: passwords as argon2id hashes
 // (PHC string form), session cookies and recovery codes as SHA-256 hashes.
@@ -82,7 +83,8 @@ type Store interface {
 	// ListAdminUsers returns every user, oldest first.
 	ListAdminUsers(ctx context.Context) ([]User, error)
 	// UpdateAdminUser stores u's PasswordHash, TOTPSecret, RecoveryHashes
-	// and Disabled (by ID) and returns it; disabling a user ends its sessions.
+	// and Disabled (by ID) and returns it; disabling a user, or changing its
+	// password, ends its sessions (in the same transaction).
 	UpdateAdminUser(ctx context.Context, u User) (User, error)
 
 	// CreateAdminSession stores a session (LastSeen = CreatedAt).
@@ -95,8 +97,9 @@ type Store interface {
 	// EndAdminSession deletes one session.
 	EndAdminSession(ctx context.Context, hash string) error
 
-	// AppendAudit stores e (At set by the caller) and returns it with its
-	// ID. There is no way to change or delete an entry.
+	// AppendAudit stores e (At set by the caller; zero: the store's clock)
+	// and returns it with its ID; an entry Check refuses gives its error.
+	// There is no way to change or delete an entry.
 	AppendAudit(ctx context.Context, e AuditEntry) (AuditEntry, error)
 	// Audit returns entries newest first: those before beforeID (0: from
 	// the newest), at most limit, optionally only those whose Target is

@@ -19,7 +19,7 @@ var _ account.Store = (*DB)(nil)
 // one is touched through another, and of two uses of one sign-in link (on
 // two replicas or one) the row lock lets exactly one mark it used.
 
-const accountColumns = `id, email, created_at, deleted_at`
+const accountColumns = `id, email, created_at, deleted_at, disabled`
 
 // CreateSignInLink stores a sign-in link for email (normalised here; an
 // address NormalizeEmail refuses gives its error). Links expired by the
@@ -165,18 +165,52 @@ func (d *DB) DeleteAccount(ctx context.Context, id int64, now time.Time) error {
 	return nil
 }
 
+// SetAccountDisabled disables an account (suspending its active keys,
+// marked as suspended by the account, and ending its sessions) or enables
+// it (resuming the keys so marked), in one transaction; the key table's
+// trigger tells the replicas.
+func (d *DB) SetAccountDisabled(ctx context.Context, id int64, disabled bool) (account.Account, error) {
+	what := fmt.Sprintf("disable account %d", id)
+	if !disabled {
+		what = fmt.Sprintf("enable account %d", id)
+	}
+	var a account.Account
+	err := d.inTx(ctx, func(tx pgx.Tx) error {
+		var err error
+		a, err = scanAccount(tx.QueryRow(ctx, `UPDATE accounts SET disabled = $2 WHERE id = $1 RETURNING `+accountColumns, id, disabled))
+		if err != nil {
+			return err
+		}
+		batch := &pgx.Batch{}
+		// updated_at only moves forward (see updateKey).
+		if disabled {
+			batch.Queue(`UPDATE api_keys SET state = 'suspended', suspended_by_account = true, updated_at = GREATEST(updated_at, $2)
+				WHERE account_id = $1 AND state = 'active'`, id, d.stamp())
+			batch.Queue(`DELETE FROM sessions WHERE account_id = $1`, id)
+		} else {
+			batch.Queue(`UPDATE api_keys SET state = 'active', suspended_by_account = false, updated_at = GREATEST(updated_at, $2)
+				WHERE account_id = $1 AND state = 'suspended' AND suspended_by_account`, id, d.stamp())
+		}
+		return tx.SendBatch(ctx, batch).Close()
+	})
+	if err != nil {
+		return account.Account{}, txErr(what, err)
+	}
+	return a, nil
+}
+
 func scanAccount(r pgx.Row) (account.Account, error) {
 	var a account.Account
 	var deleted *time.Time
-	if err := r.Scan(&a.ID, &a.Email, &a.CreatedAt, &deleted); err != nil {
+	if err := r.Scan(&a.ID, &a.Email, &a.CreatedAt, &deleted, &a.Disabled); err != nil {
 		return account.Account{}, err
 	}
 	a.CreatedAt, a.DeletedAt = a.CreatedAt.UTC(), timeOf(deleted)
 	return a, nil
 }
 
-// CreateSession stores a session of a live account (otherwise an error
-// wrapping catalog.ErrNotFound). Sessions expired at its CreatedAt are
+// CreateSession stores a session of a live, enabled account (otherwise an
+// error wrapping catalog.ErrNotFound). Sessions expired at its CreatedAt are
 // dropped first, so the table stays small.
 func (d *DB) CreateSession(ctx context.Context, s account.Session) error {
 	if s.Hash == "" || s.CreatedAt.IsZero() {
@@ -188,19 +222,19 @@ func (d *DB) CreateSession(ctx context.Context, s account.Session) error {
 		return fail("create session", err)
 	}
 	tag, err := d.pool.Exec(ctx, `INSERT INTO sessions (hash, account_id, created_at, last_seen)
-		SELECT $1, id, $2, $2 FROM accounts WHERE id = $3 AND deleted_at IS NULL`, s.Hash, created, s.AccountID)
+		SELECT $1, id, $2, $2 FROM accounts WHERE id = $3 AND deleted_at IS NULL AND NOT disabled`, s.Hash, created, s.AccountID)
 	if err != nil {
 		return fail("create session", err)
 	}
 	if tag.RowsAffected() != 1 {
-		return fmt.Errorf("postgres: create session: no live account %d: %w", s.AccountID, catalog.ErrNotFound)
+		return fmt.Errorf("postgres: create session: no live, enabled account %d: %w", s.AccountID, catalog.ErrNotFound)
 	}
 	return nil
 }
 
 // TouchSession returns a live session and its account and records now as
-// the session's LastSeen; an expired one (or one of a deleted account) is
-// deleted and gives account.ErrNoSession.
+// the session's LastSeen; an expired one (or one of a deleted or disabled
+// account) is deleted and gives account.ErrNoSession.
 func (d *DB) TouchSession(ctx context.Context, hash string, now time.Time) (account.Session, account.Account, error) {
 	now = stampOf(now)
 	var s account.Session
@@ -208,9 +242,9 @@ func (d *DB) TouchSession(ctx context.Context, hash string, now time.Time) (acco
 	gone := false
 	err := d.inTx(ctx, func(tx pgx.Tx) error {
 		var deleted *time.Time
-		err := tx.QueryRow(ctx, `SELECT s.hash, s.account_id, s.created_at, s.last_seen, a.id, a.email, a.created_at, a.deleted_at
+		err := tx.QueryRow(ctx, `SELECT s.hash, s.account_id, s.created_at, s.last_seen, a.id, a.email, a.created_at, a.deleted_at, a.disabled
 			FROM sessions s JOIN accounts a ON a.id = s.account_id WHERE s.hash = $1 FOR UPDATE OF s`, hash).
-			Scan(&s.Hash, &s.AccountID, &s.CreatedAt, &s.LastSeen, &a.ID, &a.Email, &a.CreatedAt, &deleted)
+			Scan(&s.Hash, &s.AccountID, &s.CreatedAt, &s.LastSeen, &a.ID, &a.Email, &a.CreatedAt, &deleted, &a.Disabled)
 		if errors.Is(err, pgx.ErrNoRows) {
 			gone = true
 			return nil
@@ -220,7 +254,7 @@ func (d *DB) TouchSession(ctx context.Context, hash string, now time.Time) (acco
 		}
 		s.CreatedAt, s.LastSeen = s.CreatedAt.UTC(), s.LastSeen.UTC()
 		a.CreatedAt, a.DeletedAt = a.CreatedAt.UTC(), timeOf(deleted)
-		if s.Expired(now) || a.Deleted() {
+		if s.Expired(now) || a.Deleted() || a.Disabled {
 			gone = true
 			_, err := tx.Exec(ctx, `DELETE FROM sessions WHERE hash = $1`, hash)
 			return err

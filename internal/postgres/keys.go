@@ -126,12 +126,23 @@ func (d *DB) queryKeys(ctx context.Context, q string, args ...any) ([]apikey.Key
 	return out, nil
 }
 
-// SetKeyState changes a key's state; a revoked key stays revoked.
+// SetKeyState changes a key's state; a revoked key stays revoked. The
+// state is the operator's from then on: enabling its account (see
+// SetAccountDisabled) leaves it as set here.
 func (d *DB) SetKeyState(ctx context.Context, prefix string, s apikey.State) (apikey.Key, error) {
 	if !s.Valid() {
 		return apikey.Key{}, fmt.Errorf("postgres: set state of key %s: unknown state %q: %w", prefix, s, catalog.ErrInvalid)
 	}
-	return d.updateKey(ctx, prefix, `state = $3`, string(s))
+	return d.updateKey(ctx, prefix, `state = $3, suspended_by_account = false`, string(s))
+}
+
+// SetKeyTier changes a key's tier; a revoked key stays as it is.
+func (d *DB) SetKeyTier(ctx context.Context, prefix string, tier apikey.Tier) (apikey.Key, error) {
+	t, err := apikey.ParseTier(string(tier))
+	if err != nil {
+		return apikey.Key{}, fmt.Errorf("postgres: set tier of key %s: %w", prefix, err)
+	}
+	return d.updateKey(ctx, prefix, `tier = $3`, string(t))
 }
 
 // SetKeyLimits sets a key's limit overrides; 0 means the tier's default.

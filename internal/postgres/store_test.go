@@ -7,6 +7,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/fragrance-data/fragrance/internal/admin"
 	"github.com/fragrance-data/fragrance/internal/apikey"
 	"github.com/fragrance-data/fragrance/internal/imgstore"
 	"github.com/fragrance-data/fragrance/internal/storetest"
@@ -80,5 +81,26 @@ func TestAccountStoreContract(t *testing.T) {
 		a.SetClock(now)
 		b.SetClock(now)
 		return a, b
+	})
+}
+
+// TestAdminStoreContract runs the dashboard's contract; its exec is a
+// connection of its own to the test's schema, as an operator's psql.
+func TestAdminStoreContract(t *testing.T) {
+	t.Parallel()
+	storetest.RunAdminStore(t, func(t *testing.T, now func() time.Time) (admin.Store, func(string) error) {
+		u := schemaURL(t)
+		db := openAt(t, u)
+		db.SetClock(now)
+		return db, func(q string) error {
+			ctx := context.Background()
+			conn, err := pgx.Connect(ctx, u)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer conn.Close(ctx)
+			_, err = conn.Exec(ctx, q)
+			return err
+		}
 	})
 }

@@ -456,11 +456,29 @@ var pagesOutsideDocument = map[string]bool{
 	"site.sitemap": true, "/sitemap.xml": true,
 	"site.sitemap.part": true, "/sitemaps/{part}": true,
 	"site.robots": true, "/robots.txt": true,
+	// The developer docs (web/docs).
+	"docs.guide": true, "/docs": true,
+	"docs.reference": true, "/docs/reference": true,
+	"docs.playground": true, "/developer/playground": true,
+	"docs.pricing": true, "/pricing": true,
+	// The developer portal (web/portal).
+	"portal.home": true, "/developer": true,
+	"portal.signin.link": true, "/developer/signin/link": true,
+	"portal.signin": true, "portal.signin.use": true, "/developer/signin": true,
+	"portal.signout": true, "/developer/signout": true,
+	"portal.signout.everywhere": true, "/developer/signout/everywhere": true,
+	"portal.account": true, "/developer/account": true,
+	"portal.account.delete": true, "/developer/account/delete": true,
+	"portal.keys": true, "portal.keys.create": true, "/developer/keys": true,
+	"portal.key": true, "/developer/keys/{prefix}": true,
+	"portal.key.roll": true, "/developer/keys/{prefix}/roll": true,
+	"portal.key.revoke.confirm": true, "portal.key.revoke": true, "/developer/keys/{prefix}/revoke": true,
+	"portal.key.tier": true, "/developer/keys/{prefix}/tier": true,
 }
 
 // routeTables are the files that register routes: the API's, the
-// server's own, the pages' ground and the public website's.
-var routeTables = []string{"../api/routes.go", "routes.go", "../web/web.go", "../web/site/site.go"}
+// server's own, the pages' ground, the public website's and the docs'.
+var routeTables = []string{"../api/routes.go", "routes.go", "../web/web.go", "../web/site/site.go", "../web/docs/docs.go"}
 
 // routeTable reads the route tables and returns the route names and the
 // literal path patterns they register: calls of keyed and handle with a

@@ -31,6 +31,7 @@ import (
 	"github.com/fragrance-data/fragrance/internal/usage"
 	"github.com/fragrance-data/fragrance/internal/view"
 	"github.com/fragrance-data/fragrance/internal/web"
+	"github.com/fragrance-data/fragrance/internal/web/docs"
 	"github.com/fragrance-data/fragrance/internal/web/site"
 )
 
@@ -100,7 +101,11 @@ type Config struct {
 	ImageHost     http.Handler
 	ImagePath     string
 	AnswerCacheMB int
-	// Pages replaces the website (packages web and web/site) when set.
+	// Area, when set, builds one more area of pages on the ground (the
+	// developer portal, say), mounted beside the website.
+	Area func(ground *web.Site) web.Routes
+	// Pages replaces the website (packages web, web/site and web/docs)
+	// when set.
 	Pages server.Routes
 	// Analytics is the operator's analytics snippet of the pages.
 	Analytics string
@@ -142,6 +147,14 @@ func NewServer(t testing.TB, mod func(*Config)) http.Handler {
 	if err != nil {
 		t.Fatal(err)
 	}
+	dev, err := docs.New(docs.Config{Web: ground, OpenAPI: api.OpenAPIDocument()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	routes := web.Join(ground, pages, dev)
+	if c.Area != nil {
+		routes = web.Join(routes, c.Area(ground))
+	}
 	cfg := server.Config{
 		Catalogue: c.Catalogue,
 		API: api.New(api.Config{
@@ -150,7 +163,7 @@ func NewServer(t testing.TB, mod func(*Config)) http.Handler {
 			SiteSearch: c.SiteSearch,
 		}),
 		Images: c.ImageHost, ImagePath: c.ImagePath,
-		Pages: web.Join(ground, pages), NotFound: ground.NotFound(),
+		Pages: routes, NotFound: ground.NotFound(),
 		Health: c.Health, Metrics: c.Metrics, Registry: c.Registry,
 		Logger: c.Logger, AccessLog: c.AccessLog, Version: Version,
 	}

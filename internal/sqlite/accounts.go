@@ -18,7 +18,7 @@ var _ account.Store = (*DB)(nil)
 // BEGIN (_txlock=immediate), so two writers never interleave: of two uses
 // of one sign-in link, the second finds it used.
 
-const accountColumns = `id, email, created_at, deleted_at`
+const accountColumns = `id, email, created_at, deleted_at, disabled`
 
 // CreateSignInLink stores a sign-in link for email (normalised here; an
 // address NormalizeEmail refuses gives its error). Links expired by the
@@ -167,10 +167,54 @@ func (d *DB) DeleteAccount(ctx context.Context, id int64, now time.Time) error {
 	return nil
 }
 
+// SetAccountDisabled disables an account (suspending its active keys,
+// marked as suspended by the account, and ending its sessions) or enables
+// it (resuming the keys so marked), in one transaction. Keys change with
+// updated_at moved, so the replicas' caches follow at their next sync.
+func (d *DB) SetAccountDisabled(ctx context.Context, id int64, disabled bool) (account.Account, error) {
+	what := fmt.Sprintf("disable account %d", id)
+	if !disabled {
+		what = fmt.Sprintf("enable account %d", id)
+	}
+	tx, err := d.db.BeginTx(ctx, nil)
+	if err != nil {
+		return account.Account{}, fmt.Errorf("%s: %w", what, err)
+	}
+	defer tx.Rollback()
+	flag := 0
+	if disabled {
+		flag = 1
+	}
+	a, err := scanAccount(tx.QueryRowContext(ctx, `UPDATE accounts SET disabled = ? WHERE id = ? RETURNING `+accountColumns, flag, id))
+	if err != nil {
+		return account.Account{}, fmt.Errorf("%s: %w", what, err)
+	}
+	// updated_at only moves forward (see updateKey).
+	keyStamp := d.now().UTC().Truncate(time.Millisecond).UnixMilli()
+	q := `UPDATE api_keys SET state = 'active', suspended_by_account = 0, updated_at = MAX(updated_at, ?)
+		WHERE account_id = ? AND state = 'suspended' AND suspended_by_account = 1`
+	if disabled {
+		q = `UPDATE api_keys SET state = 'suspended', suspended_by_account = 1, updated_at = MAX(updated_at, ?)
+			WHERE account_id = ? AND state = 'active'`
+	}
+	if _, err := tx.ExecContext(ctx, q, keyStamp, id); err != nil {
+		return account.Account{}, fmt.Errorf("%s: %w", what, err)
+	}
+	if disabled {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM sessions WHERE account_id = ?`, id); err != nil {
+			return account.Account{}, fmt.Errorf("%s: %w", what, err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return account.Account{}, fmt.Errorf("%s: %w", what, err)
+	}
+	return a, nil
+}
+
 func scanAccount(r rowScanner) (account.Account, error) {
 	var a account.Account
 	var created, deleted int64
-	err := r.Scan(&a.ID, &a.Email, &created, &deleted)
+	err := r.Scan(&a.ID, &a.Email, &created, &deleted, &a.Disabled)
 	if errors.Is(err, sql.ErrNoRows) {
 		return account.Account{}, catalog.ErrNotFound
 	}
@@ -181,8 +225,8 @@ func scanAccount(r rowScanner) (account.Account, error) {
 	return a, nil
 }
 
-// CreateSession stores a session of a live account (otherwise an error
-// wrapping catalog.ErrNotFound). Sessions expired at its CreatedAt are
+// CreateSession stores a session of a live, enabled account (otherwise an
+// error wrapping catalog.ErrNotFound). Sessions expired at its CreatedAt are
 // dropped on the way, so the table stays small.
 func (d *DB) CreateSession(ctx context.Context, s account.Session) error {
 	if s.Hash == "" || s.CreatedAt.IsZero() {
@@ -199,13 +243,13 @@ func (d *DB) CreateSession(ctx context.Context, s account.Session) error {
 		return fmt.Errorf("create session: %w", err)
 	}
 	res, err := tx.ExecContext(ctx, `INSERT INTO sessions (hash, account_id, created_at, last_seen)
-		SELECT ?, id, ?, ? FROM accounts WHERE id = ? AND deleted_at = 0`,
+		SELECT ?, id, ?, ? FROM accounts WHERE id = ? AND deleted_at = 0 AND disabled = 0`,
 		s.Hash, created.UnixMilli(), created.UnixMilli(), s.AccountID)
 	if err != nil {
 		return fmt.Errorf("create session: %w", err)
 	}
 	if n, err := res.RowsAffected(); err != nil || n != 1 {
-		return fmt.Errorf("create session: no live account %d: %w", s.AccountID, catalog.ErrNotFound)
+		return fmt.Errorf("create session: no live, enabled account %d: %w", s.AccountID, catalog.ErrNotFound)
 	}
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("create session: %w", err)
@@ -214,8 +258,8 @@ func (d *DB) CreateSession(ctx context.Context, s account.Session) error {
 }
 
 // TouchSession returns a live session and its account and records now as
-// the session's LastSeen; an expired one (or one of a deleted account) is
-// deleted and gives account.ErrNoSession.
+// the session's LastSeen; an expired one (or one of a deleted or disabled
+// account) is deleted and gives account.ErrNoSession.
 func (d *DB) TouchSession(ctx context.Context, hash string, now time.Time) (account.Session, account.Account, error) {
 	now = stampOrZero(now)
 	tx, err := d.db.BeginTx(ctx, nil)
@@ -226,9 +270,9 @@ func (d *DB) TouchSession(ctx context.Context, hash string, now time.Time) (acco
 	var s account.Session
 	var a account.Account
 	var created, seen, aCreated, aDeleted int64
-	err = tx.QueryRowContext(ctx, `SELECT s.hash, s.account_id, s.created_at, s.last_seen, a.id, a.email, a.created_at, a.deleted_at
+	err = tx.QueryRowContext(ctx, `SELECT s.hash, s.account_id, s.created_at, s.last_seen, a.id, a.email, a.created_at, a.deleted_at, a.disabled
 		FROM sessions s JOIN accounts a ON a.id = s.account_id WHERE s.hash = ?`, hash).
-		Scan(&s.Hash, &s.AccountID, &created, &seen, &a.ID, &a.Email, &aCreated, &aDeleted)
+		Scan(&s.Hash, &s.AccountID, &created, &seen, &a.ID, &a.Email, &aCreated, &aDeleted, &a.Disabled)
 	if errors.Is(err, sql.ErrNoRows) {
 		return account.Session{}, account.Account{}, account.ErrNoSession
 	}
@@ -237,7 +281,7 @@ func (d *DB) TouchSession(ctx context.Context, hash string, now time.Time) (acco
 	}
 	s.CreatedAt, s.LastSeen = fromMillis(created), fromMillis(seen)
 	a.CreatedAt, a.DeletedAt = fromMillis(aCreated), fromMillis(aDeleted)
-	if s.Expired(now) || a.Deleted() {
+	if s.Expired(now) || a.Deleted() || a.Disabled {
 		if _, err := tx.ExecContext(ctx, `DELETE FROM sessions WHERE hash = ?`, hash); err != nil {
 			return account.Session{}, account.Account{}, fmt.Errorf("touch session: %w", err)
 		}

@@ -2,10 +2,12 @@ package sqlite_test
 
 import (
 	"context"
+	"database/sql"
 	"path/filepath"
 	"testing"
 	"time"
 
+	"github.com/fragrance-data/fragrance/internal/admin"
 	"github.com/fragrance-data/fragrance/internal/apikey"
 	"github.com/fragrance-data/fragrance/internal/sqlite"
 	"github.com/fragrance-data/fragrance/internal/storetest"
@@ -33,5 +35,28 @@ func TestAccountStoreContract(t *testing.T) {
 			handles[i] = db
 		}
 		return handles[0], handles[1]
+	})
+}
+
+// TestAdminStoreContract runs the dashboard's contract; its exec is a
+// second handle's raw SQL, as an operator's sqlite3 shell would send.
+func TestAdminStoreContract(t *testing.T) {
+	storetest.RunAdminStore(t, func(t *testing.T, now func() time.Time) (admin.Store, func(string) error) {
+		path := filepath.Join(t.TempDir(), "admin.db")
+		db, err := sqlite.Open(context.Background(), path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { db.Close() })
+		db.SetClock(now)
+		raw, err := sql.Open("sqlite", "file:"+path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { raw.Close() })
+		return db, func(q string) error {
+			_, err := raw.ExecContext(context.Background(), q)
+			return err
+		}
 	})
 }

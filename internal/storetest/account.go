@@ -48,6 +48,7 @@ func RunAccountStore(t *testing.T, open func(t *testing.T, now func() time.Time)
 		{"DeleteAccount", testDeleteAccount},
 		{"AccountKeys", testAccountKeys},
 		{"TierRequests", testTierRequests},
+		{"DisableAccount", testDisableAccount},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -612,6 +613,103 @@ func testTierRequests(t *testing.T, s AccountStore, c *testclock.Clock) {
 	}
 	if won != 1 {
 		t.Fatalf("%d concurrent decisions succeeded, want 1", won)
+	}
+}
+
+// testDisableAccount: disabling suspends the account's active keys (only
+// those), ends its sessions and refuses new ones; enabling resumes the
+// keys the disabling suspended, not those an operator set meanwhile.
+func testDisableAccount(t *testing.T, s AccountStore, c *testclock.Clock) {
+	ctx := context.Background()
+	a := signIn(t, s, c, "dev@example.com")
+	b := signIn(t, s, c, "other@example.com")
+	active, pinned, operators := accountKey(t, s, a.ID, a.Email), accountKey(t, s, a.ID, a.Email), accountKey(t, s, a.ID, a.Email)
+	suspended, revoked := accountKey(t, s, a.ID, a.Email), accountKey(t, s, a.ID, a.Email)
+	others := accountKey(t, s, b.ID, b.Email)
+	for _, st := range []struct {
+		k     apikey.Key
+		state apikey.State
+	}{{suspended, apikey.Suspended}, {revoked, apikey.Revoked}} {
+		if _, err := s.SetKeyState(ctx, st.k.Prefix, st.state); err != nil {
+			t.Fatal(err)
+		}
+	}
+	session, othersSession := newSession(t, s, c, a.ID), newSession(t, s, c, b.ID)
+	wantStates := func(when string, want map[string]apikey.State) {
+		t.Helper()
+		for prefix, st := range want {
+			if k, err := s.KeyByPrefix(ctx, prefix); err != nil || k.State != st {
+				t.Fatalf("%s: key %s = %s, %v; want %s", when, prefix, k.State, err, st)
+			}
+		}
+	}
+
+	c.Add(time.Minute)
+	disabledAt := c.Now()
+	got, err := s.SetAccountDisabled(ctx, a.ID, true)
+	if err != nil || !got.Disabled || got.ID != a.ID || got.Email != a.Email {
+		t.Fatalf("SetAccountDisabled(true) = %+v, %v", got, err)
+	}
+	if read, err := s.AccountByID(ctx, a.ID); err != nil || read != got {
+		t.Fatalf("AccountByID after disabling = %+v, %v; want %+v", read, err, got)
+	}
+	wantStates("disabled", map[string]apikey.State{active.Prefix: apikey.Suspended, pinned.Prefix: apikey.Suspended,
+		operators.Prefix: apikey.Suspended, suspended.Prefix: apikey.Suspended, revoked.Prefix: apikey.Revoked, others.Prefix: apikey.Active})
+	changed, err := s.KeysChangedSince(ctx, disabledAt)
+	if err != nil || len(changed) != 3 {
+		t.Fatalf("KeysChangedSince(disabling) = %d keys, %v; want the three suspended (so replicas refuse them)", len(changed), err)
+	}
+	_, _, err = s.TouchSession(ctx, session, c.Now())
+	wantNoSession(t, err, "a session of a disabled account")
+	if _, got, err := s.TouchSession(ctx, othersSession, c.Now()); err != nil || got.ID != b.ID {
+		t.Fatalf("another account's session after a disabling = %+v, %v", got, err)
+	}
+	_, late := account.NewSecret()
+	if err := s.CreateSession(ctx, account.Session{Hash: late, AccountID: a.ID, CreatedAt: c.Now()}); !errors.Is(err, catalog.ErrNotFound) {
+		t.Fatalf("a new session of a disabled account: %v, want ErrNotFound", err)
+	}
+	// A link still works as a link, and tells the portal the account is disabled.
+	if got, err := s.UseSignInLink(ctx, newLink(t, s, c, a.Email), c.Now()); err != nil || got.ID != a.ID || !got.Disabled {
+		t.Fatalf("a disabled account's link = %+v, %v; want the account, disabled", got, err)
+	}
+	if got, err := s.AccountByEmail(ctx, a.Email); err != nil || !got.Disabled {
+		t.Fatalf("AccountByEmail of a disabled account = %+v, %v", got, err)
+	}
+
+	// Meanwhile an operator pins one key suspended, another is resumed and
+	// made active by hand; disabling again suspends that one.
+	if _, err := s.SetKeyState(ctx, pinned.Prefix, apikey.Suspended); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.SetKeyState(ctx, operators.Prefix, apikey.Active); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.SetAccountDisabled(ctx, a.ID, true); err != nil {
+		t.Fatal(err)
+	}
+	wantStates("disabled twice", map[string]apikey.State{operators.Prefix: apikey.Suspended})
+
+	c.Add(time.Minute)
+	enabledAt := c.Now()
+	got, err = s.SetAccountDisabled(ctx, a.ID, false)
+	if err != nil || got.Disabled {
+		t.Fatalf("SetAccountDisabled(false) = %+v, %v", got, err)
+	}
+	wantStates("enabled", map[string]apikey.State{active.Prefix: apikey.Active, operators.Prefix: apikey.Active,
+		pinned.Prefix: apikey.Suspended, suspended.Prefix: apikey.Suspended, revoked.Prefix: apikey.Revoked, others.Prefix: apikey.Active})
+	if changed, err := s.KeysChangedSince(ctx, enabledAt); err != nil || len(changed) != 2 {
+		t.Fatalf("KeysChangedSince(enabling) = %d keys, %v; want the two resumed", len(changed), err)
+	}
+	if _, _, err := s.TouchSession(ctx, newSession(t, s, c, a.ID), c.Now()); err != nil {
+		t.Fatalf("a new session after enabling: %v", err)
+	}
+	// Enabling again changes no key.
+	if _, err := s.SetAccountDisabled(ctx, a.ID, false); err != nil {
+		t.Fatal(err)
+	}
+	wantStates("enabled twice", map[string]apikey.State{pinned.Prefix: apikey.Suspended, suspended.Prefix: apikey.Suspended})
+	if _, err := s.SetAccountDisabled(ctx, b.ID+100, true); !errors.Is(err, catalog.ErrNotFound) {
+		t.Fatalf("disabling nothing: %v, want ErrNotFound", err)
 	}
 }
 

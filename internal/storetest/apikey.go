@@ -29,6 +29,7 @@ func RunKeyStore(t *testing.T, open func(t *testing.T, now func() time.Time) api
 		{"Limits", testKeyLimits},
 		{"ChangedSince", testKeysChangedSince},
 		{"Expiry", testKeyExpiry},
+		{"Tier", testKeyTier},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -117,6 +118,9 @@ func testKeyNotFound(t *testing.T, s apikey.Store, _ *testclock.Clock) {
 	}
 	if _, err := s.SetKeyExpiry(ctx, "fds_nothing0", time.Now()); !errors.Is(err, catalog.ErrNotFound) {
 		t.Errorf("SetKeyExpiry of nothing: %v, want ErrNotFound", err)
+	}
+	if _, err := s.SetKeyTier(ctx, "fds_nothing0", apikey.Pro); !errors.Is(err, catalog.ErrNotFound) {
+		t.Errorf("SetKeyTier of nothing: %v, want ErrNotFound", err)
 	}
 	if ks, err := s.ListKeys(ctx); err != nil || len(ks) != 0 {
 		t.Errorf("ListKeys of an empty store: %v, %v", ks, err)
@@ -264,5 +268,39 @@ func testKeyExpiry(t *testing.T, s apikey.Store, c *testclock.Clock) {
 	}
 	if _, err := s.SetKeyExpiry(ctx, k.Prefix, at); !errors.Is(err, apikey.ErrRevoked) {
 		t.Fatalf("SetKeyExpiry of a revoked key: %v, want ErrRevoked", err)
+	}
+}
+
+// testKeyTier: a tier change is a change replicas fetch (UpdatedAt
+// moves) and touches nothing else; a revoked key stays as it is.
+func testKeyTier(t *testing.T, s apikey.Store, c *testclock.Clock) {
+	ctx := context.Background()
+	k := newTestKey(t, apikey.Free)
+	k.PerMinute = 9
+	k = mustCreate(t, s, k)
+	c.Add(time.Second)
+	got, err := s.SetKeyTier(ctx, k.Prefix, apikey.Pro)
+	want := k
+	want.Tier, want.UpdatedAt = apikey.Pro, c.Now()
+	if err != nil || !sameKey(got, want) {
+		t.Fatalf("SetKeyTier = %+v, %v; want %+v", got, err, want)
+	}
+	if read, _ := s.KeyByHash(ctx, k.Hash); !sameKey(read, want) {
+		t.Fatalf("read back %+v, want %+v", read, want)
+	}
+	if ks, err := s.KeysChangedSince(ctx, c.Now()); err != nil || len(ks) != 1 || ks[0].Tier != apikey.Pro {
+		t.Fatalf("KeysChangedSince(the tier changed) = %+v, %v; want the key", ks, err)
+	}
+	if _, err := s.SetKeyTier(ctx, k.Prefix, "platinum"); !errors.Is(err, catalog.ErrInvalid) {
+		t.Fatalf("an unknown tier: %v, want ErrInvalid", err)
+	}
+	if _, err := s.SetKeyState(ctx, k.Prefix, apikey.Revoked); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.SetKeyTier(ctx, k.Prefix, apikey.Enterprise); !errors.Is(err, apikey.ErrRevoked) {
+		t.Fatalf("SetKeyTier of a revoked key: %v, want ErrRevoked", err)
+	}
+	if read, _ := s.KeyByHash(ctx, k.Hash); read.Tier != apikey.Pro {
+		t.Fatalf("a revoked key's tier changed to %s", read.Tier)
 	}
 }

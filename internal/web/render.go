@@ -244,3 +244,13 @@ func backOf(u *url.URL) string {
 	}
 	return back
 }
+
+// KeyChoice is one API key of the developer signed in, as the pages offer
+// it (the playground's key picker): never the secret, which only the
+// developer holds.
+type KeyChoice struct {
+	// Name is the key's name, Prefix its display prefix ("fds_AbC12345").
+	Name, Prefix string
+	// Kind is "server" or "browser" (a key that lists its origins).
+	Kind string
+}

@@ -39,7 +39,8 @@ func newNonce() string {
 // csp is the policy of an HTML page with nonce: scripts only from the
 // service with the nonce, styles only from the service's stylesheet (no
 // inline style anywhere), images from the service and its image host,
-// nothing framing the page. With the operator's analytics snippet in the
+// nothing framing the page, fetches to the service, its public base URL
+// and its image host. With the operator's analytics snippet in the
 // page (after consent), its scripts run by the nonce and may load others
 // ('strict-dynamic') and send to any https address.
 func (s *Site) csp(nonce string, analytics bool) string {
@@ -57,9 +58,21 @@ func (s *Site) csp(nonce string, analytics bool) string {
 		b.WriteString(s.imageOrigin)
 	}
 	if analytics {
-		b.WriteString(" https:; connect-src 'self' https:")
-	} else {
-		b.WriteString("; connect-src 'self'")
+		b.WriteString(" https:")
+	}
+	// The playground (web/docs) fetches the API at the public base URL and
+	// the image host, which answer CORS requests from any origin: when a
+	// page is reached under another address than the base URL (a second
+	// name, a proxy's), 'self' alone would refuse the playground's requests.
+	b.WriteString("; connect-src 'self'")
+	for _, o := range [...]string{s.apiOrigin, s.imageOrigin} {
+		if o != "" {
+			b.WriteString(" ")
+			b.WriteString(o)
+		}
+	}
+	if analytics {
+		b.WriteString(" https:")
 	}
 	b.WriteString("; font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
 	return b.String()

@@ -72,6 +72,7 @@ type Site struct {
 	now           func() time.Time
 	base          string
 	imageOrigin   string
+	apiOrigin     string // the base URL's origin, where the playground sends requests
 	secureCookies bool
 	placeholder   string        // stands for the nonce until an answer's own replaces it
 	analytics     template.HTML // with placeholder nonces
@@ -91,7 +92,8 @@ func New(cfg Config) (*Site, error) {
 		s.now = time.Now
 	}
 	s.secureCookies = strings.HasPrefix(s.base, "https://")
-	if o := originOf(cfg.ImageURL); o != "" && o != originOf(s.base) {
+	s.apiOrigin = originOf(s.base)
+	if o := originOf(cfg.ImageURL); o != "" && o != s.apiOrigin {
 		s.imageOrigin = o
 	}
 	s.placeholder = newNonce()

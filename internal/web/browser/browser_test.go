@@ -1,8 +1,8 @@
 // Package browser_test drives the real binary with a real browser
 // (Chromium, through chromedp): search from the home page, a perfume page,
 // the cookie choices with and without JavaScript, the cookies before any
-// choice, axe-core on every kind of page, and screenshots at a phone's and
-// a desktop's width. It runs when FRAGRANCE_TEST_BROWSER=1 and is skipped
+// choice, the playground, axe-core on every kind of page, and screenshots
+// at a phone's and a desktop's width. It runs when FRAGRANCE_TEST_BROWSER=1 and is skipped
 // otherwise; .ci/run runs it.
 //
 //	FRAGRANCE_TEST_BROWSER=1 go test ./internal/web/browser -v
@@ -16,7 +16,6 @@ package browser_test
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"os"
@@ -35,8 +34,9 @@ import (
 // service is the real binary, started on a free port over a new database
 // filled with the bundled catalogue.
 type service struct {
-	base string
-	cmd  *exec.Cmd
+	base    string
+	cmd     *exec.Cmd
+	bin, db string // the binary and its database
 }
 
 func startService(t *testing.T) *service {
@@ -54,7 +54,8 @@ func startService(t *testing.T) *service {
 	if err := os.WriteFile(snippet, []byte(`<script>window.analyticsRan = true;</script>`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(bin, "serve", "--db", filepath.Join(dir, "site.db"), "--addr", "127.0.0.1:0",
+	db := filepath.Join(dir, "site.db")
+	cmd := exec.Command(bin, "serve", "--db", db, "--addr", "127.0.0.1:0",
 		"--image-workers", "0", "--analytics-snippet", snippet, "--site-search-limit", "1000")
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
@@ -94,7 +95,7 @@ func startService(t *testing.T) *service {
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
-	return &service{base: base, cmd: cmd}
+	return &service{base: base, cmd: cmd, bin: bin, db: db}
 }
 
 func chromiumPath(t *testing.T) string {
@@ -183,6 +184,8 @@ func TestBrowser(t *testing.T) {
 	t.Run("RejectCookies", func(t *testing.T) { rejectCookies(t, svc) })
 	t.Run("AcceptCookies", func(t *testing.T) { acceptCookies(t, svc) })
 	t.Run("RejectWithoutJavaScript", func(t *testing.T) { rejectWithoutJS(t, svc) })
+	t.Run("Playground", func(t *testing.T) { playground(t, svc) })
+	t.Run("DeveloperJourney", func(t *testing.T) { developerJourney(t, svc) })
 	t.Run("Accessibility", func(t *testing.T) { accessibility(t, svc) })
 	t.Run("Screenshots", func(t *testing.T) { screenshots(t, svc) })
 }
@@ -319,6 +322,11 @@ var pageKinds = []struct{ name, path string }{
 	{"note", "/notes/vanilla"},
 	{"accord", "/accords/woody"},
 	{"privacy", "/privacy"},
+	{"developer", "/developer"},
+	{"docs", "/docs"},
+	{"reference", "/docs/reference"},
+	{"playground", "/developer/playground?endpoint=matchPerfumes&accords=woody:40&gender=nobody"},
+	{"pricing", "/pricing"},
 	{"not-found", "/no/such/page"},
 }
 
@@ -356,20 +364,9 @@ func accessibility(t *testing.T, svc *service) {
 	axe := axeSource(t)
 	ctx := browser(t)
 	check := func(name, path string) {
-		run(t, ctx, chromedp.Navigate(svc.base+path), chromedp.WaitReady(css(`footer`)), chromedp.Evaluate[chromedp.Void](axe))
-		raw := get(t, ctx, chromedp.Evaluate[string](`axe.run(document, {resultTypes: ["violations"]}).then(r => JSON.stringify(r.violations.map(v => ({
-			id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 3).map(n => n.target.join(" "))}))))`, chromedp.EvalAwaitPromise))
-		var vs []axeViolation
-		if err := json.Unmarshal([]byte(raw), &vs); err != nil {
-			t.Fatalf("%s: axe answered %q: %v", name, raw, err)
-		}
-		for _, v := range vs {
-			if v.Impact == "serious" || v.Impact == "critical" {
-				t.Errorf("%s (%s): %s %s: %s at %v", name, path, v.Impact, v.ID, v.Help, v.Nodes)
-			} else {
-				t.Logf("%s (%s): %s %s: %s at %v", name, path, v.Impact, v.ID, v.Help, v.Nodes)
-			}
-		}
+		t.Helper()
+		run(t, ctx, chromedp.Navigate(svc.base+path))
+		axeCheck(t, ctx, axe, name+" ("+path+")")
 	}
 	for _, p := range pageKinds {
 		check(p.name+" with the banner", p.path)
@@ -386,16 +383,7 @@ func accessibility(t *testing.T, svc *service) {
 // made on the others),
 // and checks that nothing scrolls sideways at 390.
 func screenshots(t *testing.T, svc *service) {
-	dir := os.Getenv("FRAGRANCE_SCREENSHOTS")
-	if dir == "" {
-		var err error
-		if dir, err = os.MkdirTemp("", "fragrance-screenshots-"); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	dir := screenshotDir(t)
 	t.Logf("screenshots in %s", dir)
 	for _, width := range []int64{390, 1280} {
 		ctx := browser(t)

@@ -120,6 +120,53 @@ func TestSignOut(t *testing.T) {
 	}
 }
 
+// TestDisabledAccount: an account an operator disabled is signed out
+// everywhere, may not make keys, and its sign-in link (which works as a
+// link) opens a page saying the account is disabled, without a session.
+// Enabled again, it signs in and its keys work as before.
+func TestDisabledAccount(t *testing.T) {
+	e := newEnv(t, httpBase, nil)
+	s := e.signIn("dev@example.com")
+	_, prefix := e.createKey(s, url.Values{"name": {"K"}, "kind": {"server"}})
+	a := e.store.accounts[0]
+	if _, err := e.store.SetAccountDisabled(t.Context(), a.ID, true); err != nil {
+		t.Fatal(err)
+	}
+	if rec := e.do("GET", "/developer/keys", nil, s); rec.Code != http.StatusUnauthorized {
+		t.Errorf("a disabled account's session = %d, want 401", rec.Code)
+	}
+	if rec := e.do("POST", "/developer/keys", url.Values{"name": {"New"}, "kind": {"server"}}, s); rec.Code != http.StatusUnauthorized ||
+		secretRE.MatchString(rec.Body.String()) {
+		t.Errorf("a disabled account makes a key: %d", rec.Code)
+	}
+	if ks, _ := e.store.AccountKeys(t.Context(), a.ID); len(ks) != 1 || ks[0].State != apikey.Suspended {
+		t.Fatalf("a disabled account's keys = %+v; want its one key, suspended", ks)
+	}
+	token := e.askLinkAfterMinute("dev@example.com")
+	rec := e.useLink(token)
+	if rec.Code != http.StatusForbidden || !strings.Contains(rec.Body.String(), "This account is disabled") {
+		t.Fatalf("a disabled account's sign-in link = %d\n%s", rec.Code, rec.Body)
+	}
+	if c := sessionCookie(t, rec, e.cookie); c != nil && c.MaxAge >= 0 {
+		t.Errorf("a disabled account got a session cookie: %v", c)
+	}
+	// The link was used: it does not work twice.
+	if rec := e.useLink(token); rec.Code != http.StatusGone {
+		t.Errorf("the link used by a disabled account, again = %d, want 410", rec.Code)
+	}
+
+	if _, err := e.store.SetAccountDisabled(t.Context(), a.ID, false); err != nil {
+		t.Fatal(err)
+	}
+	s = e.signIn("dev@example.com")
+	if rec := e.do("GET", "/developer/keys", nil, s); rec.Code != http.StatusOK {
+		t.Errorf("an enabled account's keys page = %d", rec.Code)
+	}
+	if k := e.store.key(prefix); k.State != apikey.Active {
+		t.Errorf("the key after enabling = %s, want active again", k.State)
+	}
+}
+
 func (e *env) askLinkAfterMinute(email string) string {
 	e.clock.Add(time.Minute)
 	return e.askLink(email)

@@ -93,6 +93,17 @@ func (f *fakeStore) SetKeyState(_ context.Context, prefix string, s apikey.State
 			return apikey.ErrRevoked
 		}
 		k.State = s
+		delete(f.byAccount, k.Prefix) // the operator's state from now on
+		return nil
+	})
+}
+
+func (f *fakeStore) SetKeyTier(_ context.Context, prefix string, tier apikey.Tier) (apikey.Key, error) {
+	return f.change(prefix, func(k *apikey.Key) error {
+		if k.State == apikey.Revoked {
+			return apikey.ErrRevoked
+		}
+		k.Tier = tier
 		return nil
 	})
 }

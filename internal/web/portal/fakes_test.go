@@ -30,6 +30,9 @@ type fakeStore struct {
 	sessions map[string]account.Session
 	keys     []apikey.Key
 	requests []account.TierRequest
+	// byAccount holds the prefixes of the keys a disabled account's
+	// SetAccountDisabled suspended.
+	byAccount map[string]bool
 }
 
 type link struct {
@@ -44,7 +47,8 @@ var (
 )
 
 func newFakeStore(now func() time.Time) *fakeStore {
-	return &fakeStore{now: now, fail: map[string]bool{}, links: map[string]link{}, sessions: map[string]account.Session{}}
+	return &fakeStore{now: now, fail: map[string]bool{}, links: map[string]link{}, sessions: map[string]account.Session{},
+		byAccount: map[string]bool{}}
 }
 
 func (f *fakeStore) failing(method string) error {
@@ -161,9 +165,46 @@ func (f *fakeStore) CreateSession(_ context.Context, s account.Session) error {
 	if err := f.failing("CreateSession"); err != nil {
 		return err
 	}
-	s.LastSeen = s.CreatedAt
-	f.sessions[s.Hash] = s
-	return nil
+	for _, a := range f.accounts {
+		if a.ID == s.AccountID && !a.Deleted() && !a.Disabled {
+			s.LastSeen = s.CreatedAt
+			f.sessions[s.Hash] = s
+			return nil
+		}
+	}
+	return fmt.Errorf("no live, enabled account %d: %w", s.AccountID, catalog.ErrNotFound)
+}
+
+func (f *fakeStore) SetAccountDisabled(_ context.Context, id int64, disabled bool) (account.Account, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if err := f.failing("SetAccountDisabled"); err != nil {
+		return account.Account{}, err
+	}
+	i := slices.IndexFunc(f.accounts, func(a account.Account) bool { return a.ID == id })
+	if i < 0 {
+		return account.Account{}, catalog.ErrNotFound
+	}
+	f.accounts[i].Disabled = disabled
+	for j := range f.keys {
+		k := &f.keys[j]
+		switch {
+		case k.AccountID != id:
+		case disabled && k.State == apikey.Active:
+			k.State, k.UpdatedAt, f.byAccount[k.Prefix] = apikey.Suspended, f.now(), true
+		case !disabled && k.State == apikey.Suspended && f.byAccount[k.Prefix]:
+			k.State, k.UpdatedAt = apikey.Active, f.now()
+			delete(f.byAccount, k.Prefix)
+		}
+	}
+	if disabled {
+		for h, s := range f.sessions {
+			if s.AccountID == id {
+				delete(f.sessions, h)
+			}
+		}
+	}
+	return f.accounts[i], nil
 }
 
 func (f *fakeStore) TouchSession(_ context.Context, hash string, now time.Time) (account.Session, account.Account, error) {
@@ -181,7 +222,7 @@ func (f *fakeStore) TouchSession(_ context.Context, hash string, now time.Time) 
 		return account.Session{}, account.Account{}, account.ErrNoSession
 	}
 	for _, a := range f.accounts {
-		if a.ID == s.AccountID && !a.Deleted() {
+		if a.ID == s.AccountID && !a.Deleted() && !a.Disabled {
 			s.LastSeen = now
 			f.sessions[hash] = s
 			return s, a, nil

@@ -210,17 +210,10 @@ func (p *Portal) Register(handle func(pattern, name string, h http.Handler)) {
 	post("/developer/keys/{prefix}/tier", "portal.key.tier", p.ownKey(p.requestTier))
 }
 
-// KeyChoice is one key a signed-in visitor may try in the playground.
-type KeyChoice struct {
-	Name, Prefix string
-	// Kind is "server" or "browser" (a key that lists its origins).
-	Kind string
-}
-
 // Keys returns the live keys (active, not expired) of the visitor signed
 // in on r, oldest first; nil when nobody is signed in or the stores cannot
 // answer. The playground offers them.
-func (p *Portal) Keys(r *http.Request) []KeyChoice {
+func (p *Portal) Keys(r *http.Request) []web.KeyChoice {
 	v, ok, err := p.lookup(r)
 	if err != nil || !ok {
 		return nil
@@ -230,11 +223,11 @@ func (p *Portal) Keys(r *http.Request) []KeyChoice {
 		p.log.ErrorContext(r.Context(), "portal: the keys of an account cannot be read", "err", err)
 		return nil
 	}
-	var out []KeyChoice
+	var out []web.KeyChoice
 	now := p.now()
 	for _, k := range ks {
 		if k.State == apikey.Active && !k.Expired(now) {
-			out = append(out, KeyChoice{Name: k.Name, Prefix: k.Prefix, Kind: kindOf(k)})
+			out = append(out, web.KeyChoice{Name: k.Name, Prefix: k.Prefix, Kind: kindOf(k)})
 		}
 	}
 	return out

@@ -32,7 +32,7 @@ func (p *Portal) lookup(r *http.Request) (v visitor, ok bool, err error) {
 		return visitor{}, false, nil
 	case err != nil:
 		return visitor{}, false, err
-	case a.ID == 0 || a.ID != s.AccountID || a.Deleted():
+	case a.ID == 0 || a.ID != s.AccountID || a.Deleted() || a.Disabled:
 		return visitor{}, false, nil
 	}
 	return visitor{account: a, session: s}, true, nil

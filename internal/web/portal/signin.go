@@ -158,6 +158,7 @@ func (p *Portal) confirmSignIn(w http.ResponseWriter, r *http.Request) {
 
 // signIn is POST /developer/signin: the link is used (once), the account
 // made on first use, a session begins and the browser goes to its keys.
+// A disabled account gets a page saying so (403), and no session.
 func (p *Portal) signIn(w http.ResponseWriter, r *http.Request) {
 	if !p.readForm(w, r) {
 		return
@@ -175,6 +176,12 @@ func (p *Portal) signIn(w http.ResponseWriter, r *http.Request) {
 	}
 	if err != nil {
 		p.unavailable(w, r, err)
+		return
+	}
+	if a.Disabled {
+		p.message(w, r, http.StatusForbidden, message{Heading: "This account is disabled",
+			Text: "The operator of the service disabled this account: you cannot sign in, and its keys are suspended. " +
+				"If you think this is a mistake, write to the operator.", Back: "/developer"})
 		return
 	}
 	secret, hash := account.NewSecret()

@@ -1,0 +1,45 @@
+package main
+
+import (
+	"fmt"
+	"net/http"
+
+	"github.com/fragrance-data/fragrance/internal/account"
+	"github.com/fragrance-data/fragrance/internal/api"
+	"github.com/fragrance-data/fragrance/internal/apikey"
+	"github.com/fragrance-data/fragrance/internal/web"
+	"github.com/fragrance-data/fragrance/internal/web/docs"
+)
+
+// docsFlags are the developer docs' flags (the pricing page's).
+type docsFlags struct {
+	tierPrices   *string
+	contactEmail *string
+}
+
+// addDocsFlags adds the developer docs' flags to serve's.
+func addDocsFlags(f *flags) docsFlags {
+	return docsFlags{
+		tierPrices:   f.String("tier-prices", "", "prices the pricing page shows, as tier=PRICE,... (e.g. basic=19 EUR/month,pro=99 EUR/month); a tier without one says to ask"),
+		contactEmail: f.String("contact-email", "", "the operator's address for higher tiers, shown on the pricing page"),
+	}
+}
+
+// newDocs builds the developer docs, the playground and the pricing page
+// on the ground, with the tiers as the limiter applies them and the image
+// host's base URL; the playground offers the keys of the developer signed
+// in (keys may be nil).
+func newDocs(d docsFlags, ground *web.Site, tiers func() apikey.Tiers, imageBase string, keys func(*http.Request) []web.KeyChoice) (*docs.Docs, error) {
+	prices, err := docs.ParsePrices(*d.tierPrices)
+	if err != nil {
+		return nil, fmt.Errorf("--tier-prices: %w", err)
+	}
+	contact := *d.contactEmail
+	if contact != "" {
+		if contact, err = account.NormalizeEmail(contact); err != nil {
+			return nil, fmt.Errorf("--contact-email: %w", err)
+		}
+	}
+	return docs.New(docs.Config{Web: ground, OpenAPI: api.OpenAPIDocument(), Tiers: tiers, Prices: prices,
+		ContactEmail: contact, ImageBase: imageBase, Keys: keys})
+}

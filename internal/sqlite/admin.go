@@ -1,0 +1,302 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/fragrance-data/fragrance/internal/account"
+	"github.com/fragrance-data/fragrance/internal/admin"
+	"github.com/fragrance-data/fragrance/internal/catalog"
+)
+
+var _ admin.Store = (*DB)(nil)
+
+const adminUserColumns = `id, email, password_hash, totp_secret, recovery_hashes, disabled, created_at, updated_at`
+
+// CreateAdminUser stores a new admin (email normalised here); a taken
+// email gives an error wrapping catalog.ErrInvalid.
+func (d *DB) CreateAdminUser(ctx context.Context, u admin.User) (admin.User, error) {
+	email, err := account.NormalizeEmail(u.Email)
+	if err != nil {
+		return admin.User{}, err
+	}
+	if u.PasswordHash == "" {
+		return admin.User{}, fmt.Errorf("create admin %s: a password hash is required: %w", email, catalog.ErrInvalid)
+	}
+	recovery, err := json.Marshal(nonNil(u.RecoveryHashes))
+	if err != nil {
+		return admin.User{}, fmt.Errorf("create admin %s: %w", email, err)
+	}
+	now := d.now().UTC().Truncate(time.Millisecond).UnixMilli()
+	stored, err := scanAdminUser(d.db.QueryRowContext(ctx, `INSERT INTO admin_users (email, password_hash, totp_secret, recovery_hashes, disabled, created_at, updated_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING `+adminUserColumns,
+		email, u.PasswordHash, u.TOTPSecret, string(recovery), u.Disabled, now, now))
+	if err != nil {
+		if strings.Contains(err.Error(), "UNIQUE constraint failed") {
+			return admin.User{}, fmt.Errorf("create admin %s: the email has an admin already: %w", email, catalog.ErrInvalid)
+		}
+		return admin.User{}, fmt.Errorf("create admin %s: %w", email, err)
+	}
+	return stored, nil
+}
+
+// AdminUserByEmail returns the admin of email (normalised here).
+func (d *DB) AdminUserByEmail(ctx context.Context, email string) (admin.User, error) {
+	email, err := account.NormalizeEmail(email)
+	if err != nil {
+		return admin.User{}, err
+	}
+	u, err := scanAdminUser(d.db.QueryRowContext(ctx, `SELECT `+adminUserColumns+` FROM admin_users WHERE email = ?`, email))
+	if err != nil {
+		return admin.User{}, fmt.Errorf("admin %s: %w", email, err)
+	}
+	return u, nil
+}
+
+// AdminUserByID returns an admin.
+func (d *DB) AdminUserByID(ctx context.Context, id int64) (admin.User, error) {
+	u, err := scanAdminUser(d.db.QueryRowContext(ctx, `SELECT `+adminUserColumns+` FROM admin_users WHERE id = ?`, id))
+	if err != nil {
+		return admin.User{}, fmt.Errorf("admin %d: %w", id, err)
+	}
+	return u, nil
+}
+
+// ListAdminUsers returns every admin, oldest first.
+func (d *DB) ListAdminUsers(ctx context.Context) ([]admin.User, error) {
+	rows, err := d.db.QueryContext(ctx, `SELECT `+adminUserColumns+` FROM admin_users ORDER BY id`)
+	if err != nil {
+		return nil, fmt.Errorf("list admins: %w", err)
+	}
+	defer rows.Close()
+	var out []admin.User
+	for rows.Next() {
+		u, err := scanAdminUser(rows)
+		if err != nil {
+			return nil, fmt.Errorf("list admins: %w", err)
+		}
+		out = append(out, u)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("list admins: %w", err)
+	}
+	return out, nil
+}
+
+// UpdateAdminUser stores an admin's password hash, second factor,
+// recovery codes and Disabled, in one transaction that also ends the
+// admin's sessions when it is disabled or its password changes.
+func (d *DB) UpdateAdminUser(ctx context.Context, u admin.User) (admin.User, error) {
+	if u.PasswordHash == "" {
+		return admin.User{}, fmt.Errorf("update admin %d: a password hash is required: %w", u.ID, catalog.ErrInvalid)
+	}
+	recovery, err := json.Marshal(nonNil(u.RecoveryHashes))
+	if err != nil {
+		return admin.User{}, fmt.Errorf("update admin %d: %w", u.ID, err)
+	}
+	tx, err := d.db.BeginTx(ctx, nil)
+	if err != nil {
+		return admin.User{}, fmt.Errorf("update admin %d: %w", u.ID, err)
+	}
+	defer tx.Rollback()
+	before, err := scanAdminUser(tx.QueryRowContext(ctx, `SELECT `+adminUserColumns+` FROM admin_users WHERE id = ?`, u.ID))
+	if err != nil {
+		return admin.User{}, fmt.Errorf("update admin %d: %w", u.ID, err)
+	}
+	now := max(d.now().UTC().Truncate(time.Millisecond).UnixMilli(), before.UpdatedAt.UnixMilli())
+	stored, err := scanAdminUser(tx.QueryRowContext(ctx, `UPDATE admin_users SET password_hash = ?, totp_secret = ?, recovery_hashes = ?, disabled = ?, updated_at = ?
+		WHERE id = ? RETURNING `+adminUserColumns, u.PasswordHash, u.TOTPSecret, string(recovery), u.Disabled, now, u.ID))
+	if err != nil {
+		return admin.User{}, fmt.Errorf("update admin %d: %w", u.ID, err)
+	}
+	if u.Disabled || u.PasswordHash != before.PasswordHash {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM admin_sessions WHERE user_id = ?`, u.ID); err != nil {
+			return admin.User{}, fmt.Errorf("update admin %d: %w", u.ID, err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return admin.User{}, fmt.Errorf("update admin %d: %w", u.ID, err)
+	}
+	return stored, nil
+}
+
+func scanAdminUser(r rowScanner) (admin.User, error) {
+	var u admin.User
+	var recovery string
+	var created, updated int64
+	err := r.Scan(&u.ID, &u.Email, &u.PasswordHash, &u.TOTPSecret, &recovery, &u.Disabled, &created, &updated)
+	if errors.Is(err, sql.ErrNoRows) {
+		return admin.User{}, catalog.ErrNotFound
+	}
+	if err != nil {
+		return admin.User{}, err
+	}
+	if err := json.Unmarshal([]byte(recovery), &u.RecoveryHashes); err != nil {
+		return admin.User{}, fmt.Errorf("admin %d: recovery codes: %w", u.ID, err)
+	}
+	if len(u.RecoveryHashes) == 0 {
+		u.RecoveryHashes = nil
+	}
+	u.CreatedAt, u.UpdatedAt = fromMillis(created), fromMillis(updated)
+	return u, nil
+}
+
+// CreateAdminSession stores a session of an enabled admin (otherwise an
+// error wrapping catalog.ErrNotFound). Sessions expired at its CreatedAt
+// are dropped on the way, so the table stays small.
+func (d *DB) CreateAdminSession(ctx context.Context, s admin.Session) error {
+	if s.Hash == "" || s.CreatedAt.IsZero() {
+		return fmt.Errorf("create admin session: hash and creation time are required: %w", catalog.ErrInvalid)
+	}
+	created := stampOrZero(s.CreatedAt)
+	tx, err := d.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("create admin session: %w", err)
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, `DELETE FROM admin_sessions WHERE last_seen <= ? OR created_at <= ?`,
+		created.Add(-admin.SessionIdle).UnixMilli(), created.Add(-admin.SessionMax).UnixMilli()); err != nil {
+		return fmt.Errorf("create admin session: %w", err)
+	}
+	res, err := tx.ExecContext(ctx, `INSERT INTO admin_sessions (hash, user_id, ip, created_at, last_seen)
+		SELECT ?, id, ?, ?, ? FROM admin_users WHERE id = ? AND disabled = 0`,
+		s.Hash, s.IP, created.UnixMilli(), created.UnixMilli(), s.UserID)
+	if err != nil {
+		return fmt.Errorf("create admin session: %w", err)
+	}
+	if n, err := res.RowsAffected(); err != nil || n != 1 {
+		return fmt.Errorf("create admin session: no enabled admin %d: %w", s.UserID, catalog.ErrNotFound)
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("create admin session: %w", err)
+	}
+	return nil
+}
+
+// noAdminSession reports a session that is unknown, ended, expired or a
+// disabled admin's.
+var noAdminSession = fmt.Errorf("no such admin session: %w", catalog.ErrNotFound)
+
+// TouchAdminSession returns a live session and its admin and records now
+// as its LastSeen; an expired one (or a disabled admin's) is deleted and
+// gives an error wrapping catalog.ErrNotFound.
+func (d *DB) TouchAdminSession(ctx context.Context, hash string, now time.Time) (admin.Session, admin.User, error) {
+	now = stampOrZero(now)
+	tx, err := d.db.BeginTx(ctx, nil)
+	if err != nil {
+		return admin.Session{}, admin.User{}, fmt.Errorf("touch admin session: %w", err)
+	}
+	defer tx.Rollback()
+	var s admin.Session
+	var created, seen int64
+	err = tx.QueryRowContext(ctx, `SELECT hash, user_id, ip, created_at, last_seen FROM admin_sessions WHERE hash = ?`, hash).
+		Scan(&s.Hash, &s.UserID, &s.IP, &created, &seen)
+	if errors.Is(err, sql.ErrNoRows) {
+		return admin.Session{}, admin.User{}, noAdminSession
+	}
+	if err != nil {
+		return admin.Session{}, admin.User{}, fmt.Errorf("touch admin session: %w", err)
+	}
+	s.CreatedAt, s.LastSeen = fromMillis(created), fromMillis(seen)
+	u, err := scanAdminUser(tx.QueryRowContext(ctx, `SELECT `+adminUserColumns+` FROM admin_users WHERE id = ?`, s.UserID))
+	if err != nil {
+		return admin.Session{}, admin.User{}, fmt.Errorf("touch admin session: %w", err)
+	}
+	if s.Expired(now) || u.Disabled {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM admin_sessions WHERE hash = ?`, hash); err != nil {
+			return admin.Session{}, admin.User{}, fmt.Errorf("touch admin session: %w", err)
+		}
+		if err := tx.Commit(); err != nil {
+			return admin.Session{}, admin.User{}, fmt.Errorf("touch admin session: %w", err)
+		}
+		return admin.Session{}, admin.User{}, noAdminSession
+	}
+	if now.After(s.LastSeen) {
+		if _, err := tx.ExecContext(ctx, `UPDATE admin_sessions SET last_seen = ? WHERE hash = ?`, now.UnixMilli(), hash); err != nil {
+			return admin.Session{}, admin.User{}, fmt.Errorf("touch admin session: %w", err)
+		}
+		s.LastSeen = now
+	}
+	if err := tx.Commit(); err != nil {
+		return admin.Session{}, admin.User{}, fmt.Errorf("touch admin session: %w", err)
+	}
+	return s, u, nil
+}
+
+// EndAdminSession deletes one session; ending one that is gone is no error.
+func (d *DB) EndAdminSession(ctx context.Context, hash string) error {
+	if _, err := d.db.ExecContext(ctx, `DELETE FROM admin_sessions WHERE hash = ?`, hash); err != nil {
+		return fmt.Errorf("end admin session: %w", err)
+	}
+	return nil
+}
+
+const auditColumns = `id, at, actor, ip, action, target, reason, detail`
+
+// AppendAudit appends an entry (At defaults to the store's clock) and
+// returns it with its ID. Nothing here, or anywhere, changes an entry:
+// the table's triggers refuse it.
+func (d *DB) AppendAudit(ctx context.Context, e admin.AuditEntry) (admin.AuditEntry, error) {
+	if err := e.Check(); err != nil {
+		return admin.AuditEntry{}, err
+	}
+	if e.At.IsZero() {
+		e.At = d.now()
+	}
+	stored, err := scanAudit(d.db.QueryRowContext(ctx, `INSERT INTO audit_log (at, actor, ip, action, target, reason, detail)
+		VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING `+auditColumns,
+		stampOrZero(e.At).UnixMilli(), e.Actor, e.IP, e.Action, e.Target, e.Reason, e.Detail))
+	if err != nil {
+		return admin.AuditEntry{}, fmt.Errorf("append audit %s: %w", e.Action, err)
+	}
+	return stored, nil
+}
+
+// Audit returns entries newest first: before beforeID (0: from the
+// newest), at most limit, only target's when target is set.
+func (d *DB) Audit(ctx context.Context, beforeID int64, limit int, target string) ([]admin.AuditEntry, error) {
+	if limit < 1 {
+		return nil, fmt.Errorf("audit: limit %d: %w", limit, catalog.ErrInvalid)
+	}
+	if beforeID <= 0 {
+		beforeID = 1<<63 - 1
+	}
+	q := `SELECT ` + auditColumns + ` FROM audit_log WHERE id < ?`
+	args := []any{beforeID}
+	if target != "" {
+		q += ` AND target = ?`
+		args = append(args, target)
+	}
+	rows, err := d.db.QueryContext(ctx, q+` ORDER BY id DESC LIMIT ?`, append(args, limit)...)
+	if err != nil {
+		return nil, fmt.Errorf("audit: %w", err)
+	}
+	defer rows.Close()
+	var out []admin.AuditEntry
+	for rows.Next() {
+		e, err := scanAudit(rows)
+		if err != nil {
+			return nil, fmt.Errorf("audit: %w", err)
+		}
+		out = append(out, e)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("audit: %w", err)
+	}
+	return out, nil
+}
+
+func scanAudit(r rowScanner) (admin.AuditEntry, error) {
+	var e admin.AuditEntry
+	var at int64
+	if err := r.Scan(&e.ID, &at, &e.Actor, &e.IP, &e.Action, &e.Target, &e.Reason, &e.Detail); err != nil {
+		return admin.AuditEntry{}, err
+	}
+	e.At = fromMillis(at)
+	return e, nil
+}

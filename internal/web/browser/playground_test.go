@@ -1,0 +1,149 @@
+package browser_test
+
+import (
+	"context"
+	"html"
+	"io"
+	"net/http"
+	"net/url"
+	"os/exec"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/chromedp"
+)
+
+// playground drives /developer/playground: a new key arrives in the
+// address's fragment (as the portal links it) and leaves the address at
+// once; Send asks the API from the browser and shows the status, the
+// rate-limit headers and the JSON; the key is kept for the tab only
+// without consent to preferences; the code the script writes as the form
+// changes is the code the page's Go writes for the same address; and
+// without JavaScript the page writes the code of the submitted form.
+func playground(t *testing.T, svc *service) {
+	out, err := exec.Command(svc.bin, "keys", "create", "--db", svc.db, "--tier", "free", "--email", "play@example.com").Output()
+	if err != nil {
+		t.Fatalf("keys create: %v", err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	key := lines[len(lines)-1]
+	ctx := browser(t)
+	run(t, ctx, chromedp.Navigate(svc.base+"/developer/playground?endpoint=getPerfume&slug=dior-sauvage#key="+url.QueryEscape(key)),
+		chromedp.WaitVisible(css(`#pg-key-box`)))
+	if loc := get(t, ctx, chromedp.Location()); strings.Contains(loc, "key=") || strings.Contains(loc, key) {
+		t.Errorf("the key stayed in the address: %s", loc)
+	}
+	if v := get(t, ctx, chromedp.Value(css(`#pg-key`))); v != key {
+		t.Errorf("the key field holds %q", v)
+	}
+	if held := get(t, ctx, chromedp.Evaluate[string](`sessionStorage.getItem("fds-playground-keys") + "|" + localStorage.getItem("fds-playground-keys")`)); !strings.Contains(held, key+`"]|null`) {
+		t.Errorf("without consent to preferences the key is kept as %q", held)
+	}
+
+	// Send: the answer, its headers and its body.
+	run(t, ctx, chromedp.Click(css(`#ep-getPerfume .pg-send`)), chromedp.WaitVisible(css(`#pg-response .json`)))
+	if s := get(t, ctx, chromedp.Text(css(`#pg-response .pg-meta`))); !strings.Contains(s, "200") || !strings.Contains(s, "ms") {
+		t.Errorf("status line %q", s)
+	}
+	marked := get(t, ctx, chromedp.Evaluate[string](`[...document.querySelectorAll("#pg-response dt.rl")].map(d => d.textContent.toLowerCase()).join(",")`))
+	for _, h := range []string{"ratelimit", "ratelimit-policy", "x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset"} {
+		if !strings.Contains(","+marked+",", ","+h+",") {
+			t.Errorf("header %s not marked (marked: %s)", h, marked)
+		}
+	}
+	if n := get(t, ctx, chromedp.Evaluate[int](`[...document.querySelectorAll("#pg-response .json .s")].filter(s => s.textContent === '"Sauvage"').length`)); n < 1 {
+		t.Error("the body does not show the name as a JSON string")
+	}
+	if n := get(t, ctx, chromedp.Evaluate[int](`document.querySelectorAll("#pg-response .json details").length`)); n < 5 {
+		t.Errorf("%d folds in the body", n)
+	}
+
+	// The script's code is the page's: change the form, then ask the
+	// server for the address the script wrote.
+	sameCode := func(what, endpoint, set string) {
+		t.Helper()
+		run(t, ctx, chromedp.Evaluate[chromedp.Void](`(() => {
+			const d = document.getElementById("ep-`+endpoint+`");
+			d.open = true;
+			d.dispatchEvent(new Event("toggle"));
+			const set = `+set+`;
+			for (const [name, value] of Object.entries(set)) {
+				const f = d.querySelector('[name="' + name + '"]');
+				f.value = value;
+				f.dispatchEvent(new Event("input", {bubbles: true}));
+			}
+		})()`))
+		loc := get(t, ctx, chromedp.Location())
+		if !strings.Contains(loc, "endpoint="+endpoint) {
+			t.Fatalf("%s: the address is %s", what, loc)
+		}
+		res, err := http.Get(loc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		page, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		for _, lang := range []string{"curl", "js", "python", "go"} {
+			m := regexp.MustCompile(`<code id="code-` + lang + `" data-lang="` + lang + `">([^<]*)</code>`).FindSubmatch(page)
+			js := get(t, ctx, chromedp.Evaluate[string](`document.getElementById("code-`+lang+`").textContent`))
+			if m == nil || html.UnescapeString(string(m[1])) != js {
+				t.Errorf("%s %s: the script wrote\n%s\nthe page writes\n%s", what, lang, js, m)
+			}
+		}
+	}
+	sameCode("search", "siteSearch", `{q: "rose & oud's (x)*! é", limit: "3"}`)
+	sameCode("match", "matchPerfumes", `{accords: "woody:40,vanilla", gender: "feminine", notes: "Tonka Bean"}`)
+	sameCode("image", "getImage", `{id: "31861", "If-None-Match": "\"it's\""}`)
+	sameCode("dupes", "dupePerfumes", `{slug: "creed aventus/x", limit: ""}`)
+
+	// A keyless endpoint answers without a key; the key survives a reload
+	// of the tab.
+	run(t, ctx, chromedp.Navigate(svc.base+"/developer/playground?endpoint=siteSearch&q=sauvage"), chromedp.WaitVisible(css(`#pg-key-box`)),
+		chromedp.Click(css(`#ep-siteSearch .pg-send`)), chromedp.WaitVisible(css(`#pg-response .json`)))
+	if v := get(t, ctx, chromedp.Value(css(`#pg-key`))); v != key {
+		t.Errorf("after a reload the key field holds %q", v)
+	}
+	// Forget: nothing kept, and Send asks for a key.
+	run(t, ctx, chromedp.Click(css(`#pg-key-forget`)), chromedp.Navigate(svc.base+"/developer/playground?endpoint=listPerfumes"),
+		chromedp.WaitVisible(css(`#pg-key-box`)), chromedp.Click(css(`#ep-listPerfumes .pg-send`)), chromedp.WaitVisible(css(`#pg-response .notice`)))
+	if s := get(t, ctx, chromedp.Text(css(`#pg-response .notice`))); !strings.Contains(s, "Paste your API key") {
+		t.Errorf("Send without a key: %q", s)
+	}
+
+	// Without JavaScript: the form submits to the page, which writes the
+	// code.
+	noJS := browser(t)
+	if _, err := chromedp.Call(noJS, emulation.SetScriptExecutionDisabled, emulation.SetScriptExecutionDisabledParams{Value: true}); err != nil {
+		t.Fatal(err)
+	}
+	run(t, noJS, chromedp.Navigate(svc.base+"/developer/playground?endpoint=similarPerfumes"), chromedp.WaitVisible(css(`#f-similarPerfumes-slug`)),
+		chromedp.SendKeys(css(`#f-similarPerfumes-slug`), "dior-sauvage"), chromedp.Click(css(`#ep-similarPerfumes .pg-show`)))
+	waitFor(t, noJS, func(loc string) bool { return strings.Contains(loc, "slug=dior-sauvage") })
+	// The address changes before the new page's nodes exist: ask until the
+	// new page answers.
+	var c string
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		if v, err := chromedp.Run(noJS, chromedp.Text(css(`#code-curl`))); err == nil {
+			if c = v; strings.HasSuffix(c, "/api/perfumes/dior-sauvage/similar'") {
+				break
+			}
+		}
+	}
+	if !strings.HasSuffix(c, "/api/perfumes/dior-sauvage/similar'") {
+		t.Errorf("without JavaScript the curl is %q", c)
+	}
+}
+
+// waitFor waits until the tab's address satisfies ok.
+func waitFor(t *testing.T, ctx context.Context, ok func(string) bool) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		if ok(get(t, ctx, chromedp.Location())) {
+			return
+		}
+	}
+	t.Fatalf("the tab stayed at %s", get(t, ctx, chromedp.Location()))
+}

@@ -1,0 +1,267 @@
+package browser_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"mime/quotedprintable"
+	"net/http"
+	"net/mail"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	cdpbrowser "github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/chromedp"
+)
+
+// developerJourney does what a new developer does: opens /developer, asks
+// for a sign-in link, reads it from the outbox (the service writes mail
+// there without --smtp-url), signs in, creates a key, copies it, runs a
+// playground request for /api/perfumes/match with two accords, sees a 200
+// with rate-limit headers, rolls the key, sees the usage chart count the
+// request, revokes the key and sees the API refuse it, and signs out.
+// Every page on the way is checked with axe-core and photographed at 390
+// and 1280 px.
+func developerJourney(t *testing.T, svc *service) {
+	axe := axeSource(t)
+	shots := screenshotDir(t)
+	ctx := browser(t)
+	step := 0
+	look := func(name string) {
+		t.Helper()
+		step++
+		axeCheck(t, ctx, axe, name)
+		for _, width := range []int64{390, 1280} {
+			viewport := chromedp.EmulateViewport(width, 844)
+			if width < 600 {
+				viewport = chromedp.EmulateViewport(width, 844, chromedp.EmulateMobile, chromedp.EmulatePortrait)
+			}
+			run(t, ctx, viewport)
+			if w := get(t, ctx, chromedp.Evaluate[int64](`document.documentElement.scrollWidth - window.innerWidth`)); w > 0 {
+				t.Errorf("%s at %d px scrolls sideways by %d px", name, width, w)
+			}
+			file := filepath.Join(shots, fmt.Sprintf("portal-%02d-%s-%d.png", step, name, width))
+			if err := os.WriteFile(file, get(t, ctx, chromedp.FullScreenshot(100)), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		run(t, ctx, chromedp.EmulateViewport(1280, 900))
+	}
+
+	// The portal, and the sign-in form (the cookie banner answered first).
+	run(t, ctx, chromedp.Navigate(svc.base+"/developer"), chromedp.Click(css(`section.consent button[value=reject]`)),
+		chromedp.WaitNotPresent(css(`section.consent`)), chromedp.WaitVisible(css(`#email`)))
+	if l := get(t, ctx, chromedp.Text(css(`label[for=email]`))); !strings.Contains(l, "Email") {
+		t.Errorf("the address field is labelled %q", l)
+	}
+	look("developer")
+	email := fmt.Sprintf("dev-%d@example.com", time.Now().UnixNano())
+	run(t, ctx, chromedp.SendKeys(css(`#email`), email))
+	submit(t, ctx, `form[action="/developer/signin/link"] button`)
+	look("link-sent")
+
+	// The link from the outbox: opening it asks to confirm (a mail scanner
+	// that follows links signs nobody in), and Sign in signs in.
+	link := signInLink(t, filepath.Join(filepath.Dir(svc.db), "outbox"), email)
+	run(t, ctx, chromedp.Navigate(link), chromedp.WaitVisible(css(`form[action="/developer/signin"] button`)))
+	look("confirm-sign-in")
+	run(t, ctx, chromedp.Click(css(`form[action="/developer/signin"] button`)), chromedp.WaitVisible(css(`#key-name`)))
+	if loc := get(t, ctx, chromedp.Location()); !strings.HasSuffix(loc, "/developer/keys") {
+		t.Errorf("signed in at %s", loc)
+	}
+	look("keys-empty")
+
+	// Create a key: shown once, with a copy button that copies it.
+	run(t, ctx, chromedp.SendKeys(css(`#key-name`), "My shop"), chromedp.Click(css(`form[action="/developer/keys"] button[type=submit]`)),
+		chromedp.WaitVisible(css(`#new-key`)))
+	key := get(t, ctx, chromedp.Text(css(`#new-key`)))
+	if !regexp.MustCompile(`^fds_[0-9A-Za-z]{49}$`).MatchString(key) {
+		t.Fatalf("the new key reads %q", key)
+	}
+	for _, name := range []string{"clipboard-read", "clipboard-write"} {
+		if _, err := chromedp.Call(ctx, cdpbrowser.SetPermission, cdpbrowser.SetPermissionParams{
+			Permission: &cdpbrowser.PermissionDescriptor{Name: name}, Setting: cdpbrowser.PermissionSettingGranted, Origin: svc.base,
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	run(t, ctx, chromedp.WaitVisible(css(`button[data-copy=new-key]`)), chromedp.Click(css(`button[data-copy=new-key]`)))
+	copied := get(t, ctx, chromedp.Evaluate[string](`navigator.clipboard.readText().catch(() => window.getSelection().toString())`, chromedp.EvalAwaitPromise))
+	if copied != key {
+		t.Errorf("Copy gave %q, want the key", copied)
+	}
+	look("key-created")
+	prefix := key[:12]
+
+	// The playground, from the page's link: the key arrives in the
+	// fragment; match with two accords answers 200 with rate-limit headers.
+	run(t, ctx, chromedp.Click(css(`a[href^="/developer/playground#key="]`)), chromedp.WaitVisible(css(`#pg-key-box`)))
+	if v := get(t, ctx, chromedp.Value(css(`#pg-key`))); v != key {
+		t.Errorf("the playground's key field holds %q", v)
+	}
+	run(t, ctx, chromedp.Evaluate[chromedp.Void](`(() => {
+		const d = document.getElementById("ep-matchPerfumes");
+		d.open = true;
+		d.dispatchEvent(new Event("toggle"));
+		const f = d.querySelector('[name="accords"]');
+		f.value = "woody,citrus";
+		f.dispatchEvent(new Event("input", {bubbles: true}));
+	})()`), chromedp.Click(css(`#ep-matchPerfumes .pg-send`)), chromedp.WaitVisible(css(`#pg-response .json`)))
+	if s := get(t, ctx, chromedp.Text(css(`#pg-response .pg-meta`))); !strings.Contains(s, "200") {
+		t.Errorf("the playground's match answered %q", s)
+	}
+	marked := get(t, ctx, chromedp.Evaluate[string](`[...document.querySelectorAll("#pg-response dt.rl")].map(d => d.textContent.toLowerCase()).join(",")`))
+	if !strings.Contains(marked, "x-ratelimit-remaining") {
+		t.Errorf("rate-limit headers marked: %q", marked)
+	}
+	look("playground-match")
+
+	// The key's page counts the request; roll the key with an hour's grace.
+	run(t, ctx, chromedp.Navigate(svc.base+"/developer/keys/"+prefix), chromedp.WaitVisible(css(`#usage-h`)))
+	if n := get(t, ctx, chromedp.Evaluate[int](`[...document.querySelectorAll("section[aria-labelledby=usage-h] table tbody tr")].filter(r => r.textContent.includes("perfumes.match")).length`)); n != 1 {
+		t.Errorf("the key's page shows no perfumes.match request (rows: %d)", n)
+	}
+	if n := get(t, ctx, chromedp.Evaluate[int](`document.querySelectorAll("section[aria-labelledby=usage-h] svg").length`)); n != 1 {
+		t.Errorf("the key's page has %d usage charts", n)
+	}
+	look("key-page")
+	run(t, ctx, chromedp.SetValue(css(`#grace`), "1h"), chromedp.Click(css(`form[action$="/roll"] button`)), chromedp.WaitVisible(css(`#new-key`)))
+	rolled := get(t, ctx, chromedp.Text(css(`#new-key`)))
+	if rolled == key || !strings.HasPrefix(rolled, "fds_") {
+		t.Fatalf("the rolled key reads %q", rolled)
+	}
+	look("key-rolled")
+	if code := apiStatus(t, svc, key); code != http.StatusOK {
+		t.Errorf("the old key in its grace period: %d, want 200", code)
+	}
+
+	// Revoke the new key (confirmed), and the API refuses it.
+	run(t, ctx, chromedp.Navigate(svc.base+"/developer/keys/"+rolled[:12]+"/revoke"), chromedp.WaitVisible(css(`form[action$="/revoke"] button`)))
+	look("revoke-confirm")
+	submit(t, ctx, `form[action$="/revoke"] button`)
+	look("key-revoked")
+	refused := false
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		if apiStatus(t, svc, rolled) == http.StatusUnauthorized {
+			refused = true
+			break
+		}
+	}
+	if !refused {
+		t.Error("the API still takes the revoked key")
+	}
+	run(t, ctx, chromedp.Navigate(svc.base+"/developer/keys"), chromedp.WaitVisible(css(`#key-name`)))
+	look("keys-list")
+
+	// Sign out: the session cookie goes, and the keys page wants a sign-in.
+	run(t, ctx, chromedp.Click(css(`form[action="/developer/signout"] button`)), chromedp.WaitVisible(css(`#email`)))
+	for name := range cookies(t, ctx) {
+		if strings.Contains(name, "session") {
+			t.Errorf("cookie %s kept after signing out", name)
+		}
+	}
+	run(t, ctx, chromedp.Navigate(svc.base+"/developer/keys"), chromedp.WaitVisible(css(`#email`)))
+	look("signed-out")
+}
+
+// submit clicks the button sel and waits for the next page: the page
+// shown is marked first, and the mark is gone once another has loaded.
+func submit(t *testing.T, ctx context.Context, sel string) {
+	t.Helper()
+	run(t, ctx, chromedp.Evaluate[chromedp.Void](`document.body.dataset.left = "yes"`), chromedp.Click(css(sel)),
+		chromedp.WaitReady(css(`body:not([data-left]) footer`)))
+}
+
+// signInLink reads the newest message to addr in the outbox and returns
+// its sign-in link.
+func signInLink(t *testing.T, outbox, addr string) string {
+	t.Helper()
+	var files []string
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		files, _ = filepath.Glob(filepath.Join(outbox, "*.eml"))
+		if len(files) > 0 {
+			break
+		}
+	}
+	sort.Strings(files)
+	for i := len(files) - 1; i >= 0; i-- {
+		f, err := os.Open(files[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := mail.ReadMessage(f)
+		if err != nil {
+			f.Close()
+			t.Fatalf("%s: %v", files[i], err)
+		}
+		body, err := io.ReadAll(quotedprintable.NewReader(m.Body))
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if to, _ := mail.ParseAddress(m.Header.Get("To")); to == nil || to.Address != addr {
+			continue
+		}
+		if l := regexp.MustCompile(`https?://\S+/developer/signin\?token=[A-Za-z0-9_-]+`).Find(body); l != nil {
+			return string(l)
+		}
+		t.Fatalf("the message to %s has no sign-in link:\n%s", addr, body)
+	}
+	t.Fatalf("no message to %s in %s (%d files)", addr, outbox, len(files))
+	return ""
+}
+
+// apiStatus is the API's status for a request with key.
+func apiStatus(t *testing.T, svc *service, key string) int {
+	t.Helper()
+	req, _ := http.NewRequest("GET", svc.base+"/api/perfumes?limit=1", nil)
+	req.Header.Set("X-API-Key", key)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	return res.StatusCode
+}
+
+// axeCheck runs axe-core on the page shown and fails on serious or
+// critical violations.
+func axeCheck(t *testing.T, ctx context.Context, axe, name string) {
+	t.Helper()
+	run(t, ctx, chromedp.WaitReady(css(`footer`)), chromedp.Evaluate[chromedp.Void](axe))
+	raw := get(t, ctx, chromedp.Evaluate[string](`axe.run(document, {resultTypes: ["violations"]}).then(r => JSON.stringify(r.violations.map(v => ({
+		id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 3).map(n => n.target.join(" "))}))))`, chromedp.EvalAwaitPromise))
+	var vs []axeViolation
+	if err := json.Unmarshal([]byte(raw), &vs); err != nil {
+		t.Fatalf("%s: axe answered %q: %v", name, raw, err)
+	}
+	for _, v := range vs {
+		if v.Impact == "serious" || v.Impact == "critical" {
+			t.Errorf("%s: %s %s: %s at %v", name, v.Impact, v.ID, v.Help, v.Nodes)
+		} else {
+			t.Logf("%s: %s %s: %s at %v", name, v.Impact, v.ID, v.Help, v.Nodes)
+		}
+	}
+}
+
+// screenshotDir is FRAGRANCE_SCREENSHOTS, or a new temporary directory.
+func screenshotDir(t *testing.T) string {
+	t.Helper()
+	dir := os.Getenv("FRAGRANCE_SCREENSHOTS")
+	if dir == "" {
+		var err error
+		if dir, err = os.MkdirTemp("", "fragrance-screenshots-"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
