@@ -91,7 +91,7 @@ func classCharts(id, what string, ps []period, label, axis func(time.Time) strin
 			BarWidth: max(4, 480/max(len(ps), 1)-2), Gap: 2, Fold: "The numbers of " + class}
 		for i, p := range ps {
 			b := web.Bar{Label: label(p.Start), Value: float64(p.ByClass[j]), Text: web.Thousands(int(p.ByClass[j])), Color: classColors[j]}
-			if (len(ps)-1-i)%axisEvery == 0 {
+			if (len(ps)-1-i)%axisEvery == axisEvery/2 { // not at the edges, where a name would be cut
 				b.Axis = axis(p.Start)
 			}
 			c.Bars = append(c.Bars, b)

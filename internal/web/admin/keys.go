@@ -276,7 +276,7 @@ func totalChart(id, title string, ps []period, limit float64, limitLabel string,
 		BarWidth: max(4, 480/max(len(ps), 1)-2), Gap: 2, Fold: "The numbers"}
 	for i, p := range ps {
 		b := web.Bar{Label: label(p.Start.UTC()), Value: float64(p.Total), Text: web.Thousands(int(p.Total)), Color: "#5b2a86"}
-		if (len(ps)-1-i)%axisEvery == 0 {
+		if (len(ps)-1-i)%axisEvery == axisEvery/2 { // not at the edges, where a name would be cut
 			b.Axis = axis(p.Start.UTC())
 		}
 		c.Bars = append(c.Bars, b)

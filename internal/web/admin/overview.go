@@ -187,7 +187,7 @@ func countsTable(in overviewInput, s spans, now time.Time) *table {
 			live++
 		}
 	}
-	return &table{ID: "counts", Caption: "Keys and accounts", Head: []string{"What", "Number"}, Rows: [][]cell{
+	return &table{ID: "counts", Caption: "Keys and accounts by state", Head: []string{"What", "Number"}, Rows: [][]cell{
 		{txt("Keys, active"), num(active)},
 		{txt("Keys, suspended"), num(suspended)},
 		{txt("Keys, revoked or expired"), num(ended)},
@@ -209,7 +209,7 @@ func clicksOf(cs []usage.Click, s spans) (*table, template.HTML) {
 		day := s.dFrom.AddDate(0, 0, i)
 		t.Rows = append(t.Rows, []cell{dayCell(day), num(n)})
 		b := web.Bar{Label: day.Format(time.DateOnly), Value: float64(n), Text: web.Thousands(int(n)), Color: "#5b2a86"}
-		if (overviewDays-1-i)%30 == 0 {
+		if (overviewDays-1-i)%30 == 15 { // not at the edges, where a name would be cut
 			b.Axis = day.Format("2 Jan")
 		}
 		c.Bars = append(c.Bars, b)

@@ -116,6 +116,7 @@ func writeCSV(w http.ResponseWriter, t *table) {
 	h.Set("Content-Disposition", `attachment; filename="fragrance-admin-`+t.ID+`.csv"`)
 	h.Set("Cache-Control", "no-store")
 	cw := csv.NewWriter(w)
+	cw.UseCRLF = true
 	cw.Write(t.Head)
 	rec := make([]string, len(t.Head))
 	for _, row := range t.Rows {

@@ -56,7 +56,7 @@ func startService(t *testing.T) *service {
 	}
 	db := filepath.Join(dir, "site.db")
 	cmd := exec.Command(bin, "serve", "--db", db, "--addr", "127.0.0.1:0",
-		"--image-workers", "0", "--analytics-snippet", snippet, "--site-search-limit", "1000")
+		"--image-workers", "0", "--analytics-snippet", snippet, "--site-search-limit", "1000", "--admin-allow", "127.0.0.1/32")
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -186,6 +186,7 @@ func TestBrowser(t *testing.T) {
 	t.Run("RejectWithoutJavaScript", func(t *testing.T) { rejectWithoutJS(t, svc) })
 	t.Run("Playground", func(t *testing.T) { playground(t, svc) })
 	t.Run("DeveloperJourney", func(t *testing.T) { developerJourney(t, svc) })
+	t.Run("AdminJourney", func(t *testing.T) { adminJourney(t, svc) })
 	t.Run("Accessibility", func(t *testing.T) { accessibility(t, svc) })
 	t.Run("Screenshots", func(t *testing.T) { screenshots(t, svc) })
 }
