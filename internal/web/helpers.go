@@ -2,6 +2,7 @@ package web
 
 import (
 	"encoding/json"
+	"fmt"
 	"html/template"
 	"math"
 	"net/url"
@@ -118,4 +119,17 @@ func PageParam(u *url.URL, maxPage int) (page int, ok bool) {
 		return 0, false
 	}
 	return n, true
+}
+
+// WaitText writes a wait of seconds for people ("a minute", "5 minutes",
+// "2 hours"), rounded up: what a limited visitor reads.
+func WaitText(seconds int64) string {
+	switch {
+	case seconds <= 60:
+		return "a minute"
+	case seconds < 3600:
+		return fmt.Sprintf("%d minutes", (seconds+59)/60)
+	default:
+		return fmt.Sprintf("%d hours", (seconds+3599)/3600)
+	}
 }

@@ -201,20 +201,8 @@ func (d *Dashboard) tooManySignIns(w http.ResponseWriter, r *http.Request, dec r
 	wait := ratelimit.CeilSeconds(dec.RetryAfter())
 	w.Header().Set("Retry-After", strconv.FormatInt(wait, 10))
 	d.message(w, r, http.StatusTooManyRequests, message{Heading: "Too many failed sign-ins",
-		Text: fmt.Sprintf("Too many sign-ins failed for this account or from your network. Try again in %s.", waitText(wait)),
+		Text: fmt.Sprintf("Too many sign-ins failed for this account or from your network. Try again in %s.", web.WaitText(wait)),
 		Back: signInPath, BackText: "Back to the sign-in form"})
-}
-
-// waitText writes a wait of seconds for people.
-func waitText(seconds int64) string {
-	switch {
-	case seconds <= 60:
-		return "a minute"
-	case seconds < 3600:
-		return fmt.Sprintf("%d minutes", (seconds+59)/60)
-	default:
-		return fmt.Sprintf("%d hours", (seconds+3599)/3600)
-	}
 }
 
 // signOut is POST /admin/signout: this browser's session ends.

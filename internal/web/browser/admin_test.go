@@ -1,10 +1,8 @@
 package browser_test
 
 import (
-	"context"
 	"fmt"
 	"net/http"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -23,29 +21,7 @@ import (
 // checked with axe-core and photographed at 390 and 1280 px, where nothing
 // may scroll sideways.
 func adminJourney(t *testing.T, svc *service) {
-	axe := axeSource(t)
-	shots := screenshotDir(t)
-	step := 0
-	look := func(ctx context.Context, name string) {
-		t.Helper()
-		step++
-		axeCheck(t, ctx, axe, name)
-		for _, width := range []int64{390, 1280} {
-			viewport := chromedp.EmulateViewport(width, 844)
-			if width < 600 {
-				viewport = chromedp.EmulateViewport(width, 844, chromedp.EmulateMobile, chromedp.EmulatePortrait)
-			}
-			run(t, ctx, viewport)
-			if w := get(t, ctx, chromedp.Evaluate[int64](`document.documentElement.scrollWidth - window.innerWidth`)); w > 0 {
-				t.Errorf("%s at %d px scrolls sideways by %d px", name, width, w)
-			}
-			file := filepath.Join(shots, fmt.Sprintf("admin-%02d-%s-%d.png", step, name, width))
-			if err := os.WriteFile(file, get(t, ctx, chromedp.FullScreenshot(100)), 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-		run(t, ctx, chromedp.EmulateViewport(1280, 900))
-	}
+	look := photographer(t, "admin")
 
 	// A developer makes a key and asks for the pro tier.
 	dev := browser(t)

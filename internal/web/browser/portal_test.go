@@ -29,30 +29,9 @@ import (
 // Every page on the way is checked with axe-core and photographed at 390
 // and 1280 px.
 func developerJourney(t *testing.T, svc *service) {
-	axe := axeSource(t)
-	shots := screenshotDir(t)
 	ctx := browser(t)
-	step := 0
-	look := func(name string) {
-		t.Helper()
-		step++
-		axeCheck(t, ctx, axe, name)
-		for _, width := range []int64{390, 1280} {
-			viewport := chromedp.EmulateViewport(width, 844)
-			if width < 600 {
-				viewport = chromedp.EmulateViewport(width, 844, chromedp.EmulateMobile, chromedp.EmulatePortrait)
-			}
-			run(t, ctx, viewport)
-			if w := get(t, ctx, chromedp.Evaluate[int64](`document.documentElement.scrollWidth - window.innerWidth`)); w > 0 {
-				t.Errorf("%s at %d px scrolls sideways by %d px", name, width, w)
-			}
-			file := filepath.Join(shots, fmt.Sprintf("portal-%02d-%s-%d.png", step, name, width))
-			if err := os.WriteFile(file, get(t, ctx, chromedp.FullScreenshot(100)), 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-		run(t, ctx, chromedp.EmulateViewport(1280, 900))
-	}
+	shoot := photographer(t, "portal")
+	look := func(name string) { t.Helper(); shoot(ctx, name) }
 
 	// The portal, and the sign-in form (the cookie banner answered first).
 	run(t, ctx, chromedp.Navigate(svc.base+"/developer"), chromedp.Click(css(`section.consent button[value=reject]`)),
@@ -176,6 +155,35 @@ func submit(t *testing.T, ctx context.Context, sel string) {
 	t.Helper()
 	run(t, ctx, chromedp.Evaluate[chromedp.Void](`document.body.dataset.left = "yes"`), chromedp.Click(css(sel)),
 		chromedp.WaitReady(css(`body:not([data-left]) footer`)))
+}
+
+// photographer returns look: it runs axe-core on the page shown in ctx
+// and saves it, numbered by step under the prefix, at 390 and 1280 px,
+// where nothing may scroll sideways; the tab is left at 1280 px.
+func photographer(t *testing.T, prefix string) func(ctx context.Context, name string) {
+	axe := axeSource(t)
+	shots := screenshotDir(t)
+	step := 0
+	return func(ctx context.Context, name string) {
+		t.Helper()
+		step++
+		axeCheck(t, ctx, axe, name)
+		for _, width := range []int64{390, 1280} {
+			viewport := chromedp.EmulateViewport(width, 844)
+			if width < 600 {
+				viewport = chromedp.EmulateViewport(width, 844, chromedp.EmulateMobile, chromedp.EmulatePortrait)
+			}
+			run(t, ctx, viewport)
+			if w := get(t, ctx, chromedp.Evaluate[int64](`document.documentElement.scrollWidth - window.innerWidth`)); w > 0 {
+				t.Errorf("%s at %d px scrolls sideways by %d px", name, width, w)
+			}
+			file := filepath.Join(shots, fmt.Sprintf("%s-%02d-%s-%d.png", prefix, step, name, width))
+			if err := os.WriteFile(file, get(t, ctx, chromedp.FullScreenshot(100)), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		run(t, ctx, chromedp.EmulateViewport(1280, 900))
+	}
 }
 
 // signInLink reads the newest message to addr in the outbox and returns

@@ -90,7 +90,7 @@ func (p *Portal) sendLink(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Retry-After", strconv.FormatInt(wait, 10))
 		p.message(w, r, http.StatusTooManyRequests, message{Heading: "Too many sign-in links",
 			Text: fmt.Sprintf("Too many sign-in links were asked for this address (at most %d a minute and %d a day). "+
-				"Use the newest link you received, or ask again in %s.", p.cfg.SignInPerAddress.PerMinute, p.cfg.SignInPerAddress.PerDay, waitText(wait)),
+				"Use the newest link you received, or ask again in %s.", p.cfg.SignInPerAddress.PerMinute, p.cfg.SignInPerAddress.PerDay, web.WaitText(wait)),
 			Back: "/developer"})
 		return
 	}
@@ -116,18 +116,6 @@ func signInMessage(base, email, secret string) mail.Message {
 			base + "/developer/signin?token=" + secret + "\n\n" +
 			"It works once, for " + strconv.Itoa(linkMinutes) + " minutes. If you did not ask to sign in, you can ignore this message:\n" +
 			"nothing happens without the link.\n",
-	}
-}
-
-// waitText writes a wait of seconds for people.
-func waitText(seconds int64) string {
-	switch {
-	case seconds <= 60:
-		return "a minute"
-	case seconds < 3600:
-		return fmt.Sprintf("%d minutes", (seconds+59)/60)
-	default:
-		return fmt.Sprintf("%d hours", (seconds+3599)/3600)
 	}
 }
 
