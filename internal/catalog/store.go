@@ -19,6 +19,7 @@ type ImportResult struct {
 type Change struct {
 	Seq     int64
 	ID      int64
+	Slug    string   // the perfume's slug (its last, when deleted)
 	Perfume *Perfume // nil for a deleted perfume
 }
 

@@ -159,11 +159,11 @@ func (d *DB) importPerfumes(ctx context.Context, ps []catalog.Perfume, progress 
 			ids[i] = ps[i].ID
 		}
 		// Tombstones take sequences after every row of the file's.
-		tag, err := tx.Exec(ctx, `WITH gone AS (DELETE FROM perfumes WHERE id <> ALL($1) RETURNING id),
+		tag, err := tx.Exec(ctx, `WITH gone AS (DELETE FROM perfumes WHERE id <> ALL($1) RETURNING id, slug),
 			base AS (SELECT value FROM meta WHERE key = 'change_seq')
-			INSERT INTO perfume_tombstones (id, seq)
-			SELECT id, (SELECT value FROM base) + $2 + row_number() OVER (ORDER BY id) FROM gone
-			ON CONFLICT (id) DO UPDATE SET seq = EXCLUDED.seq`, ids, int64(len(ps)))
+			INSERT INTO perfume_tombstones (id, slug, seq)
+			SELECT id, slug, (SELECT value FROM base) + $2 + row_number() OVER (ORDER BY id) FROM gone
+			ON CONFLICT (id) DO UPDATE SET slug = EXCLUDED.slug, seq = EXCLUDED.seq`, ids, int64(len(ps)))
 		if err != nil {
 			return catalog.ImportResult{}, fail("import: delete absent", err)
 		}
@@ -219,7 +219,7 @@ func mergeImport(ctx context.Context, tx pgx.Tx, now any, used int64) error {
 // catalog.Store).
 func (d *DB) Changes(ctx context.Context, since int64, limit int) ([]catalog.Change, error) {
 	rows, err := d.pool.Query(ctx, `SELECT seq, id, slug, data::text FROM perfumes WHERE seq > $1
-		UNION ALL SELECT seq, id, NULL, NULL FROM perfume_tombstones WHERE seq > $1
+		UNION ALL SELECT seq, id, slug, NULL FROM perfume_tombstones WHERE seq > $1
 		ORDER BY seq LIMIT $2`, since, limit)
 	if err != nil {
 		return nil, fail("changes", err)
@@ -228,13 +228,13 @@ func (d *DB) Changes(ctx context.Context, since int64, limit int) ([]catalog.Cha
 	var out []catalog.Change
 	for rows.Next() {
 		var c catalog.Change
-		var slug, data *string
-		if err := rows.Scan(&c.Seq, &c.ID, &slug, &data); err != nil {
+		var data *string
+		if err := rows.Scan(&c.Seq, &c.ID, &c.Slug, &data); err != nil {
 			return nil, fail("changes", err)
 		}
 		if data != nil {
 			c.Perfume = new(catalog.Perfume)
-			if err := decodeRow(*slug, []byte(*data), c.Perfume); err != nil {
+			if err := decodeRow(c.Slug, []byte(*data), c.Perfume); err != nil {
 				return nil, err
 			}
 		}

@@ -14,6 +14,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -95,6 +96,9 @@ type Config struct {
 	Guard  api.Guard
 	Caller api.Caller
 	Usage  api.Usage
+	// Changes serves the change feed (nil: every perfume of Catalogue, in
+	// id order, as sequences 1, 2, ...).
+	Changes api.ChangeFeed
 	// Images builds image URLs (nil: the default paths under BaseURL);
 	// ImageHost is mounted at ImagePath when both are set.
 	Images        view.Images
@@ -137,6 +141,9 @@ func NewServer(t testing.TB, mod func(*Config)) http.Handler {
 	if c.Catalogue == nil {
 		c.Catalogue = Catalogue(t)
 	}
+	if c.Changes == nil {
+		c.Changes = indexFeed{c.Catalogue}
+	}
 	urls := view.NewURLs(BaseURL, c.Images, ref.Color)
 	ground, err := web.New(web.Config{Catalogue: c.Catalogue, ShopURL: c.ShopURL, Click: c.Click, BaseURL: BaseURL,
 		ImageURL: urls.Image(1), Analytics: c.Analytics, Logger: c.Logger})
@@ -160,7 +167,7 @@ func NewServer(t testing.TB, mod func(*Config)) http.Handler {
 		API: api.New(api.Config{
 			Catalogue: c.Catalogue, URLs: urls,
 			Guard: c.Guard, Caller: c.Caller, Usage: c.Usage, Logger: c.Logger, AnswerCacheMB: c.AnswerCacheMB,
-			SiteSearch: c.SiteSearch,
+			SiteSearch: c.SiteSearch, Changes: c.Changes,
 		}),
 		Images: c.ImageHost, ImagePath: c.ImagePath,
 		Pages: routes, NotFound: ground.NotFound(),
@@ -171,6 +178,25 @@ func NewServer(t testing.TB, mod func(*Config)) http.Handler {
 		cfg.Pages, cfg.NotFound = c.Pages, nil
 	}
 	return server.New(cfg)
+}
+
+// indexFeed is a change feed of a catalogue never changed since it was
+// loaded: its perfumes in id order, perfume i at sequence i+1.
+type indexFeed struct{ h *index.Holder }
+
+// Changes lists the perfumes after sequence since.
+func (f indexFeed) Changes(_ context.Context, since int64, limit int) ([]catalog.Change, error) {
+	ix := f.h.Load()
+	if ix == nil {
+		return nil, nil
+	}
+	ids := ix.IDs()
+	slices.Sort(ids)
+	var out []catalog.Change
+	for i := since; i < int64(len(ids)) && len(out) < limit; i++ {
+		out = append(out, catalog.Change{Seq: i + 1, ID: ids[i], Perfume: &catalog.Perfume{ID: ids[i]}})
+	}
+	return out, nil
 }
 
 // Do sends one request to h, with header names and values in pairs, and

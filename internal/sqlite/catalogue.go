@@ -283,8 +283,8 @@ func deleteAbsent(ctx context.Context, tx *sql.Tx, existing map[int64]stored, se
 		if _, err := tx.ExecContext(ctx, `DELETE FROM perfumes WHERE id = ?`, id); err != nil {
 			return seq, fmt.Errorf("import: delete perfume %d: %w", id, err)
 		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO perfume_tombstones (id, seq) VALUES (?, ?)
-			ON CONFLICT (id) DO UPDATE SET seq = excluded.seq`, id, seq); err != nil {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO perfume_tombstones (id, slug, seq) VALUES (?, ?, ?)
+			ON CONFLICT (id) DO UPDATE SET slug = excluded.slug, seq = excluded.seq`, id, existing[id].slug, seq); err != nil {
 			return seq, fmt.Errorf("import: tombstone perfume %d: %w", id, err)
 		}
 		res.Deleted++
@@ -296,7 +296,7 @@ func deleteAbsent(ctx context.Context, tx *sql.Tx, existing map[int64]stored, se
 // catalog.Store).
 func (d *DB) Changes(ctx context.Context, since int64, limit int) ([]catalog.Change, error) {
 	rows, err := d.db.QueryContext(ctx, `SELECT seq, id, slug, data FROM perfumes WHERE seq > ?1
-		UNION ALL SELECT seq, id, NULL, NULL FROM perfume_tombstones WHERE seq > ?1
+		UNION ALL SELECT seq, id, slug, NULL FROM perfume_tombstones WHERE seq > ?1
 		ORDER BY seq LIMIT ?2`, since, limit)
 	if err != nil {
 		return nil, fmt.Errorf("changes: %w", err)
@@ -310,6 +310,7 @@ func (d *DB) Changes(ctx context.Context, since int64, limit int) ([]catalog.Cha
 		if err := rows.Scan(&c.Seq, &c.ID, &slug, &data); err != nil {
 			return nil, fmt.Errorf("changes: %w", err)
 		}
+		c.Slug = string(slug)
 		if data != nil {
 			c.Perfume = new(catalog.Perfume)
 			if err := dec.decodeRow(slug, data, c.Perfume); err != nil {

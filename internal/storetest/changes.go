@@ -56,6 +56,7 @@ func testChanges(t *testing.T, s catalog.Store) {
 	if cs, _ := walk(t, s, cursor, 3); len(cs) != 0 {
 		t.Fatalf("re-import: %d changes, want 0", len(cs))
 	}
+	slugs40 := slugs(t, s)
 	// Three changed, one gone (id 40), the rest the same.
 	next := clone(ps)
 	next[0].Rating, next[2].Name, next[6].Year = 3.3, "Renamed", 1999
@@ -74,6 +75,9 @@ func testChanges(t *testing.T, s catalog.Store) {
 			t.Fatalf("perfume %d twice", c.ID)
 		}
 		got[c.ID] = c.Perfume == nil
+		if c.Slug != slugs40[c.ID] {
+			t.Fatalf("change %d: slug %q, want %q", c.ID, c.Slug, slugs40[c.ID])
+		}
 	}
 	want := map[int64]bool{10: false, 30: false, 70: false, 40: true}
 	if len(got) != len(want) {
