@@ -41,7 +41,7 @@ func runExport(ctx context.Context, args []string, cio cmdIO) error {
 	if err != nil {
 		return fmt.Errorf("--since: %w", err)
 	}
-	store, err := openStore(ctx, *dsn)
+	store, err := openExistingStore(ctx, *dsn)
 	if err != nil {
 		return err
 	}

@@ -21,8 +21,10 @@ type ChangeFeed interface {
 // details of the perfumes added or changed after the cursor since, and
 // tombstones of the deleted ones, oldest change first. The changes come
 // from the store, so every replica pages alike; each detail is the one the
-// detail endpoint gives from this replica's index, or, for a perfume the
-// index has not loaded yet, the stored record's without similar perfumes.
+// detail endpoint gives, made from the stored record: a replica whose index
+// has not reloaded since an import still serves the new records (a perfume
+// its index does not hold yet has no similar perfumes, and a popularity of
+// its own, until it does).
 func (a *API) perfumeChanges(w http.ResponseWriter, r *http.Request) error {
 	p := newParams(r.URL)
 	cursor, _ := p.raw("since")
@@ -47,13 +49,24 @@ func (a *API) perfumeChanges(w http.ResponseWriter, r *http.Request) error {
 		next = cs[len(cs)-1].Seq
 	}
 	ix := a.cfg.Catalogue.Load()
+	// The details are the stored records' (this replica's index may not
+	// have reloaded since the import), indexed on their own; what depends
+	// on the whole catalogue, similar perfumes and popularity, comes from
+	// the index.
+	var ps []catalog.Perfume
+	for _, c := range cs {
+		if c.Perfume != nil {
+			ps = append(ps, *c.Perfume)
+		}
+	}
+	page := index.Build(ps, index.Options{AccordColor: a.render.urls.AccordColor})
 	return a.answerUncached(w, func(en *encoder, b []byte) ([]byte, error) {
 		b = append(b, `{"data":[`...)
 		for i, c := range cs {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = a.appendChange(en, b, ix, c)
+			b = appendChange(en, b, ix, page, c)
 		}
 		b = append(b, `],"nextCursor":`...)
 		b = jsonenc.AppendString(b, catalog.FormatCursor(next))
@@ -63,19 +76,20 @@ func (a *API) perfumeChanges(w http.ResponseWriter, r *http.Request) error {
 	})
 }
 
-// appendChange appends one change: a tombstone, or the perfume's detail.
-func (a *API) appendChange(en *encoder, b []byte, ix *index.Index, c catalog.Change) []byte {
+// appendChange appends one change: a tombstone, or the perfume's detail
+// from page, with the popularity and similar perfumes of ix when ix holds
+// the perfume.
+func appendChange(en *encoder, b []byte, ix, page *index.Index, c catalog.Change) []byte {
 	if c.Perfume == nil {
 		b = append(b, `{"id":`...)
 		b = jsonenc.AppendString(b, c.Slug)
 		return append(b, `,"deleted":true}`...)
 	}
-	if e, ok := ix.ByID(c.ID); ok {
-		if _, similar, err := ix.Similar(e.Slug(), view.SimilarInDetail); err == nil {
-			return en.appendDetail(b, e, similar)
-		}
+	e, _ := page.ByID(c.ID)
+	var similar []index.Scored
+	if live, ok := ix.ByID(c.ID); ok {
+		e.Popularity = live.Popularity
+		_, similar, _ = ix.Similar(live.Slug(), view.SimilarInDetail)
 	}
-	one := index.Build([]catalog.Perfume{*c.Perfume}, index.Options{AccordColor: a.render.urls.AccordColor})
-	e, _ := one.ByID(c.ID)
-	return en.appendDetail(b, e, nil)
+	return en.appendDetail(b, e, similar)
 }

@@ -14,7 +14,6 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
-	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -46,34 +45,57 @@ const (
 // seeded is the bundled catalogue, imported once into a new SQLite store and
 // indexed from what the store gives back, as serve does.
 var seeded = sync.OnceValues(func() (*index.Index, error) {
+	s, err := seededStore()
+	return s.ix, err
+})
+
+// seedResult is the seeded index and the stored perfumes it was built
+// from, in id order (the records of the default change feed).
+type seedResult struct {
+	ix *index.Index
+	ps []catalog.Perfume
+}
+
+var seededStore = sync.OnceValues(func() (seedResult, error) {
+	ix, ps, err := seed()
+	return seedResult{ix, ps}, err
+})
+
+// seed imports the bundled catalogue into a new SQLite store and returns
+// the index built from it and its stored perfumes.
+func seed() (*index.Index, []catalog.Perfume, error) {
 	ctx := context.Background()
 	dir, err := os.MkdirTemp("", "servetest-")
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer os.RemoveAll(dir)
 	ref, err := bundled.LoadReference()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	res, err := importer.New(ref).ReadJSONL(bundled.Catalogue(), bundled.CatalogueName)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	db, err := sqlite.Open(ctx, filepath.Join(dir, "catalogue.db"))
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer db.Close()
 	if _, err := db.ImportPerfumes(ctx, res.Perfumes, nil); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	b := index.NewBuilder(index.Options{AccordColor: ref.Color}, 0)
 	if err := db.EachPerfume(ctx, func(p *catalog.Perfume) error { b.Add(p); return nil }); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return b.Index(), nil
-})
+	ps, err := db.Perfumes(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	return b.Index(), ps, nil
+}
 
 // Catalogue is the bundled catalogue as the service serves it, loaded
 // once per test binary.
@@ -142,7 +164,11 @@ func NewServer(t testing.TB, mod func(*Config)) http.Handler {
 		c.Catalogue = Catalogue(t)
 	}
 	if c.Changes == nil {
-		c.Changes = indexFeed{c.Catalogue}
+		s, err := seededStore()
+		if err != nil {
+			t.Fatalf("servetest: seed the catalogue: %v", err)
+		}
+		c.Changes = seededFeed(s.ps)
 	}
 	urls := view.NewURLs(BaseURL, c.Images, ref.Color)
 	ground, err := web.New(web.Config{Catalogue: c.Catalogue, ShopURL: c.ShopURL, Click: c.Click, BaseURL: BaseURL,
@@ -180,21 +206,16 @@ func NewServer(t testing.TB, mod func(*Config)) http.Handler {
 	return server.New(cfg)
 }
 
-// indexFeed is a change feed of a catalogue never changed since it was
-// loaded: its perfumes in id order, perfume i at sequence i+1.
-type indexFeed struct{ h *index.Holder }
+// seededFeed is the change feed of the bundled catalogue, never changed
+// since it was imported: its perfumes in id order, perfume i at sequence
+// i+1.
+type seededFeed []catalog.Perfume
 
 // Changes lists the perfumes after sequence since.
-func (f indexFeed) Changes(_ context.Context, since int64, limit int) ([]catalog.Change, error) {
-	ix := f.h.Load()
-	if ix == nil {
-		return nil, nil
-	}
-	ids := ix.IDs()
-	slices.Sort(ids)
+func (f seededFeed) Changes(_ context.Context, since int64, limit int) ([]catalog.Change, error) {
 	var out []catalog.Change
-	for i := since; i < int64(len(ids)) && len(out) < limit; i++ {
-		out = append(out, catalog.Change{Seq: i + 1, ID: ids[i], Perfume: &catalog.Perfume{ID: ids[i]}})
+	for i := since; i < int64(len(f)) && len(out) < limit; i++ {
+		out = append(out, catalog.Change{Seq: i + 1, ID: f[i].ID, Slug: f[i].Slug, Perfume: &f[i]})
 	}
 	return out, nil
 }
