@@ -38,6 +38,7 @@ func commands() []command {
 		{"serve", "start the HTTP service", runServe},
 		{"admin", "create, list, disable and reset the admin dashboard's users", runAdmin},
 		{"import", "import a catalogue file (JSON Lines or FragDB) into the store", runImport},
+		{"export", "write the perfumes changed since a cursor (JSON Lines or CSV), and the next cursor", runExport},
 		{"generate", "write a synthetic catalogue (JSON Lines) drawn from the real one", runGenerate},
 		{"migrate", "apply pending schema migrations and exit", runMigrate},
 		{"version", "print the version", runVersion},

@@ -30,6 +30,7 @@ func TestOnlySomeCommandsCreateADatabase(t *testing.T) {
 	for _, args := range [][]string{
 		{"keys", "create", "--db", db, "--email", "a@example.com"},
 		{"keys", "list", "--db", db},
+		{"export", "--db", db, "--out", filepath.Join(dir, "export.jsonl")},
 		{"keys", "revoke", "--db", db, "fds_AbC12345"},
 		{"keys", "suspend", "--db", db, "fds_AbC12345"},
 		{"keys", "resume", "--db", db, "fds_AbC12345"},

@@ -16,12 +16,15 @@ import (
 )
 
 func runImport(ctx context.Context, args []string, cio cmdIO) error {
-	f := newFlags("import", "import [--db PATH] [--strict] FILE|DIR\n\n"+
+	f := newFlags("import", "import [--db PATH] [--strict] [--replace] FILE|DIR\n\n"+
 		"Imports JSON Lines (gzipped or not, the format of the bundled catalogue) or a FragDB\n"+
 		"dataset (its folder, or its fragrances.csv) as an upsert by source id, in one transaction.\n"+
-		"Malformed rows are reported with file, line and reason and left out; the rest are imported.", cio)
+		"Malformed rows are reported with file, line and reason and left out; the rest are imported.\n"+
+		"With --replace the file is the whole catalogue: stored perfumes absent from it are deleted\n"+
+		"(the change feed shows them as deleted).", cio)
 	dsn := f.DB()
 	strict := f.Bool("strict", false, "import nothing when any row is rejected")
+	replace := f.Bool("replace", false, "delete the stored perfumes the file does not hold")
 	if done, err := f.parseOrHelp(args); done {
 		return err
 	}
@@ -55,13 +58,24 @@ func runImport(ctx context.Context, args []string, cio cmdIO) error {
 	}
 	defer store.Close()
 	bar := newProgress(cio.stderr, len(res.Perfumes))
-	sum, err := store.ImportPerfumes(ctx, res.Perfumes, bar.set)
+	importFn := store.ImportPerfumes
+	if *replace {
+		if len(res.Rejected) > 0 {
+			return fmt.Errorf("%d rows rejected; nothing imported (--replace would delete them)", len(res.Rejected))
+		}
+		importFn = store.ReplacePerfumes
+	}
+	sum, err := importFn(ctx, res.Perfumes, bar.set)
 	bar.done()
 	if err != nil {
 		return fmt.Errorf("import %s: nothing was changed: %w", path, err)
 	}
-	fmt.Fprintf(cio.stdout, "imported %s in %.1fs: %d added, %d updated, %d unchanged, %d rejected\n",
-		path, time.Since(start).Seconds(), sum.Added, sum.Updated, sum.Unchanged, len(res.Rejected))
+	deleted := ""
+	if *replace {
+		deleted = fmt.Sprintf(", %d deleted", sum.Deleted)
+	}
+	fmt.Fprintf(cio.stdout, "imported %s in %.1fs: %d added, %d updated, %d unchanged, %d rejected%s\n",
+		path, time.Since(start).Seconds(), sum.Added, sum.Updated, sum.Unchanged, len(res.Rejected), deleted)
 	return nil
 }
 
@@ -115,6 +129,15 @@ func (p *progress) set(done int) {
 	const width = 40
 	n := done * width / p.total
 	fmt.Fprintf(p.w, "\r[%-*s] %3d%% %d/%d", width, strings.Repeat("=", n), done*100/p.total, done, p.total)
+}
+
+// count shows how many items are done when the total is not known.
+func (p *progress) count(done int) {
+	if !p.on || time.Since(p.last) < 100*time.Millisecond {
+		return
+	}
+	p.last = time.Now()
+	fmt.Fprintf(p.w, "\r%d written", done)
 }
 
 func (p *progress) done() {

@@ -263,6 +263,7 @@ func serve(ctx context.Context, c *serveConfig, log *slog.Logger, accessLog serv
 			Guard:         guard,
 			Caller:        guard,
 			Usage:         m,
+			Changes:       store,
 			Logger:        log,
 			AnswerCacheMB: answerCacheSize(*c.answerCache),
 		}),

@@ -57,7 +57,10 @@ type Config struct {
 	// and empty searches (Usage).
 	Caller Caller
 	Usage  Usage
-	Logger *slog.Logger
+	// Changes serves the change feed, GET /api/perfumes/changes; nil
+	// leaves the route out.
+	Changes ChangeFeed
+	Logger  *slog.Logger
 	// SiteSearch wraps the keyless site search (/api/search): the per-IP
 	// limit of the access layer. Nil: unlimited (tests, benchmarks).
 	SiteSearch func(http.Handler) http.Handler

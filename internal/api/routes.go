@@ -17,6 +17,9 @@ func (a *API) Register(handle func(pattern, name string, h http.Handler)) {
 	}
 	keyed("/api/perfumes", "perfumes.list", a.listPerfumes)
 	keyed("/api/perfumes/match", "perfumes.match", a.matchPerfumes)
+	if a.cfg.Changes != nil {
+		keyed("/api/perfumes/changes", "perfumes.changes", a.perfumeChanges)
+	}
 	keyed("/api/perfumes/{slug}", "perfumes.detail", a.getPerfume)
 	keyed("/api/perfumes/{slug}/similar", "perfumes.similar", a.similarPerfumes)
 	keyed("/api/perfumes/{slug}/dupes", "perfumes.dupes", a.dupePerfumes)

@@ -10,6 +10,17 @@ type ImportResult struct {
 	Added     int `json:"added"`
 	Updated   int `json:"updated"`
 	Unchanged int `json:"unchanged"`
+	Deleted   int `json:"deleted,omitempty"`
+}
+
+// Change is one entry of the change feed: a perfume added or changed, or
+// (Perfume nil) deleted, at change sequence Seq. Sequences grow with every
+// change and are the same on every replica of a store.
+type Change struct {
+	Seq     int64
+	ID      int64
+	Slug    string   // the perfume's slug (its last, when deleted)
+	Perfume *Perfume // nil for a deleted perfume
 }
 
 // Store persists the catalogue. The SQLite and PostgreSQL backends meet it;
@@ -30,6 +41,15 @@ type Store interface {
 	// its stored slug whatever ps says. progress, when not nil, is called
 	// with the number of rows written so far.
 	ImportPerfumes(ctx context.Context, ps []Perfume, progress func(done int)) (ImportResult, error)
+	// ReplacePerfumes is ImportPerfumes that also deletes, in the same
+	// transaction, every stored perfume whose ID is not in ps, leaving a
+	// tombstone in the change feed.
+	ReplacePerfumes(ctx context.Context, ps []Perfume, progress func(done int)) (ImportResult, error)
+	// Changes returns at most limit changes with a sequence above since,
+	// oldest first: each perfume added or changed (its latest record) and
+	// each deleted one, once. An import bumps a perfume's sequence only
+	// when its stored record really changes.
+	Changes(ctx context.Context, since int64, limit int) ([]Change, error)
 	// CatalogueVersion is a number that changes whenever an import changes
 	// the catalogue, so replicas can tell when to reload.
 	CatalogueVersion(ctx context.Context) (int64, error)

@@ -113,7 +113,17 @@ type stored struct {
 // progress is called one call at a time, partly from the driver's COPY
 // goroutine, and never after ImportPerfumes returns.
 func (d *DB) ImportPerfumes(ctx context.Context, ps []catalog.Perfume, progress func(int)) (catalog.ImportResult, error) {
-	res, err := d.importPerfumes(ctx, ps, progress)
+	return d.importOrReplace(ctx, ps, progress, false)
+}
+
+// ReplacePerfumes upserts ps and deletes the perfumes absent from it, in
+// one transaction (see catalog.Store).
+func (d *DB) ReplacePerfumes(ctx context.Context, ps []catalog.Perfume, progress func(int)) (catalog.ImportResult, error) {
+	return d.importOrReplace(ctx, ps, progress, true)
+}
+
+func (d *DB) importOrReplace(ctx context.Context, ps []catalog.Perfume, progress func(int), prune bool) (catalog.ImportResult, error) {
+	res, err := d.importPerfumes(ctx, ps, progress, prune)
 	if err != nil && ctx.Err() != nil {
 		// Whatever the driver made of the cancellation, say what it was.
 		return catalog.ImportResult{}, fmt.Errorf("postgres: import: %w (%v)", ctx.Err(), err)
@@ -121,7 +131,7 @@ func (d *DB) ImportPerfumes(ctx context.Context, ps []catalog.Perfume, progress 
 	return res, err
 }
 
-func (d *DB) importPerfumes(ctx context.Context, ps []catalog.Perfume, progress func(int)) (catalog.ImportResult, error) {
+func (d *DB) importPerfumes(ctx context.Context, ps []catalog.Perfume, progress func(int), prune bool) (catalog.ImportResult, error) {
 	tx, err := d.pool.Begin(ctx)
 	if err != nil {
 		return catalog.ImportResult{}, fail("import: begin", err)
@@ -143,8 +153,24 @@ func (d *DB) importPerfumes(ctx context.Context, ps []catalog.Perfume, progress 
 		return catalog.ImportResult{}, fail("import: copy", err)
 	}
 	res := src.res
-	if res.Added+res.Updated > 0 {
-		if err := mergeImport(ctx, tx, d.now()); err != nil {
+	if prune {
+		ids := make([]int64, len(ps))
+		for i := range ps {
+			ids[i] = ps[i].ID
+		}
+		// Tombstones take sequences after every row of the file's.
+		tag, err := tx.Exec(ctx, `WITH gone AS (DELETE FROM perfumes WHERE id <> ALL($1) RETURNING id, slug),
+			base AS (SELECT value FROM meta WHERE key = 'change_seq')
+			INSERT INTO perfume_tombstones (id, slug, seq)
+			SELECT id, slug, (SELECT value FROM base) + $2 + row_number() OVER (ORDER BY id) FROM gone
+			ON CONFLICT (id) DO UPDATE SET slug = EXCLUDED.slug, seq = EXCLUDED.seq`, ids, int64(len(ps)))
+		if err != nil {
+			return catalog.ImportResult{}, fail("import: delete absent", err)
+		}
+		res.Deleted = int(tag.RowsAffected())
+	}
+	if res.Added+res.Updated+res.Deleted > 0 {
+		if err := mergeImport(ctx, tx, d.now(), int64(len(ps)+res.Deleted)); err != nil {
 			return catalog.ImportResult{}, err
 		}
 	}
@@ -160,11 +186,24 @@ func (d *DB) importPerfumes(ctx context.Context, ps []catalog.Perfume, progress 
 // mergeImport writes the copied rows into perfumes (a stored slug is never
 // overwritten; of an id given twice the last record wins), bumps the catalogue version and queues the notification,
 // which the server delivers only if and when the transaction commits.
-func mergeImport(ctx context.Context, tx pgx.Tx, now any) error {
-	if _, err := tx.Exec(ctx, `INSERT INTO perfumes (id, slug, data, updated_at)
-		SELECT DISTINCT ON (id) id, slug, data, $1 FROM perfume_import ORDER BY id, seq DESC
-		ON CONFLICT (id) DO UPDATE SET data = EXCLUDED.data, updated_at = EXCLUDED.updated_at`, now); err != nil {
+//
+// Each written row's change sequence is the last one given out plus one
+// plus its place in the file, so the rows of one import keep file order;
+// used is how many sequences the import takes (the file's rows and its
+// deletions), and the sequences of unchanged rows are simply not used.
+func mergeImport(ctx context.Context, tx pgx.Tx, now any, used int64) error {
+	if _, err := tx.Exec(ctx, `INSERT INTO perfumes (id, slug, data, updated_at, seq)
+		SELECT DISTINCT ON (id) id, slug, data, $1,
+			(SELECT value FROM meta WHERE key = 'change_seq') + seq + 1
+		FROM perfume_import ORDER BY id, seq DESC
+		ON CONFLICT (id) DO UPDATE SET data = EXCLUDED.data, updated_at = EXCLUDED.updated_at, seq = EXCLUDED.seq`, now); err != nil {
 		return fail("import: merge", err)
+	}
+	if _, err := tx.Exec(ctx, `DELETE FROM perfume_tombstones WHERE id IN (SELECT id FROM perfume_import)`); err != nil {
+		return fail("import: merge", err)
+	}
+	if _, err := tx.Exec(ctx, `UPDATE meta SET value = value + $1 WHERE key = 'change_seq'`, used); err != nil {
+		return fail("import: change sequence", err)
 	}
 	var v int64
 	if err := tx.QueryRow(ctx, `UPDATE meta SET value = value + 1 WHERE key = 'catalogue_version' RETURNING value`).Scan(&v); err != nil {
@@ -174,6 +213,37 @@ func mergeImport(ctx context.Context, tx pgx.Tx, now any) error {
 		return fail("import: notify", err)
 	}
 	return nil
+}
+
+// Changes returns the changes after sequence since, oldest first (see
+// catalog.Store).
+func (d *DB) Changes(ctx context.Context, since int64, limit int) ([]catalog.Change, error) {
+	rows, err := d.pool.Query(ctx, `SELECT seq, id, slug, data::text FROM perfumes WHERE seq > $1
+		UNION ALL SELECT seq, id, slug, NULL FROM perfume_tombstones WHERE seq > $1
+		ORDER BY seq LIMIT $2`, since, limit)
+	if err != nil {
+		return nil, fail("changes", err)
+	}
+	defer rows.Close()
+	var out []catalog.Change
+	for rows.Next() {
+		var c catalog.Change
+		var data *string
+		if err := rows.Scan(&c.Seq, &c.ID, &c.Slug, &data); err != nil {
+			return nil, fail("changes", err)
+		}
+		if data != nil {
+			c.Perfume = new(catalog.Perfume)
+			if err := decodeRow(c.Slug, []byte(*data), c.Perfume); err != nil {
+				return nil, err
+			}
+		}
+		out = append(out, c)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fail("changes", err)
+	}
+	return out, nil
 }
 
 // loadStored reads every stored perfume's slug and record digest, and the

@@ -45,34 +45,57 @@ const (
 // seeded is the bundled catalogue, imported once into a new SQLite store and
 // indexed from what the store gives back, as serve does.
 var seeded = sync.OnceValues(func() (*index.Index, error) {
+	s, err := seededStore()
+	return s.ix, err
+})
+
+// seedResult is the seeded index and the stored perfumes it was built
+// from, in id order (the records of the default change feed).
+type seedResult struct {
+	ix *index.Index
+	ps []catalog.Perfume
+}
+
+var seededStore = sync.OnceValues(func() (seedResult, error) {
+	ix, ps, err := seed()
+	return seedResult{ix, ps}, err
+})
+
+// seed imports the bundled catalogue into a new SQLite store and returns
+// the index built from it and its stored perfumes.
+func seed() (*index.Index, []catalog.Perfume, error) {
 	ctx := context.Background()
 	dir, err := os.MkdirTemp("", "servetest-")
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer os.RemoveAll(dir)
 	ref, err := bundled.LoadReference()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	res, err := importer.New(ref).ReadJSONL(bundled.Catalogue(), bundled.CatalogueName)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	db, err := sqlite.Open(ctx, filepath.Join(dir, "catalogue.db"))
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer db.Close()
 	if _, err := db.ImportPerfumes(ctx, res.Perfumes, nil); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	b := index.NewBuilder(index.Options{AccordColor: ref.Color}, 0)
 	if err := db.EachPerfume(ctx, func(p *catalog.Perfume) error { b.Add(p); return nil }); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return b.Index(), nil
-})
+	ps, err := db.Perfumes(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	return b.Index(), ps, nil
+}
 
 // Catalogue is the bundled catalogue as the service serves it, loaded
 // once per test binary.
@@ -95,6 +118,9 @@ type Config struct {
 	Guard  api.Guard
 	Caller api.Caller
 	Usage  api.Usage
+	// Changes serves the change feed (nil: every perfume of Catalogue, in
+	// id order, as sequences 1, 2, ...).
+	Changes api.ChangeFeed
 	// Images builds image URLs (nil: the default paths under BaseURL);
 	// ImageHost is mounted at ImagePath when both are set.
 	Images        view.Images
@@ -137,6 +163,13 @@ func NewServer(t testing.TB, mod func(*Config)) http.Handler {
 	if c.Catalogue == nil {
 		c.Catalogue = Catalogue(t)
 	}
+	if c.Changes == nil {
+		s, err := seededStore()
+		if err != nil {
+			t.Fatalf("servetest: seed the catalogue: %v", err)
+		}
+		c.Changes = seededFeed(s.ps)
+	}
 	urls := view.NewURLs(BaseURL, c.Images, ref.Color)
 	ground, err := web.New(web.Config{Catalogue: c.Catalogue, ShopURL: c.ShopURL, Click: c.Click, BaseURL: BaseURL,
 		ImageURL: urls.Image(1), Analytics: c.Analytics, Logger: c.Logger})
@@ -160,7 +193,7 @@ func NewServer(t testing.TB, mod func(*Config)) http.Handler {
 		API: api.New(api.Config{
 			Catalogue: c.Catalogue, URLs: urls,
 			Guard: c.Guard, Caller: c.Caller, Usage: c.Usage, Logger: c.Logger, AnswerCacheMB: c.AnswerCacheMB,
-			SiteSearch: c.SiteSearch,
+			SiteSearch: c.SiteSearch, Changes: c.Changes,
 		}),
 		Images: c.ImageHost, ImagePath: c.ImagePath,
 		Pages: routes, NotFound: ground.NotFound(),
@@ -171,6 +204,20 @@ func NewServer(t testing.TB, mod func(*Config)) http.Handler {
 		cfg.Pages, cfg.NotFound = c.Pages, nil
 	}
 	return server.New(cfg)
+}
+
+// seededFeed is the change feed of the bundled catalogue, never changed
+// since it was imported: its perfumes in id order, perfume i at sequence
+// i+1.
+type seededFeed []catalog.Perfume
+
+// Changes lists the perfumes after sequence since.
+func (f seededFeed) Changes(_ context.Context, since int64, limit int) ([]catalog.Change, error) {
+	var out []catalog.Change
+	for i := since; i < int64(len(f)) && len(out) < limit; i++ {
+		out = append(out, catalog.Change{Seq: i + 1, ID: f[i].ID, Slug: f[i].Slug, Perfume: &f[i]})
+	}
+	return out, nil
 }
 
 // Do sends one request to h, with header names and values in pairs, and

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/fragrance-data/fragrance/internal/catalog"
 )
@@ -151,7 +152,17 @@ type stored struct {
 }
 
 // ImportPerfumes upserts ps by id in one transaction (see catalog.Store).
-func (d *DB) ImportPerfumes(ctx context.Context, ps []catalog.Perfume, progress func(int)) (res catalog.ImportResult, err error) {
+func (d *DB) ImportPerfumes(ctx context.Context, ps []catalog.Perfume, progress func(int)) (catalog.ImportResult, error) {
+	return d.importPerfumes(ctx, ps, progress, false)
+}
+
+// ReplacePerfumes upserts ps and deletes the perfumes absent from it, in
+// one transaction (see catalog.Store).
+func (d *DB) ReplacePerfumes(ctx context.Context, ps []catalog.Perfume, progress func(int)) (catalog.ImportResult, error) {
+	return d.importPerfumes(ctx, ps, progress, true)
+}
+
+func (d *DB) importPerfumes(ctx context.Context, ps []catalog.Perfume, progress func(int), prune bool) (res catalog.ImportResult, err error) {
 	defer func() {
 		// A cancelled import fails in whichever statement notices first,
 		// sometimes as "statement is closed"; report the cause.
@@ -169,16 +180,31 @@ func (d *DB) ImportPerfumes(ctx context.Context, ps []catalog.Perfume, progress 
 	if err != nil {
 		return res, err
 	}
-	ins, err := tx.PrepareContext(ctx, `INSERT INTO perfumes (id, slug, data, updated_at) VALUES (?, ?, ?, ?)`)
+	var seq int64 // the last change sequence given out
+	if err := tx.QueryRowContext(ctx, `SELECT value FROM meta WHERE key = 'change_seq'`).Scan(&seq); err != nil {
+		return res, fmt.Errorf("import: change sequence: %w", err)
+	}
+	ins, err := tx.PrepareContext(ctx, `INSERT INTO perfumes (id, slug, data, updated_at, seq) VALUES (?, ?, ?, ?, ?)`)
 	if err != nil {
 		return res, fmt.Errorf("import: %w", err)
 	}
 	defer ins.Close()
-	upd, err := tx.PrepareContext(ctx, `UPDATE perfumes SET data = ?, updated_at = ? WHERE id = ?`)
+	upd, err := tx.PrepareContext(ctx, `UPDATE perfumes SET data = ?, updated_at = ?, seq = ? WHERE id = ?`)
 	if err != nil {
 		return res, fmt.Errorf("import: %w", err)
 	}
 	defer upd.Close()
+	rewrite, err := tx.PrepareContext(ctx, `UPDATE perfumes SET data = ?, updated_at = ? WHERE id = ?`)
+	if err != nil {
+		return res, fmt.Errorf("import: %w", err)
+	}
+	defer rewrite.Close()
+	untomb, err := tx.PrepareContext(ctx, `DELETE FROM perfume_tombstones WHERE id = ?`)
+	if err != nil {
+		return res, fmt.Errorf("import: %w", err)
+	}
+	defer untomb.Close()
+	seen := make(map[int64]bool, len(ps))
 
 	now := d.now().Unix()
 	for i := range ps {
@@ -191,31 +217,46 @@ func (d *DB) ImportPerfumes(ctx context.Context, ps []catalog.Perfume, progress 
 			} else if same {
 				res.Unchanged++
 				if !bytes.Equal(data, old.data) { // an older format: rewrite it, same perfume
-					if _, err := upd.ExecContext(ctx, data, now, p.ID); err != nil {
+					if _, err := rewrite.ExecContext(ctx, data, now, p.ID); err != nil {
 						return res, fmt.Errorf("import: rewrite perfume %d: %w", p.ID, err)
 					}
 				}
 			} else {
-				if _, err := upd.ExecContext(ctx, data, now, p.ID); err != nil {
+				seq++
+				if _, err := upd.ExecContext(ctx, data, now, seq, p.ID); err != nil {
 					return res, fmt.Errorf("import: update perfume %d: %w", p.ID, err)
 				}
+				existing[p.ID] = stored{slug: p.Slug, data: data}
 				res.Updated++
 			}
 		} else {
 			p.Slug = catalog.PickSlug(p, taken)
 			data := pack(&p)
-			if _, err := ins.ExecContext(ctx, p.ID, p.Slug, data, now); err != nil {
+			seq++
+			if _, err := ins.ExecContext(ctx, p.ID, p.Slug, data, now, seq); err != nil {
+				return res, fmt.Errorf("import: insert perfume %d: %w", p.ID, err)
+			}
+			if _, err := untomb.ExecContext(ctx, p.ID); err != nil {
 				return res, fmt.Errorf("import: insert perfume %d: %w", p.ID, err)
 			}
 			existing[p.ID] = stored{slug: p.Slug, data: data}
 			res.Added++
 		}
 		ps[i].Slug = p.Slug
+		seen[p.ID] = true
 		if progress != nil && (i%1000 == 999 || i == len(ps)-1) {
 			progress(i + 1)
 		}
 	}
-	if res.Added+res.Updated > 0 {
+	if prune {
+		if seq, err = deleteAbsent(ctx, tx, existing, seen, seq, &res); err != nil {
+			return res, err
+		}
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE meta SET value = ? WHERE key = 'change_seq'`, seq); err != nil {
+		return res, fmt.Errorf("import: change sequence: %w", err)
+	}
+	if res.Added+res.Updated+res.Deleted > 0 {
 		if _, err := tx.ExecContext(ctx, `UPDATE meta SET value = value + 1 WHERE key = 'catalogue_version'`); err != nil {
 			return res, fmt.Errorf("import: bump version: %w", err)
 		}
@@ -224,6 +265,64 @@ func (d *DB) ImportPerfumes(ctx context.Context, ps []catalog.Perfume, progress 
 		return res, fmt.Errorf("import: commit: %w", err)
 	}
 	return res, nil
+}
+
+// deleteAbsent deletes the stored perfumes not in seen, in id order, each
+// leaving a tombstone with the next sequence after seq; it returns the last
+// sequence given out.
+func deleteAbsent(ctx context.Context, tx *sql.Tx, existing map[int64]stored, seen map[int64]bool, seq int64, res *catalog.ImportResult) (int64, error) {
+	var gone []int64
+	for id := range existing {
+		if !seen[id] {
+			gone = append(gone, id)
+		}
+	}
+	slices.Sort(gone)
+	for _, id := range gone {
+		seq++
+		if _, err := tx.ExecContext(ctx, `DELETE FROM perfumes WHERE id = ?`, id); err != nil {
+			return seq, fmt.Errorf("import: delete perfume %d: %w", id, err)
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO perfume_tombstones (id, slug, seq) VALUES (?, ?, ?)
+			ON CONFLICT (id) DO UPDATE SET slug = excluded.slug, seq = excluded.seq`, id, existing[id].slug, seq); err != nil {
+			return seq, fmt.Errorf("import: tombstone perfume %d: %w", id, err)
+		}
+		res.Deleted++
+	}
+	return seq, nil
+}
+
+// Changes returns the changes after sequence since, oldest first (see
+// catalog.Store).
+func (d *DB) Changes(ctx context.Context, since int64, limit int) ([]catalog.Change, error) {
+	rows, err := d.db.QueryContext(ctx, `SELECT seq, id, slug, data FROM perfumes WHERE seq > ?1
+		UNION ALL SELECT seq, id, slug, NULL FROM perfume_tombstones WHERE seq > ?1
+		ORDER BY seq LIMIT ?2`, since, limit)
+	if err != nil {
+		return nil, fmt.Errorf("changes: %w", err)
+	}
+	defer rows.Close()
+	dec := newDecoder()
+	var out []catalog.Change
+	for rows.Next() {
+		var c catalog.Change
+		var slug, data []byte
+		if err := rows.Scan(&c.Seq, &c.ID, &slug, &data); err != nil {
+			return nil, fmt.Errorf("changes: %w", err)
+		}
+		c.Slug = string(slug)
+		if data != nil {
+			c.Perfume = new(catalog.Perfume)
+			if err := dec.decodeRow(slug, data, c.Perfume); err != nil {
+				return nil, err
+			}
+		}
+		out = append(out, c)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("changes: %w", err)
+	}
+	return out, nil
 }
 
 // querier is what both *sql.DB and *sql.Tx offer.

@@ -24,6 +24,7 @@ func RunCatalogue(t *testing.T, open func(t *testing.T) catalog.Store) {
 	t.Run("FailedImportChangesNothing", func(t *testing.T) { testFailedImport(t, open(t)) })
 	t.Run("ConcurrentReadsDuringImport", func(t *testing.T) { testConcurrentReads(t, open(t)) })
 	t.Run("EachPerfume", func(t *testing.T) { testEachPerfume(t, open(t)) })
+	t.Run("Changes", func(t *testing.T) { testChanges(t, open(t)) })
 }
 
 // Perfume returns a small valid perfume for tests.

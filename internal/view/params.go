@@ -25,6 +25,8 @@ func (l Limit) Clamp(n int) int {
 // The limits of the seed and the contract.
 var (
 	PerfumesLimit = Limit{Default: 20, Max: 100}
+	// ChangesLimit is the change feed's page size.
+	ChangesLimit  = Limit{Default: 100, Max: 1000}
 	SimilarLimit  = Limit{Default: 10, Max: 20}
 	DupesLimit    = Limit{Default: 20, Max: 50}
 	MatchLimit    = Limit{Default: 20, Max: 50}
