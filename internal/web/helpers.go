@@ -6,6 +6,7 @@ import (
 	"math"
 	"net/url"
 	"strconv"
+	"strings"
 )
 
 // funcs are the template functions every area shares.
@@ -118,4 +119,15 @@ func PageParam(u *url.URL, maxPage int) (page int, ok bool) {
 		return 0, false
 	}
 	return n, true
+}
+
+// mdSpecial are the characters that mean something in Markdown text.
+var mdSpecial = strings.NewReplacer(`\`, `\\`, "`", "\\`", "*", `\*`, "_", `\_`, "[", `\[`, "]", `\]`,
+	"<", `\<`, "|", `\|`)
+
+// MarkdownText escapes s for a Markdown twin, so that a name or a
+// description reads as the text it is (no link, emphasis or HTML of its
+// own); runs of white space, line breaks included, become one space.
+func MarkdownText(s string) string {
+	return mdSpecial.Replace(strings.Join(strings.Fields(s), " "))
 }
