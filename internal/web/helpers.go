@@ -131,3 +131,9 @@ var mdSpecial = strings.NewReplacer(`\`, `\\`, "`", "\\`", "*", `\*`, "_", `\_`,
 func MarkdownText(s string) string {
 	return mdSpecial.Replace(strings.Join(strings.Fields(s), " "))
 }
+
+// MarkdownCode is s as the text of a Markdown code span (a slug): on one
+// line, with no backtick to end the span early.
+func MarkdownCode(s string) string {
+	return "`" + strings.ReplaceAll(strings.Join(strings.Fields(s), " "), "`", "'") + "`"
+}

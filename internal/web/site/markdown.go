@@ -63,18 +63,24 @@ func (s *Site) perfumeMarkdown(ix *index.Index, slug string) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	return s.perfumeText(p), nil
+}
+
+// perfumeText is the Markdown of a perfume page's values.
+func (s *Site) perfumeText(p *perfumePage) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# %s by %s\n\n", web.MarkdownText(p.Name), web.MarkdownText(p.Brand))
 	if d := summary(p.Description, 300); d != "" {
 		fmt.Fprintf(&b, "> %s\n\n", web.MarkdownText(d))
 	}
-	fmt.Fprintf(&b, "- Slug: `%s`\n", p.Slug)
-	for _, f := range p.Facts {
-		if f.Label == "Brand" {
-			fmt.Fprintf(&b, "- Brand: [%s](%s) (slug `%s`)\n", web.MarkdownText(f.Value), s.base+BrandMarkdownURL(p.BrandSlug), p.BrandSlug)
-			continue
-		}
-		fmt.Fprintf(&b, "- %s: %s\n", f.Label, web.MarkdownText(f.Value))
+	fmt.Fprintf(&b, "- Slug: %s\n", web.MarkdownCode(p.Slug))
+	fmt.Fprintf(&b, "- Brand: [%s](%s) (slug %s)\n", web.MarkdownText(p.Brand), s.base+BrandMarkdownURL(p.BrandSlug), web.MarkdownCode(p.BrandSlug))
+	facts := p.Facts
+	if len(facts) > 0 && facts[0].Link != "" {
+		facts = facts[1:] // the brand, written above with its twin
+	}
+	for _, f := range facts {
+		fmt.Fprintf(&b, "- %s: %s\n", web.MarkdownText(f.Label), web.MarkdownText(f.Value))
 	}
 	if p.Rating != nil {
 		fmt.Fprintf(&b, "- Rating: %s of 5 from %s ratings\n", web.Decimal(*p.Rating, 2), web.Thousands(p.RatingCount))
@@ -82,11 +88,11 @@ func (s *Site) perfumeMarkdown(ix *index.Index, slug string) (string, error) {
 	if len(p.Perfumers) > 0 {
 		names := make([]string, len(p.Perfumers))
 		for i, c := range p.Perfumers {
-			names[i] = fmt.Sprintf("%s (`%s`)", web.MarkdownText(c.Name), c.Slug)
+			names[i] = fmt.Sprintf("%s (%s)", web.MarkdownText(c.Name), web.MarkdownCode(c.Slug))
 		}
 		fmt.Fprintf(&b, "- Perfumers: %s\n", strings.Join(names, ", "))
 	}
-	fmt.Fprintf(&b, "- Web page: %s\n- API: %s/api/perfumes/%s (needs a key)\n", s.base+PerfumeURL(p.Slug), s.base, p.Slug)
+	fmt.Fprintf(&b, "- Web page: %s\n- API: %s (needs a key)\n", s.base+PerfumeURL(p.Slug), s.base+"/api"+PerfumeURL(p.Slug))
 
 	if len(p.Accords) > 0 {
 		b.WriteString("\n## Accords\n\nStrength from 0 to 100.\n\n| Accord | Strength |\n|---|---|\n")
@@ -101,7 +107,7 @@ func (s *Site) perfumeMarkdown(ix *index.Index, slug string) (string, error) {
 			for i, n := range l.Notes {
 				names[i] = web.MarkdownText(n.Name)
 			}
-			fmt.Fprintf(&b, "- %s: %s\n", l.Name, strings.Join(names, ", "))
+			fmt.Fprintf(&b, "- %s: %s\n", web.MarkdownText(l.Name), strings.Join(names, ", "))
 		}
 	}
 	b.WriteString("\n## When to wear it\n\nShare of votes, 0 to 100.\n\n")
@@ -118,21 +124,21 @@ func (s *Site) perfumeMarkdown(ix *index.Index, slug string) (string, error) {
 	if len(p.Dupes) > 0 {
 		b.WriteString("\n## Cheaper alternatives\n\nSimilar perfumes of a lower price tier.\n\n")
 		for _, m := range p.Dupes {
-			extra := "price tier " + m.PriceTier
+			extra := "price tier " + web.MarkdownText(m.PriceTier)
 			if m.Rating != nil {
 				extra += ", rating " + web.Decimal(*m.Rating, 2)
 			}
 			s.alternative(&b, m.Similar, extra)
 		}
 	}
-	return b.String(), nil
+	return b.String()
 }
 
 // alternative writes one similar perfume of a twin: its link, slug and
 // match score, and extra facts.
 func (s *Site) alternative(b *strings.Builder, m view.Similar, extra string) {
-	fmt.Fprintf(b, "- [%s by %s](%s) (`%s`): match %s", web.MarkdownText(m.Name), web.MarkdownText(m.Brand),
-		s.base+PerfumeMarkdownURL(m.Slug), m.Slug, web.Decimal(m.MatchScore, 1))
+	fmt.Fprintf(b, "- [%s by %s](%s) (%s): match %s", web.MarkdownText(m.Name), web.MarkdownText(m.Brand),
+		s.base+PerfumeMarkdownURL(m.Slug), web.MarkdownCode(m.Slug), web.Decimal(m.MatchScore, 1))
 	if extra != "" {
 		b.WriteString(", " + extra)
 	}
@@ -158,7 +164,7 @@ func (s *Site) brandMarkdown(ix *index.Index, slug string) (string, error) {
 		canonical, s.base+BrandURL(canonical), s.base, canonical)
 	b.WriteString("\n## Perfumes\n\n")
 	for _, e := range pg.Entries {
-		fmt.Fprintf(&b, "- [%s](%s) (`%s`)", web.MarkdownText(e.Name()), s.base+PerfumeMarkdownURL(e.Slug()), e.Slug())
+		fmt.Fprintf(&b, "- [%s](%s) (%s)", web.MarkdownText(e.Name()), s.base+PerfumeMarkdownURL(e.Slug()), web.MarkdownCode(e.Slug()))
 		var facts []string
 		if y := e.Year; y > 0 {
 			facts = append(facts, strconv.Itoa(y))

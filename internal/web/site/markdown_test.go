@@ -77,6 +77,9 @@ func TestPerfumeMarkdown(t *testing.T) {
 			t.Errorf("the twin lacks %q:\n%s", want, body)
 		}
 	}
+	if n := strings.Count(body, "\n- Brand: "); n != 1 {
+		t.Errorf("the brand is written %d times", n)
+	}
 	ref, err := bundled.LoadReference()
 	if err != nil {
 		t.Fatal(err)
@@ -143,5 +146,46 @@ func TestPagesLinkTheirTwins(t *testing.T) {
 	}
 	if body := servetest.Do(t, h, "GET", "/notes/bergamot").Body.String(); strings.Contains(body, `type="text/markdown"`) {
 		t.Error("a note page links a twin it does not have")
+	}
+}
+
+// TestNoSlugEndsInMD: a twin is told from a page by its ".md"; no slug of
+// the catalogue, perfume or brand, may end so (slugs are a-z, 0-9, "-").
+func TestNoSlugEndsInMD(t *testing.T) {
+	ix := servetest.Catalogue(t).Load()
+	slug := regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
+	for _, id := range ix.IDs() {
+		e, _ := ix.ByID(id)
+		if !slug.MatchString(e.Slug()) || !slug.MatchString(e.BrandSlug()) {
+			t.Fatalf("perfume %d: slug %q, brand slug %q", id, e.Slug(), e.BrandSlug())
+		}
+	}
+}
+
+// TestPerfumeMarkdownHostile: with every text of the page hostile, the
+// twin keeps its shape: the same headings, one line per fact and per
+// perfume, no HTML tag and no link the data made.
+func TestPerfumeMarkdownHostile(t *testing.T) {
+	s, ix := newSite(t)
+	clean, _ := s.PerfumeMarkdown("dior-sauvage")
+	spoiled, err := s.PerfumeMarkdownSpoiled(ix, "dior-sauvage", hostile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	shape := func(md string) (heads []string, lines int, links int) {
+		for _, l := range strings.Split(md, "\n") {
+			if strings.HasPrefix(l, "## ") {
+				heads = append(heads, l)
+			}
+		}
+		return heads, strings.Count(md, "\n"), len(mdLink.FindAllString(md, -1))
+	}
+	h1, n1, l1 := shape(clean)
+	h2, n2, l2 := shape(spoiled)
+	if strings.Join(h1, "|") != strings.Join(h2, "|") || n1 != n2 || l1 != l2 {
+		t.Errorf("the spoiled twin's shape differs: %q %d %d, want %q %d %d\n%s", h2, n2, l2, h1, n1, l1, spoiled)
+	}
+	if !strings.HasPrefix(spoiled, "# ") || strings.Contains(strings.ReplaceAll(spoiled, `\<`, ""), "<") {
+		t.Errorf("the spoiled twin holds a tag or lost its title:\n%s", spoiled)
 	}
 }
