@@ -465,6 +465,8 @@ var pagesOutsideDocument = map[string]bool{
 	"docs.reference": true, "/docs/reference": true,
 	"docs.playground": true, "/developer/playground": true,
 	"docs.pricing": true, "/pricing": true,
+	"docs.markdown": true, "/docs.md": true,
+	"docs.llms": true, "/llms.txt": true,
 	// The developer portal (web/portal).
 	"portal.home": true, "/developer": true,
 	"portal.signin.link": true, "/developer/signin/link": true,

@@ -7,6 +7,7 @@ import (
 	"math"
 	"net/url"
 	"strconv"
+	"strings"
 )
 
 // funcs are the template functions every area shares.
@@ -132,4 +133,21 @@ func WaitText(seconds int64) string {
 	default:
 		return fmt.Sprintf("%d hours", (seconds+3599)/3600)
 	}
+}
+
+// mdSpecial are the characters that mean something in Markdown text.
+var mdSpecial = strings.NewReplacer(`\`, `\\`, "`", "\\`", "*", `\*`, "_", `\_`, "[", `\[`, "]", `\]`,
+	"<", `\<`, "|", `\|`)
+
+// MarkdownText escapes s for a Markdown twin, so that a name or a
+// description reads as the text it is (no link, emphasis or HTML of its
+// own); runs of white space, line breaks included, become one space.
+func MarkdownText(s string) string {
+	return mdSpecial.Replace(strings.Join(strings.Fields(s), " "))
+}
+
+// MarkdownCode is s as the text of a Markdown code span (a slug): on one
+// line, with no backtick to end the span early.
+func MarkdownCode(s string) string {
+	return "`" + strings.ReplaceAll(strings.Join(strings.Fields(s), " "), "`", "'") + "`"
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"html/template"
+	"io"
 	"io/fs"
 	"net/http"
 	"net/url"
@@ -44,6 +45,9 @@ type Page struct {
 	// key, a sign-in token in a form): Cache-Control no-store and no ETag,
 	// so no cache keeps it and no revalidation serves it again.
 	NoStore bool
+	// Markdown is the path of the page's Markdown twin ("/perfumes/x.md"),
+	// linked as <link rel="alternate" type="text/markdown">. Empty: none.
+	Markdown string
 	// Data is what the content template reads as .Data.
 	Data any
 }
@@ -182,6 +186,33 @@ func replaceAll(b []byte, old, new string) {
 		}
 		copy(b[i+j:], new)
 		i += j + len(old)
+	}
+}
+
+// MarkdownType is the content type of the Markdown twins of the pages.
+const MarkdownType = "text/markdown; charset=utf-8"
+
+// Text answers body, a text of the pages that is not HTML (a Markdown
+// twin, llms.txt), with ctype and status. Such a text is the same for
+// every visitor: it is public, and its ETag (the hash of the body) lets a
+// client revalidate it as 304 Not Modified, like a page.
+func (s *Site) Text(w http.ResponseWriter, r *http.Request, status int, ctype, body string) {
+	sum := sha256.Sum256([]byte(body))
+	etag := `"` + hex.EncodeToString(sum[:12]) + `"`
+	h := w.Header()
+	h.Set("Content-Type", ctype)
+	h.Set("Cache-Control", "public, no-cache")
+	if status == http.StatusOK {
+		h.Set("ETag", etag)
+		if r.Header.Get("If-None-Match") == etag {
+			w.WriteHeader(http.StatusNotModified)
+			return
+		}
+	}
+	h.Set("Content-Length", strconv.Itoa(len(body)))
+	w.WriteHeader(status)
+	if r.Method != http.MethodHead {
+		io.WriteString(w, body)
 	}
 }
 

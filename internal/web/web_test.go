@@ -265,3 +265,19 @@ func TestAnalyticsSnippet(t *testing.T) {
 		t.Error("a snippet without a script was accepted")
 	}
 }
+
+// TestMarkdownText: a name in a Markdown twin reads as text: no link,
+// emphasis, code, HTML or table cell of its own, on one line.
+func TestMarkdownText(t *testing.T) {
+	for in, want := range map[string]string{
+		"Sauvage":                    "Sauvage",
+		"[x](https://evil.example)":  `\[x\](https://evil.example)`,
+		"*bold* _it_ `code` <b>a|b":  "\\*bold\\* \\_it\\_ \\`code\\` \\<b>a\\|b",
+		"two\nlines\r\n  and spaces": "two lines and spaces",
+		`back\slash`:                 `back\\slash`,
+	} {
+		if got := web.MarkdownText(in); got != want {
+			t.Errorf("MarkdownText(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -25,7 +25,7 @@ import (
 	"github.com/fragrance-data/fragrance/internal/web"
 )
 
-//go:embed templates/*.html
+//go:embed templates/*.html templates/*.md
 var templateFS embed.FS
 
 // The paths of the pages (Register lists them as patterns too).
@@ -133,6 +133,8 @@ func (d *Docs) Register(handle func(pattern, name string, h http.Handler)) {
 	page("GET /docs/reference", "docs.reference", d.referencePage)
 	page("GET /developer/playground", "docs.playground", d.playground)
 	page("GET /pricing", "docs.pricing", d.pricing)
+	page("GET /docs.md", "docs.markdown", d.docsMarkdownPage)
+	page("GET /llms.txt", "docs.llms", d.llms)
 }
 
 // title is a page title with the site's name.
@@ -156,6 +158,7 @@ func (d *Docs) guide(w http.ResponseWriter, r *http.Request) {
 		Title:       title("Getting started", "Docs"),
 		Description: "Get an API key, make a first request, page through lists, handle errors and limits, show images and buy links.",
 		Path:        guidePath,
+		Markdown:    docsMarkdownPath,
 		Crumbs:      []web.Crumb{{Name: "Home", Path: "/"}, {Name: "Docs", Path: guidePath}},
 		Data: docsData{Nav: nav{guidePath}, Data: guideData{
 			Tiers: d.tierRows(), Doc: d.doc, KeyEnv: KeyEnv,
@@ -188,6 +191,7 @@ func (d *Docs) referencePage(w http.ResponseWriter, r *http.Request) {
 		Title:       title("API reference", "Docs"),
 		Description: "Every endpoint of the Fragrance Data Service API: parameters, answers and errors, with examples.",
 		Path:        referencePath,
+		Markdown:    docsMarkdownPath,
 		Crumbs:      []web.Crumb{{Name: "Home", Path: "/"}, {Name: "Docs", Path: guidePath}, {Name: "Reference", Path: referencePath}},
 		Data:        d.reference,
 	})

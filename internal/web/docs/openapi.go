@@ -18,6 +18,9 @@ type Doc struct {
 	Title, Version, Summary string
 	// Intro is the document's description (Markdown), as HTML.
 	Intro template.HTML
+	// IntroMarkdown is the document's description as written (Markdown),
+	// for the Markdown docs.
+	IntroMarkdown string
 	// Endpoints are every operation, in the document's order.
 	Endpoints []*Endpoint
 	// Tags group the endpoints, in the order of the document's tags.
@@ -42,6 +45,8 @@ type Endpoint struct {
 	// Tag is the operation's first tag ("Other" when it has none).
 	Tag         string
 	Description template.HTML
+	// DescriptionMarkdown is the description as written (Markdown).
+	DescriptionMarkdown string
 	// Keyless is true when the operation needs no key (an empty security
 	// requirement).
 	Keyless bool
@@ -58,7 +63,9 @@ type Endpoint struct {
 type Param struct {
 	Name, In    string
 	Description template.HTML
-	Required    bool
+	// DescriptionMarkdown is the description as written (Markdown).
+	DescriptionMarkdown string
+	Required            bool
 	// Type is the schema's type ("integer", "string"); Format its format.
 	Type, Format string
 	Enum         []string
@@ -82,6 +89,8 @@ type Answer struct {
 	// Doc.Shared.
 	Status      string
 	Description template.HTML
+	// DescriptionMarkdown is the description as written (Markdown).
+	DescriptionMarkdown string
 	// Ref is the name of the shared answer an endpoint's answer is ("" for
 	// one of its own).
 	Ref         string
@@ -167,7 +176,8 @@ func ParseDoc(b []byte) (*Doc, error) {
 	if err := json.Unmarshal(b, &raw); err != nil {
 		return nil, fmt.Errorf("docs: the OpenAPI document: %w", err)
 	}
-	d := &Doc{Title: raw.Info.Title, Version: raw.Info.Version, Summary: raw.Info.Summary, Intro: markdown(raw.Info.Description, "intro-")}
+	d := &Doc{Title: raw.Info.Title, Version: raw.Info.Version, Summary: raw.Info.Summary, Intro: markdown(raw.Info.Description, "intro-"),
+		IntroMarkdown: strings.TrimSpace(raw.Info.Description)}
 	shared := map[string]*Answer{}
 	err := eachMember(raw.Components.Responses, func(name string, v json.RawMessage) error {
 		a, err := parseAnswer(name, v)
@@ -250,7 +260,7 @@ func parseOp(method, path string, v json.RawMessage, common []rawParam, params m
 		return nil, fmt.Errorf("docs: %s %s: %w", method, path, err)
 	}
 	e := &Endpoint{ID: op.OperationID, Method: method, Path: path, Summary: op.Summary,
-		Description: markdown(op.Description, ""), Keyless: op.Security != nil && len(*op.Security) == 0}
+		Description: markdown(op.Description, ""), DescriptionMarkdown: strings.TrimSpace(op.Description), Keyless: op.Security != nil && len(*op.Security) == 0}
 	if e.ID == "" {
 		e.ID = strings.ToLower(method) + strings.NewReplacer("/", "-", "{", "", "}", "", ".", "-").Replace(path)
 	}
@@ -306,7 +316,7 @@ func parseParam(path string, rp rawParam) (Param, error) {
 	if rp.Name == "" || rp.In == "" {
 		return Param{}, fmt.Errorf("a parameter without name or in")
 	}
-	p := Param{Name: rp.Name, In: rp.In, Description: markdown(rp.Description, ""), Required: rp.Required || rp.In == "path",
+	p := Param{Name: rp.Name, In: rp.In, Description: markdown(rp.Description, ""), DescriptionMarkdown: strings.TrimSpace(rp.Description), Required: rp.Required || rp.In == "path",
 		Format: rp.Schema.Format, Default: scalar(rp.Schema.Default)}
 	switch t := rp.Schema.Type.(type) {
 	case string:
@@ -365,7 +375,7 @@ func parseAnswer(status string, v json.RawMessage) (*Answer, error) {
 		}
 		return &Answer{Status: status, Ref: name}, nil
 	}
-	a := &Answer{Status: status, Description: markdown(ra.Description, "")}
+	a := &Answer{Status: status, Description: markdown(ra.Description, ""), DescriptionMarkdown: strings.TrimSpace(ra.Description)}
 	eachMember(ra.Headers, func(name string, _ json.RawMessage) error {
 		a.Headers = append(a.Headers, name)
 		return nil

@@ -34,6 +34,17 @@ func (s *Site) PerfumeContents(ix *index.Index, slug string, hostile []string) (
 	return string(perfumeHTML(p)), string(content), nil
 }
 
+// PerfumeMarkdownSpoiled is the Markdown twin of the perfume slug with
+// its every text replaced by the hostile strings in turn (see spoil).
+func (s *Site) PerfumeMarkdownSpoiled(ix *index.Index, slug string, hostile []string) (string, error) {
+	p, err := s.perfumeData(ix, slug)
+	if err != nil {
+		return "", err
+	}
+	spoil(p, hostile)
+	return s.perfumeText(p), nil
+}
+
 var (
 	refMu   sync.Mutex
 	refTpls = map[*Site]*web.Templates{}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"strings"
 
 	"github.com/fragrance-data/fragrance/internal/catalog"
 	"github.com/fragrance-data/fragrance/internal/index"
@@ -161,6 +162,10 @@ func (s *Site) names(w http.ResponseWriter, r *http.Request, path, heading, intr
 // brand is GET /brands/{slug}: a brand's perfumes, most rated first.
 func (s *Site) brand(w http.ResponseWriter, r *http.Request, ix *index.Index) {
 	slug := r.PathValue("slug")
+	if twin, ok := strings.CutSuffix(slug, mdSuffix); ok {
+		s.markdownTwin(w, r, "brand", func() (string, error) { return s.brandMarkdown(ix, twin) })
+		return
+	}
 	page, ok := s.pageOf(w, r)
 	if !ok {
 		return
@@ -176,7 +181,7 @@ func (s *Site) brand(w http.ResponseWriter, r *http.Request, ix *index.Index) {
 	name := first.Entries[0].Brand()
 	pg := ix.Perfumes(index.ListQuery{Brand: slug, Page: page, Limit: perfumesPerPage})
 	s.perfumes(w, r, pg, BrandURL(slug), "Brands", "/brands", name,
-		fmt.Sprintf("%s perfumes by %s, most rated first.", web.Thousands(pg.Total), name), "")
+		fmt.Sprintf("%s perfumes by %s, most rated first.", web.Thousands(pg.Total), name), "", BrandMarkdownURL(slug))
 }
 
 // perfumer is GET /perfumers/{slug}.
@@ -191,7 +196,7 @@ func (s *Site) perfumer(w http.ResponseWriter, r *http.Request, ix *index.Index)
 		return
 	}
 	s.perfumes(w, r, pg, PerfumerURL(c.Slug), "Perfumers", "/perfumers", c.Name,
-		fmt.Sprintf("%s perfumes composed by %s, most rated first.", web.Thousands(pg.Total), c.Name), "")
+		fmt.Sprintf("%s perfumes composed by %s, most rated first.", web.Thousands(pg.Total), c.Name), "", "")
 }
 
 // note is GET /notes/{name}: the perfumes with a note, most rated first.
@@ -210,7 +215,7 @@ func (s *Site) note(w http.ResponseWriter, r *http.Request, ix *index.Index) {
 		return
 	}
 	s.perfumes(w, r, s.scoredPage(res), NoteURL(name), "Notes", "/notes", name,
-		fmt.Sprintf("%s perfumes with %s in their notes, most rated first.", web.Thousands(res.Total), name), "")
+		fmt.Sprintf("%s perfumes with %s in their notes, most rated first.", web.Thousands(res.Total), name), "", "")
 }
 
 // accord is GET /accords/{name}: the perfumes with an accord, those where
@@ -231,7 +236,7 @@ func (s *Site) accord(w http.ResponseWriter, r *http.Request, ix *index.Index) {
 	}
 	s.perfumes(w, r, s.scoredPage(res), AccordURL(name), "Accords", "/accords", name,
 		fmt.Sprintf("%s perfumes with the %s accord, those where it is strongest first.", web.Thousands(res.Total), name),
-		s.urls.AccordColor(name))
+		s.urls.AccordColor(name), "")
 }
 
 // redirectCanonical sends a note or accord page asked by another spelling
@@ -258,7 +263,7 @@ func (s *Site) scoredPage(res index.MatchResult) index.Page {
 }
 
 // perfumes renders one page of perfume cards.
-func (s *Site) perfumes(w http.ResponseWriter, r *http.Request, pg index.Page, path, section, sectionPath, name, intro, color string) {
+func (s *Site) perfumes(w http.ResponseWriter, r *http.Request, pg index.Page, path, section, sectionPath, name, intro, color, twin string) {
 	if s.pastEnd(w, r, pg.Page, pg.Pages) {
 		return
 	}
@@ -267,7 +272,7 @@ func (s *Site) perfumes(w http.ResponseWriter, r *http.Request, pg index.Page, p
 		t = title(name, fmt.Sprintf("page %d", pg.Page), section)
 	}
 	s.pages.Render(w, r, http.StatusOK, "perfumes", web.Page{
-		Title: t, Description: intro, Path: pagePath(path, pg.Page),
+		Title: t, Description: intro, Path: pagePath(path, pg.Page), Markdown: twin,
 		Crumbs: []web.Crumb{{Name: "Home", Path: "/"}, {Name: section, Path: sectionPath}, {Name: name, Path: path}},
 		Data: perfumeList{Heading: name, Intro: intro, Color: color, Items: s.urls.Page(pg).Data, Total: pg.Total,
 			Pager: web.NewPager(&url.URL{Path: path, RawQuery: r.URL.RawQuery}, pg.Page, pg.Pages)},

@@ -37,6 +37,10 @@ type fact struct{ Label, Value, Link string }
 // page cache (see pageCache).
 func (s *Site) perfume(w http.ResponseWriter, r *http.Request, ix *index.Index) {
 	slug := r.PathValue("slug")
+	if twin, ok := strings.CutSuffix(slug, mdSuffix); ok {
+		s.markdownTwin(w, r, "perfume", func() (string, error) { return s.perfumeMarkdown(ix, twin) })
+		return
+	}
 	e, err := ix.Perfume(slug)
 	if errors.Is(err, catalog.ErrNotFound) {
 		s.web.NotFoundPage(w, r)
@@ -145,6 +149,7 @@ func (s *Site) perfumeView(p *perfumePage) (web.Page, error) {
 		OGImage:     p.Image,
 		JSONLD:      ld,
 		Crumbs:      crumbs,
+		Markdown:    PerfumeMarkdownURL(p.Slug),
 		Data:        p,
 	}, nil
 }
