@@ -39,6 +39,7 @@ func commands() []command {
 		{"admin", "create, list, disable and reset the admin dashboard's users", runAdmin},
 		{"import", "import a catalogue file (JSON Lines or FragDB) into the store", runImport},
 		{"generate", "write a synthetic catalogue (JSON Lines) drawn from the real one", runGenerate},
+		{"mcp", "serve the MCP server (Model Context Protocol) over stdio, read-only", runMCP},
 		{"migrate", "apply pending schema migrations and exit", runMigrate},
 		{"version", "print the version", runVersion},
 		{"keys", "create, list, revoke, suspend and resume API keys; show usage", runKeys},
