@@ -10,6 +10,7 @@ import (
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/fragrance-data/fragrance/internal/catalog"
+	"github.com/fragrance-data/fragrance/internal/problem"
 )
 
 // Guard is what the HTTP transport needs of the access layer.
@@ -35,7 +36,21 @@ func Handler(cfg Config, g Guard) http.Handler {
 		c.Gate = guardGate(g, r)
 		return New(c)
 	}, &mcpsdk.StreamableHTTPOptions{Stateless: true, JSONResponse: true})
-	return g.Authenticate(Endpoint, h)
+	return postOnly(g.Authenticate(Endpoint, h))
+}
+
+// postOnly answers 405 method_not_allowed to any method but POST, before
+// the key check (as /api checks the method first).
+func postOnly(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost {
+			w.Header().Set("Allow", http.MethodPost)
+			problem.Write(w, r, problem.Of(problem.MethodNotAllowed,
+				r.Method+" is not allowed here; the MCP endpoint takes POST (the stateless streamable-HTTP transport)"))
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
 }
 
 // guardGate runs each tool call of request r through g.Wrap, on a copy of

@@ -154,6 +154,19 @@ func TestStreamableHTTPRefused(t *testing.T) {
 		}
 	}
 
+	// Any method but POST is a 405 problem, whatever the key.
+	for _, method := range []string{"GET", "DELETE"} {
+		req, _ := http.NewRequest(method, f.url, nil)
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if res.StatusCode != http.StatusMethodNotAllowed || res.Header.Get("Allow") != "POST" {
+			t.Errorf("%s /mcp: %d, Allow %q", method, res.StatusCode, res.Header.Get("Allow"))
+		}
+	}
+
 	// Past the key's limit a tool call is a tool error saying when to retry;
 	// the handshake and the listing cost nothing.
 	free, _ := f.key(t, apikey.Free, apikey.Active)
