@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/fragrance-data/fragrance/internal/bundled"
@@ -89,6 +90,36 @@ func exercise(t *testing.T, cs *mcpsdk.ClientSession) {
 		}
 	}
 	slices.Sort(names)
+	// Every structured answer is checked against the tool's output schema.
+	schemas := map[string]*jsonschema.Resolved{}
+	for _, tool := range lt.Tools {
+		b, err := json.Marshal(tool.OutputSchema)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var s jsonschema.Schema
+		if err := json.Unmarshal(b, &s); err != nil {
+			t.Fatal(err)
+		}
+		if schemas[tool.Name], err = s.Resolve(nil); err != nil {
+			t.Fatalf("%s: output schema: %v", tool.Name, err)
+		}
+	}
+	call := func(t *testing.T, cs *mcpsdk.ClientSession, tool string, args map[string]any, out any) *mcpsdk.CallToolResult {
+		t.Helper()
+		res := call(t, cs, tool, args, out)
+		if !res.IsError {
+			var v any // the answer as plain JSON values
+			b, _ := json.Marshal(res.StructuredContent)
+			if err := json.Unmarshal(b, &v); err != nil {
+				t.Fatal(err)
+			}
+			if err := schemas[tool].Validate(v); err != nil {
+				t.Errorf("%s: answer does not meet the output schema: %v", tool, err)
+			}
+		}
+		return res
+	}
 	want := slices.Clone(mcp.Tools)
 	slices.Sort(want)
 	if !slices.Equal(names, want) {
