@@ -40,6 +40,7 @@ func commands() []command {
 		{"import", "import a catalogue file (JSON Lines or FragDB) into the store", runImport},
 		{"export", "write the perfumes changed since a cursor (JSON Lines or CSV), and the next cursor", runExport},
 		{"generate", "write a synthetic catalogue (JSON Lines) drawn from the real one", runGenerate},
+		{"mcp", "serve the MCP server (Model Context Protocol) over stdio, read-only", runMCP},
 		{"migrate", "apply pending schema migrations and exit", runMigrate},
 		{"version", "print the version", runVersion},
 		{"keys", "create, list, revoke, suspend and resume API keys; show usage", runKeys},

@@ -22,6 +22,7 @@ import (
 	"github.com/fragrance-data/fragrance/internal/apikey"
 	"github.com/fragrance-data/fragrance/internal/bundled"
 	"github.com/fragrance-data/fragrance/internal/index"
+	"github.com/fragrance-data/fragrance/internal/mcp"
 	"github.com/fragrance-data/fragrance/internal/postgres"
 	"github.com/fragrance-data/fragrance/internal/server"
 	"github.com/fragrance-data/fragrance/internal/view"
@@ -267,6 +268,7 @@ func serve(ctx context.Context, c *serveConfig, log *slog.Logger, accessLog serv
 			Logger:        log,
 			AnswerCacheMB: answerCacheSize(*c.answerCache),
 		}),
+		MCP:       mcp.Handler(mcp.Config{Catalogue: holder, URLs: viewURLs, Version: version}, guard),
 		Images:    imgs.svc.Handler(),
 		ImagePath: imagePath,
 		Pages:     pages,

@@ -44,31 +44,23 @@ func (g *Guard) WrapUsage(endpoint string, h http.Handler) http.Handler {
 	return g.wrap(endpoint, h, true)
 }
 
+// Authenticate guards h with steps 1 and 2 of Wrap only: a request whose
+// key is missing, invalid, revoked, expired or suspended is refused as Wrap
+// refuses it, before h reads anything; an admitted request counts against
+// no window and is not metered. It is for an endpoint whose requests carry
+// calls guarded one by one (POST /mcp: each tool call goes through Wrap).
+func (g *Guard) Authenticate(endpoint string, h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if _, _, _, ok := g.admit(w, r, endpoint); ok {
+			h.ServeHTTP(w, r)
+		}
+	})
+}
+
 func (g *Guard) wrap(endpoint string, h http.Handler, usageBudget bool) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		ip := g.ClientIP(r)
-		li := logInfoFrom(r.Context())
-		if li != nil {
-			li.ClientIP = ip
-		}
-		failures, _ := g.failures.Peek(r.Context(), ip, g.cfg.FailedChecks) // never fails
-		key, code := g.authenticate(r, ip, !failures.Allowed)
-		if li != nil {
-			li.KeyPrefix = key.Prefix
-		}
-		if !failures.Allowed && (code == problem.MissingAPIKey || code == problem.InvalidAPIKey) {
-			// Only the failures are limited, never a valid key.
-			g.metrics.refusals.WithLabelValues(PolicyFailedChecks).Inc()
-			writeTooManyFailures(w, r, failures.RetryAfter())
-			return
-		}
-		if code != "" {
-			g.metrics.authFailures.WithLabelValues(code).Inc()
-			p := authProblem(code)
-			if key.Prefix != "" {
-				g.meter.Request(key.Prefix, endpoint, p.Status, g.now(), 0)
-			}
-			writeAuthProblem(w, r, code)
+		key, ip, li, ok := g.admit(w, r, endpoint)
+		if !ok {
 			return
 		}
 		if usageBudget {
@@ -77,6 +69,37 @@ func (g *Guard) wrap(endpoint string, h http.Handler, usageBudget bool) http.Han
 		}
 		g.serve(w, r, li, endpoint, key, ip, h)
 	})
+}
+
+// admit runs steps 1 and 2 of Wrap: it returns the request's key, client
+// IP and LogInfo, or answers the refusal and returns false.
+func (g *Guard) admit(w http.ResponseWriter, r *http.Request, endpoint string) (apikey.Key, string, *LogInfo, bool) {
+	ip := g.ClientIP(r)
+	li := logInfoFrom(r.Context())
+	if li != nil {
+		li.ClientIP = ip
+	}
+	failures, _ := g.failures.Peek(r.Context(), ip, g.cfg.FailedChecks) // never fails
+	key, code := g.authenticate(r, ip, !failures.Allowed)
+	if li != nil {
+		li.KeyPrefix = key.Prefix
+	}
+	if !failures.Allowed && (code == problem.MissingAPIKey || code == problem.InvalidAPIKey) {
+		// Only the failures are limited, never a valid key.
+		g.metrics.refusals.WithLabelValues(PolicyFailedChecks).Inc()
+		writeTooManyFailures(w, r, failures.RetryAfter())
+		return key, ip, li, false
+	}
+	if code != "" {
+		g.metrics.authFailures.WithLabelValues(code).Inc()
+		p := authProblem(code)
+		if key.Prefix != "" {
+			g.meter.Request(key.Prefix, endpoint, p.Status, g.now(), 0)
+		}
+		writeAuthProblem(w, r, code)
+		return key, ip, li, false
+	}
+	return key, ip, li, true
 }
 
 // ClientIP returns the request's client address as a string (see the

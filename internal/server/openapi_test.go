@@ -34,6 +34,7 @@ import (
 	"github.com/fragrance-data/fragrance/internal/servetest"
 	"github.com/fragrance-data/fragrance/internal/sqlite"
 	"github.com/fragrance-data/fragrance/internal/usage"
+	"github.com/fragrance-data/fragrance/internal/view"
 )
 
 // The OpenAPI document is checked in two ways: as published (it must be a
@@ -190,7 +191,7 @@ func TestOpenAPIDocument(t *testing.T) {
 			if op.OperationID == "" || op.Responses.Status(http.StatusMethodNotAllowed) == nil && !strings.HasPrefix(path, "/img/") {
 				t.Errorf("%s %s: needs an operationId and the 405 answer", method, path)
 			}
-			keyed := strings.HasPrefix(path, "/api/") && path != "/api/openapi.json" && path != "/api/search"
+			keyed := path == "/mcp" || strings.HasPrefix(path, "/api/") && path != "/api/openapi.json" && path != "/api/search"
 			if open := op.Security != nil && len(*op.Security) == 0; open == keyed {
 				t.Errorf("%s %s: key required = %v, want %v", method, path, !open, keyed)
 			}
@@ -351,6 +352,9 @@ func docPaths(t *testing.T, doc *openapi3.T) []docPath {
 	var out []docPath
 	for _, path := range doc.Paths.InMatchingOrder() {
 		op := doc.Paths.Value(path).Get
+		if op == nil && doc.Paths.Value(path).Post != nil {
+			continue // POST /mcp: postPaths
+		}
 		if op == nil {
 			t.Fatalf("%s has no GET", path)
 		}
@@ -368,6 +372,17 @@ func docPaths(t *testing.T, doc *openapi3.T) []docPath {
 			}
 		}
 		out = append(out, docPath{path, target})
+	}
+	return out
+}
+
+// postPaths are the document's paths served by POST alone (/mcp).
+func postPaths(doc *openapi3.T) []string {
+	var out []string
+	for _, path := range doc.Paths.InMatchingOrder() {
+		if item := doc.Paths.Value(path); item.Get == nil && item.Post != nil {
+			out = append(out, path)
+		}
 	}
 	return out
 }
@@ -390,6 +405,13 @@ func TestOpenAPIRouteTable(t *testing.T) {
 			t.Errorf("document paths %s and %s reach the same route %q", reached[route], p.path, route)
 		}
 		reached[route] = p.path
+	}
+	for _, path := range postPaths(doc) {
+		route := routeOf(t, path)
+		if route == "unknown" || route == "pages" || route == "unmatched" || !slices.Contains(names, route) {
+			t.Errorf("document path %s reaches no endpoint of the route table (route %q)", path, route)
+		}
+		reached[route] = path
 	}
 	for _, name := range names {
 		if _, ok := reached[name]; !ok && name != "unknown" && name != "pages" && !pagesOutsideDocument[name] {
@@ -416,6 +438,7 @@ func routeOf(t *testing.T, target string) string {
 		c.Caller, c.Usage = noCaller{}, noUsage{}
 		c.ImageHost = stub
 		c.ImagePath = "/img"
+		c.MCP = func(*index.Holder, view.URLs) http.Handler { return stub }
 	})
 	servetest.Do(t, h, "GET", target)
 	mfs, err := reg.Gather()

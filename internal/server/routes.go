@@ -18,6 +18,10 @@ func (s *Server) routes() *http.ServeMux {
 	if s.cfg.API != nil {
 		s.cfg.API.Register(handle)
 	}
+	// The MCP endpoint: POST /mcp, keyed, each tool call metered.
+	if s.cfg.MCP != nil {
+		handle("/mcp", "mcp", s.cfg.MCP)
+	}
 	// The process: health and metrics.
 	handle("/healthz", "healthz", problem.GetOnly(http.HandlerFunc(s.healthz)))
 	if s.cfg.Metrics != nil {

@@ -46,6 +46,9 @@ type Config struct {
 	Catalogue *index.Holder
 	// API is mounted under /api, with the API's CORS.
 	API Routes
+	// MCP serves /mcp: the MCP streamable-HTTP transport behind the access
+	// Guard (nil: not mounted).
+	MCP http.Handler
 	// Images is the image host, mounted at ImagePath (e.g. "/img") with its
 	// CORS; off when either is empty.
 	Images    http.Handler

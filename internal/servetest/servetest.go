@@ -127,6 +127,9 @@ type Config struct {
 	ImageHost     http.Handler
 	ImagePath     string
 	AnswerCacheMB int
+	// MCP builds the handler of /mcp from the catalogue and the URLs (nil:
+	// not mounted).
+	MCP func(catalogue *index.Holder, urls view.URLs) http.Handler
 	// Area, when set, builds one more area of pages on the ground (the
 	// developer portal, say), mounted beside the website.
 	Area func(ground *web.Site) web.Routes
@@ -199,6 +202,9 @@ func NewServer(t testing.TB, mod func(*Config)) http.Handler {
 		Pages: routes, NotFound: ground.NotFound(),
 		Health: c.Health, Metrics: c.Metrics, Registry: c.Registry,
 		Logger: c.Logger, AccessLog: c.AccessLog, Version: Version,
+	}
+	if c.MCP != nil {
+		cfg.MCP = c.MCP(c.Catalogue, urls)
 	}
 	if c.Pages != nil {
 		cfg.Pages, cfg.NotFound = c.Pages, nil

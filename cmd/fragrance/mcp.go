@@ -1,0 +1,67 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+
+	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/fragrance-data/fragrance/internal/bundled"
+	"github.com/fragrance-data/fragrance/internal/index"
+	"github.com/fragrance-data/fragrance/internal/mcp"
+	"github.com/fragrance-data/fragrance/internal/view"
+)
+
+// defaultMCPBaseURL is the base of the links in stdio answers when
+// --base-url is not given: a service on its default address.
+const defaultMCPBaseURL = "http://localhost:8080"
+
+// runMCP serves the MCP server over stdio (JSON-RPC lines on stdin and
+// stdout) for desktop and IDE clients: read-only and without a key, since
+// whoever can run the binary can read the database.
+func runMCP(ctx context.Context, args []string, cio cmdIO) error {
+	f := newFlags("mcp", "mcp [--db PATH] [--base-url URL] [--curated FILE]\n\n"+
+		"Runs the MCP (Model Context Protocol) server over stdio for desktop and IDE clients:\n"+
+		"the catalogue of the database, read-only, without a key. Logs go to stderr.", cio)
+	dsn := f.DB()
+	baseURL := f.String("base-url", defaultMCPBaseURL, "public base URL of the service, used in the buyUrl and image URLs of answers")
+	curated := f.String("curated", "", "CSV file of curated similar pairs (slug,slug), as serve takes")
+	if done, err := f.parseOrHelp(args); done {
+		return err
+	}
+	if f.NArg() > 0 {
+		fmt.Fprintln(cio.stderr, "fragrance mcp: takes no arguments")
+		return errUsage
+	}
+	base := strings.TrimRight(*baseURL, "/")
+	if err := checkBaseURL("--base-url", base); err != nil {
+		return err
+	}
+	store, err := openExistingStore(ctx, *dsn)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	ref, err := bundled.LoadReference()
+	if err != nil {
+		return err
+	}
+	ix, err := buildIndex(ctx, store, ref, *curated)
+	if err != nil {
+		return err
+	}
+	s := mcp.New(mcp.Config{Catalogue: index.NewHolder(ix), URLs: view.NewURLs(base, nil, ref.Color), Version: version})
+	fmt.Fprintf(cio.stderr, "fragrance mcp: %d perfumes from %s, serving MCP on stdio\n", ix.Len(), redactDSN(*dsn))
+	err = s.Run(ctx, &mcpsdk.IOTransport{Reader: io.NopCloser(cio.stdin), Writer: nopCloser{cio.stdout}})
+	if ctx.Err() != nil || err == io.EOF {
+		return nil // the client closed stdin, or a signal
+	}
+	return err
+}
+
+// nopCloser is a Writer with a Close that does nothing: stdout stays open.
+type nopCloser struct{ io.Writer }
+
+func (nopCloser) Close() error { return nil }
