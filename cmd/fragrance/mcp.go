@@ -12,6 +12,8 @@ import (
 	"github.com/fragrance-data/fragrance/internal/index"
 	"github.com/fragrance-data/fragrance/internal/mcp"
 	"github.com/fragrance-data/fragrance/internal/view"
+	"github.com/fragrance-data/fragrance/internal/web"
+	"github.com/fragrance-data/fragrance/internal/web/site"
 )
 
 // defaultMCPBaseURL is the base of the links in stdio answers when
@@ -52,7 +54,17 @@ func runMCP(ctx context.Context, args []string, cio cmdIO) error {
 	if err != nil {
 		return err
 	}
-	s := mcp.New(mcp.Config{Catalogue: index.NewHolder(ix), URLs: view.NewURLs(base, nil, ref.Color), Version: version})
+	holder, urls := index.NewHolder(ix), view.NewURLs(base, nil, ref.Color)
+	// The perfume resource is the website's Markdown twin, word for word.
+	ground, err := web.New(web.Config{Catalogue: holder, BaseURL: base})
+	if err != nil {
+		return err
+	}
+	public, err := site.New(site.Config{Web: ground, Catalogue: holder, URLs: urls})
+	if err != nil {
+		return err
+	}
+	s := mcp.New(mcp.Config{Catalogue: holder, URLs: urls, Version: version, PerfumeMarkdown: public.PerfumeMarkdown})
 	fmt.Fprintf(cio.stderr, "fragrance mcp: %d perfumes from %s, serving MCP on stdio\n", ix.Len(), redactDSN(*dsn))
 	err = s.Run(ctx, &mcpsdk.IOTransport{Reader: io.NopCloser(cio.stdin), Writer: nopCloser{cio.stdout}})
 	if ctx.Err() != nil || err == io.EOF {

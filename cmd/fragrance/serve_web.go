@@ -36,6 +36,7 @@ func addWebFlags(f *flags, c *serveConfig) {
 type pages struct {
 	web.Routes
 	ground *web.Site
+	public *site.Site // its Markdown twins are the MCP server's perfume resources too
 }
 
 // NotFound is the 404 page of every path nothing serves.
@@ -90,7 +91,7 @@ func newPages(c *serveConfig, d pageDeps) (pages, error) {
 	if err != nil {
 		return pages{}, err
 	}
-	return pages{Routes: web.Join(ground, public, dev, docs, dashboard), ground: ground}, nil
+	return pages{Routes: web.Join(ground, public, dev, docs, dashboard), ground: ground, public: public}, nil
 }
 
 // siteSearchLimit is the per-IP limit of /api/search, none for n ≤ 0.
