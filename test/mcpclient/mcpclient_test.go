@@ -1,0 +1,156 @@
+// Package mcpclient drives the service's MCP server with a client that is
+// not ours: the official TypeScript SDK (@modelcontextprotocol/sdk, from
+// npm into a temporary directory, never committed), over stdio (`fragrance
+// mcp`) and over streamable HTTP (`POST /mcp` of `fragrance serve`, with a
+// key). It lists the tools, calls each one (the SDK checks each answer
+// against its tool's output schema), makes a mistake a model makes, reads
+// a perfume resource and lists the prompts. It runs when
+// FRAGRANCE_TEST_MCPCLIENT=1 (.ci/run sets it) and needs node and npm.
+//
+//	FRAGRANCE_TEST_MCPCLIENT=1 go test ./test/mcpclient -v
+package mcpclient
+
+import (
+	"bufio"
+	"encoding/json"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+var tools = []string{"search_perfumes", "get_perfume", "similar_perfumes", "find_dupes", "match_perfumes",
+	"resolve_perfume", "list_brands", "list_notes", "list_accords", "get_perfumer"}
+
+type summary struct {
+	Tools     []string       `json:"tools"`
+	Called    map[string]int `json:"called"`
+	Errors    []string       `json:"errors"`
+	BadAccord string         `json:"badAccord"`
+	Resource  string         `json:"resource"`
+	Prompts   []string       `json:"prompts"`
+}
+
+func TestOfficialClient(t *testing.T) {
+	if os.Getenv("FRAGRANCE_TEST_MCPCLIENT") != "1" {
+		t.Skip("set FRAGRANCE_TEST_MCPCLIENT=1 to drive the MCP server with the npm SDK's client")
+	}
+	dir := t.TempDir()
+	modules := os.Getenv("FRAGRANCE_MCP_SDK_DIR") // a directory where npm installed @modelcontextprotocol/sdk
+	if modules == "" {
+		modules = filepath.Join(dir, "npm")
+		cmd := exec.Command("npm", "install", "--no-save", "--no-audit", "--no-fund", "--prefix", modules, "@modelcontextprotocol/sdk")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("npm install @modelcontextprotocol/sdk: %v\n%s", err, out)
+		}
+	}
+	// node resolves packages from the script's directory upwards.
+	script, err := os.ReadFile("client.mjs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	client := filepath.Join(modules, "client.mjs")
+	if err := os.WriteFile(client, script, 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	bin := filepath.Join(dir, "fragrance")
+	build := exec.Command("go", "build", "-o", bin, "./cmd/fragrance")
+	build.Dir = filepath.Join("..", "..")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	db := filepath.Join(dir, "mcp.db")
+	base := startServe(t, bin, db)
+	out, err := exec.Command(bin, "keys", "create", "--db", db, "--tier", "pro", "--email", "mcp@example.com").Output()
+	if err != nil {
+		t.Fatalf("keys create: %v", err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	key := lines[len(lines)-1]
+
+	for _, tc := range []struct{ mode, a, b string }{{"stdio", bin, db}, {"http", base, key}} {
+		t.Run(tc.mode, func(t *testing.T) {
+			cmd := exec.Command("node", client, tc.mode, tc.a, tc.b)
+			var stderr strings.Builder
+			cmd.Stderr = &stderr
+			out, err := cmd.Output()
+			if err != nil {
+				t.Fatalf("node client.mjs %s: %v\n%s", tc.mode, err, stderr.String())
+			}
+			var s summary
+			if err := json.Unmarshal(out, &s); err != nil {
+				t.Fatalf("the client printed %q: %v", out, err)
+			}
+			for _, name := range tools {
+				if !slices.Contains(s.Tools, name) {
+					t.Errorf("tool %s not listed (tools: %v)", name, s.Tools)
+				}
+				if s.Called[name] == 0 {
+					t.Errorf("tool %s gave no structured answer", name)
+				}
+			}
+			for _, e := range s.Errors {
+				t.Error(e)
+			}
+			if !strings.Contains(s.BadAccord, `did you mean "vanilla"`) {
+				t.Errorf("an unknown accord answered %q", s.BadAccord)
+			}
+			if !strings.HasPrefix(s.Resource, "# ") || !strings.Contains(s.Resource, "Sauvage") {
+				t.Errorf("perfume://dior-sauvage reads %q", s.Resource)
+			}
+			if len(s.Prompts) == 0 {
+				t.Error("no prompts")
+			}
+			t.Logf("%s: %d tools, answers of %v bytes; the resource begins %q", tc.mode, len(s.Tools), s.Called, s.Resource[:min(60, len(s.Resource))])
+		})
+	}
+}
+
+// startServe runs `fragrance serve` on a new database (filled with the
+// bundled catalogue) and returns its base URL once it is healthy.
+func startServe(t *testing.T, bin, db string) string {
+	t.Helper()
+	cmd := exec.Command(bin, "serve", "--db", db, "--addr", "127.0.0.1:0", "--image-workers", "0")
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Signal(os.Interrupt); cmd.Wait() })
+	addr := make(chan string, 1)
+	go func() {
+		re := regexp.MustCompile(`msg=listening addr=(\S+)`)
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			if m := re.FindStringSubmatch(sc.Text()); m != nil {
+				addr <- m[1]
+			}
+		}
+	}()
+	var base string
+	select {
+	case a := <-addr:
+		base = "http://" + a
+	case <-time.After(60 * time.Second):
+		t.Fatal("serve did not say where it listens")
+	}
+	for deadline := time.Now().Add(180 * time.Second); ; time.Sleep(200 * time.Millisecond) {
+		if res, err := http.Get(base + "/healthz"); err == nil {
+			res.Body.Close()
+			if res.StatusCode == 200 {
+				return base
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("serve did not become healthy")
+		}
+	}
+}
