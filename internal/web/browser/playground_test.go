@@ -119,7 +119,11 @@ func playground(t *testing.T, svc *service) {
 	if _, err := chromedp.Call(noJS, emulation.SetScriptExecutionDisabled, emulation.SetScriptExecutionDisabledParams{Value: true}); err != nil {
 		t.Fatal(err)
 	}
-	run(t, noJS, chromedp.Navigate(svc.base+"/developer/playground?endpoint=similarPerfumes"), chromedp.WaitVisible(css(`#f-similarPerfumes-slug`)),
+	// The cookie banner is answered first (a form, without JavaScript too):
+	// fixed at the bottom of the window, it could be where the button is.
+	run(t, noJS, chromedp.Navigate(svc.base+"/developer/playground?endpoint=similarPerfumes"),
+		chromedp.Click(css(`section.consent button[value=reject]`)), chromedp.WaitNotPresent(css(`section.consent`)),
+		chromedp.WaitVisible(css(`#f-similarPerfumes-slug`)),
 		chromedp.SendKeys(css(`#f-similarPerfumes-slug`), "dior-sauvage"), chromedp.Click(css(`#ep-similarPerfumes .pg-show`)))
 	waitFor(t, noJS, func(loc string) bool { return strings.Contains(loc, "slug=dior-sauvage") })
 	// The address changes before the new page's nodes exist: ask until the
