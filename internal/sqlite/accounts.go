@@ -109,19 +109,7 @@ func (d *DB) ListAccounts(ctx context.Context) ([]account.Account, error) {
 	if err != nil {
 		return nil, fmt.Errorf("list accounts: %w", err)
 	}
-	defer rows.Close()
-	var out []account.Account
-	for rows.Next() {
-		a, err := scanAccount(rows)
-		if err != nil {
-			return nil, fmt.Errorf("list accounts: %w", err)
-		}
-		out = append(out, a)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("list accounts: %w", err)
-	}
-	return out, nil
+	return collect(rows, "list accounts", func(r *sql.Rows) (account.Account, error) { return scanAccount(r) })
 }
 
 // DeleteAccount, in one transaction, revokes the account's keys and
@@ -394,19 +382,7 @@ func (d *DB) queryTierRequests(ctx context.Context, q string, args ...any) ([]ac
 	if err != nil {
 		return nil, fmt.Errorf("list tier requests: %w", err)
 	}
-	defer rows.Close()
-	var out []account.TierRequest
-	for rows.Next() {
-		r, err := scanTierRequest(rows)
-		if err != nil {
-			return nil, fmt.Errorf("list tier requests: %w", err)
-		}
-		out = append(out, r)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("list tier requests: %w", err)
-	}
-	return out, nil
+	return collect(rows, "list tier requests", func(r *sql.Rows) (account.TierRequest, error) { return scanTierRequest(r) })
 }
 
 func scanTierRequest(r rowScanner) (account.TierRequest, error) {

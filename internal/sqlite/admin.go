@@ -73,19 +73,7 @@ func (d *DB) ListAdminUsers(ctx context.Context) ([]admin.User, error) {
 	if err != nil {
 		return nil, fmt.Errorf("list admins: %w", err)
 	}
-	defer rows.Close()
-	var out []admin.User
-	for rows.Next() {
-		u, err := scanAdminUser(rows)
-		if err != nil {
-			return nil, fmt.Errorf("list admins: %w", err)
-		}
-		out = append(out, u)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("list admins: %w", err)
-	}
-	return out, nil
+	return collect(rows, "list admins", func(r *sql.Rows) (admin.User, error) { return scanAdminUser(r) })
 }
 
 // UpdateAdminUser stores an admin's password hash, second factor,
@@ -276,19 +264,7 @@ func (d *DB) Audit(ctx context.Context, beforeID int64, limit int, target string
 	if err != nil {
 		return nil, fmt.Errorf("audit: %w", err)
 	}
-	defer rows.Close()
-	var out []admin.AuditEntry
-	for rows.Next() {
-		e, err := scanAudit(rows)
-		if err != nil {
-			return nil, fmt.Errorf("audit: %w", err)
-		}
-		out = append(out, e)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("audit: %w", err)
-	}
-	return out, nil
+	return collect(rows, "audit", func(r *sql.Rows) (admin.AuditEntry, error) { return scanAudit(r) })
 }
 
 func scanAudit(r rowScanner) (admin.AuditEntry, error) {
