@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/fragrance-data/fragrance/internal/catalog"
 	"github.com/fragrance-data/fragrance/internal/search"
@@ -125,6 +126,7 @@ func (bl *Builder) Index() *Index {
 	b.buildListText()
 	wg.Wait()
 	b.nameFold = nil
+	ix.neighbours = &neighbours{chunks: make([]atomic.Pointer[nbChunk], (len(ix.entries)+NeighbourChunk-1)/NeighbourChunk)}
 	return ix
 }
 

@@ -154,6 +154,9 @@ type Index struct {
 	line     []uint64
 	profiles []profile // per document, for the match filters
 	sim      *simIndex
+	// neighbours holds the kept similar and dupes lists (neighbours.go),
+	// filled after the build; the only part of an Index that changes.
+	neighbours *neighbours
 }
 
 // group is a brand or perfumer with its perfumes, most rated first.

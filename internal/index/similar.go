@@ -164,20 +164,31 @@ func (ix *Index) Similar(slug string, limit int) (*Entry, []Scored, error) {
 	if !ok {
 		return nil, nil, fmt.Errorf("similar to perfume %q: %w", slug, catalog.ErrNotFound)
 	}
-	return &ix.entries[src], ix.similar(src, limit, 0), nil
+	return &ix.entries[src], ix.similarOf(src, limit), nil
+}
+
+// similarOf is Similar of the perfume numbered src: from its kept list
+// when there is one for limit, else ranked.
+func (ix *Index) similarOf(src uint32, limit int) []Scored {
+	if list, ok := ix.kept(src, false, limit); ok {
+		return ix.fromKept(src, list)
+	}
+	return ix.similar(src, limit, 0)
 }
 
 // SimilarAndDupes is Similar(slug, limit) and Dupes(slug, dupesLimit)
 // at once, the same lists, for a page that shows both: the two rank the
-// same dot products, so these are added up once.
+// same dot products, so when neither is kept these are added up once.
 func (ix *Index) SimilarAndDupes(slug string, limit, dupesLimit int) (*Entry, []Scored, []Scored, error) {
 	src, ok := ix.bySlug[slug]
 	if !ok {
 		return nil, nil, nil, fmt.Errorf("similar to perfume %q: %w", slug, catalog.ErrNotFound)
 	}
 	srcTier := ix.sim.tier[src]
-	if limit <= 0 || srcTier == 0 || dupesLimit <= 0 {
-		return &ix.entries[src], ix.similar(src, limit, 0), ix.dupes(src, dupesLimit), nil
+	_, simKept := ix.kept(src, false, limit)
+	_, dupesKept := ix.kept(src, true, dupesLimit)
+	if limit <= 0 || srcTier == 0 || dupesLimit <= 0 || simKept || dupesKept {
+		return &ix.entries[src], ix.similarOf(src, limit), ix.dupes(src, dupesLimit), nil
 	}
 	sc := ix.sim.get(len(ix.entries))
 	defer ix.sim.put(sc)
@@ -190,6 +201,9 @@ func (ix *Index) dupes(src uint32, limit int) []Scored {
 	srcTier := ix.sim.tier[src]
 	if srcTier == 0 {
 		return []Scored{}
+	}
+	if list, ok := ix.kept(src, true, limit); ok {
+		return ix.fromKept(src, list)
 	}
 	return ix.similar(src, limit, srcTier)
 }

@@ -28,23 +28,31 @@ func (ix *Index) similar(src uint32, limit int, maxTier uint8) []Scored {
 // rankLimited is similar on dot products already added up in sc: it only
 // reads them, so one accumulation serves several rankings of one source.
 func (ix *Index) rankLimited(src uint32, limit int, maxTier uint8, sc *simScratch) []Scored {
-	out := []Scored{}
-	if limit <= 0 {
+	picked := ix.rankKeyed(src, limit, maxTier, sc)
+	out := make([]Scored, 0, len(picked))
+	if len(picked) == 0 {
 		return out
 	}
-	s := ix.sim
+	accs, notes := ix.sim.accIDs(src), ix.sim.noteIDs(src)
+	for _, r := range picked {
+		out = append(out, ix.scored(r, accs, notes))
+	}
+	return out
+}
+
+// rankKeyed is rankLimited's ranking: the documents picked, best first,
+// with their keys.
+func (ix *Index) rankKeyed(src uint32, limit int, maxTier uint8, sc *simScratch) []keyed {
+	if limit <= 0 {
+		return nil
+	}
 	// Keep a few times limit by score, then apply the line cap; should the
 	// cap leave the list short while more candidates wait, keep more.
 	for k := limit*3 + 8; ; k *= 4 {
 		top := ix.rankSimilar(src, maxTier, sc, newTopK(k))
 		picked := capLines(top.sorted(), limit, maxPerLine, ix.line)
 		if len(picked) >= limit || len(top.h) < k {
-			accs, notes := s.accIDs(src), s.noteIDs(src)
-			out = make([]Scored, 0, len(picked))
-			for _, r := range picked {
-				out = append(out, ix.scored(r, accs, notes))
-			}
-			return out
+			return picked
 		}
 	}
 }
