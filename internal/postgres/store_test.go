@@ -9,6 +9,7 @@ import (
 
 	"github.com/fragrance-data/fragrance/internal/admin"
 	"github.com/fragrance-data/fragrance/internal/apikey"
+	"github.com/fragrance-data/fragrance/internal/catalog"
 	"github.com/fragrance-data/fragrance/internal/imgstore"
 	"github.com/fragrance-data/fragrance/internal/storetest"
 	"github.com/fragrance-data/fragrance/internal/usage"
@@ -21,6 +22,11 @@ func TestKeyStoreContract(t *testing.T) {
 		db.SetClock(now)
 		return db
 	})
+}
+
+func TestNeighbourStoreContract(t *testing.T) {
+	t.Parallel()
+	storetest.RunNeighbourStore(t, func(t *testing.T) catalog.NeighbourStore { return open(t) })
 }
 
 func TestUsageStoreContract(t *testing.T) {

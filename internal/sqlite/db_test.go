@@ -25,6 +25,10 @@ func TestCatalogueContract(t *testing.T) {
 	storetest.RunCatalogue(t, func(t *testing.T) catalog.Store { return open(t) })
 }
 
+func TestNeighbourStoreContract(t *testing.T) {
+	storetest.RunNeighbourStore(t, func(t *testing.T) catalog.NeighbourStore { return open(t) })
+}
+
 func TestMigrationsIdempotent(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "m.db")
 	ctx := context.Background()
