@@ -10,6 +10,8 @@ import (
 	"net/netip"
 	"sync"
 	"time"
+
+	"github.com/fragrance-data/fragrance/internal/cpubudget"
 )
 
 // Drawing a product image costs 30–60 ms of CPU. A request for a perfume
@@ -41,7 +43,7 @@ func (e *missError) Error() string {
 // request for it has gone.
 type renderPool struct {
 	slots    chan struct{}
-	budget   *cpuBudget // nil: no limit
+	budget   *cpubudget.Budget // nil: no limit
 	mu       sync.Mutex
 	admitted int // drawings waiting for or holding a slot
 	limit    int // slots + queue
@@ -60,7 +62,7 @@ type flight struct {
 func newRenderPool(slots, queue int, budget float64) *renderPool {
 	rp := &renderPool{slots: make(chan struct{}, slots), limit: slots + queue, inflight: make(map[int64]*flight)}
 	if budget > 0 {
-		rp.budget = newCPUBudget(budget, time.Now, sleep)
+		rp.budget = cpubudget.New(budget, time.Now, sleep)
 	}
 	return rp
 }
@@ -94,10 +96,10 @@ func (rp *renderPool) start(id int64, admit func() error, draw func() (servedIma
 			rp.mu.Unlock()
 			close(f.done)
 		}()
-		rp.budget.wait(context.Background())
+		rp.budget.Wait(context.Background())
 		start := time.Now()
 		f.img, f.err = draw()
-		rp.budget.spend(time.Since(start))
+		rp.budget.Spend(time.Since(start))
 	}()
 	return f, nil
 }

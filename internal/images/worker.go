@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/fragrance-data/fragrance/internal/catalog"
+	"github.com/fragrance-data/fragrance/internal/cpubudget"
 	"github.com/fragrance-data/fragrance/internal/images/cutout"
 	"github.com/fragrance-data/fragrance/internal/images/encode"
 	"github.com/fragrance-data/fragrance/internal/imgstore"
@@ -39,7 +40,7 @@ type WorkerConfig struct {
 	// CPUBudget is the share of one core the workers of this pool may use
 	// together, averaged over their jobs (0.25: a quarter of a core): after
 	// each job they rest in proportion to the time it took (see
-	// cpuBudget). It is what keeps processing at low priority beside the
+	// cpubudget.Budget). It is what keeps processing at low priority beside the
 	// API. 0 or less: no limit (the command line's default).
 	CPUBudget float64
 	// QueueAll makes Run queue a job for every perfume of the catalogue
@@ -76,7 +77,7 @@ func (c WorkerConfig) withDefaults() WorkerConfig {
 type Worker struct {
 	s      *Service
 	cfg    WorkerConfig
-	budget *cpuBudget // nil: no limit
+	budget *cpubudget.Budget // nil: no limit
 	// queued holds the ids known to have a job (QueueAll); only Run's
 	// goroutine touches it.
 	queued map[int64]struct{}
@@ -86,7 +87,7 @@ type Worker struct {
 func (s *Service) NewWorker(cfg WorkerConfig) *Worker {
 	w := &Worker{s: s, cfg: cfg.withDefaults()}
 	if w.cfg.CPUBudget > 0 {
-		w.budget = newCPUBudget(w.cfg.CPUBudget, time.Now, sleep)
+		w.budget = cpubudget.New(w.cfg.CPUBudget, time.Now, sleep)
 	}
 	return w
 }
@@ -188,7 +189,7 @@ func (w *Worker) Drain(ctx context.Context, report func(JobResult)) error {
 // errors while draining are returned; a running loop logs them and retries.
 func (w *Worker) loop(ctx context.Context, drain bool, report func(JobResult)) error {
 	for ctx.Err() == nil {
-		w.budget.wait(ctx)
+		w.budget.Wait(ctx)
 		if ctx.Err() != nil {
 			break
 		}
@@ -211,7 +212,7 @@ func (w *Worker) loop(ctx context.Context, drain bool, report func(JobResult)) e
 		// about a second, and a finished job beats one left to its lease.
 		start := time.Now()
 		res := w.s.runJob(context.WithoutCancel(ctx), job)
-		w.budget.spend(time.Since(start))
+		w.budget.Spend(time.Since(start))
 		if report != nil {
 			report(res)
 		}

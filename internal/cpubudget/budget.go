@@ -1,4 +1,6 @@
-package images
+// Package cpubudget keeps background work (background removal, the
+// index's neighbour lists) within a share of one core.
+package cpubudget
 
 import (
 	"context"
@@ -6,7 +8,7 @@ import (
 	"time"
 )
 
-// cpuBudget keeps background work within a share of one core: work
+// Budget keeps background work within a share of one core: work
 // earns rate seconds per second, every job spends the time it took (wall
 // time, which is at least the CPU it used, and more when the API keeps the
 // cores busy: then the work backs off further), and a job starts only
@@ -18,8 +20,9 @@ import (
 // Go gives no reliable way to lower the OS priority of goroutines (nice
 // applies to threads, which the runtime shares between goroutines), so
 // this budget is what makes the worker "low priority"; a process of its
-// own (fragrance images process) can also be run under nice.
-type cpuBudget struct {
+// own (fragrance images process) can also be run under nice. A nil
+// *Budget is no limit.
+type Budget struct {
 	mu     sync.Mutex
 	rate   float64 // seconds of work per second; 0: no limit
 	credit float64 // seconds; at most maxCredit
@@ -30,20 +33,22 @@ type cpuBudget struct {
 
 const maxCredit = 1.0
 
-func newCPUBudget(rate float64, now func() time.Time, sleep func(context.Context, time.Duration)) *cpuBudget {
-	return &cpuBudget{rate: rate, now: now, sleep: sleep, at: now()}
+// New is a budget of rate seconds of work per second (0.25: a quarter of
+// a core; 0: no limit), on the given clock; sleep rests until ctx ends.
+func New(rate float64, now func() time.Time, sleep func(context.Context, time.Duration)) *Budget {
+	return &Budget{rate: rate, now: now, sleep: sleep, at: now()}
 }
 
 // settle brings the account up to now; the caller holds mu.
-func (b *cpuBudget) settle() time.Time {
+func (b *Budget) settle() time.Time {
 	now := b.now()
 	b.credit = min(maxCredit, b.credit+now.Sub(b.at).Seconds()*b.rate)
 	b.at = now
 	return now
 }
 
-// wait returns once the account is out of debt, or when ctx ends.
-func (b *cpuBudget) wait(ctx context.Context) {
+// Wait returns once the account is out of debt, or when ctx ends.
+func (b *Budget) Wait(ctx context.Context) {
 	if b == nil || b.rate <= 0 {
 		return
 	}
@@ -59,8 +64,8 @@ func (b *cpuBudget) wait(ctx context.Context) {
 	}
 }
 
-// spend charges work of duration d.
-func (b *cpuBudget) spend(d time.Duration) {
+// Spend charges work of duration d.
+func (b *Budget) Spend(d time.Duration) {
 	if b == nil || b.rate <= 0 {
 		return
 	}
