@@ -26,6 +26,8 @@ type catalogueLoader struct {
 	// changed, when not nil, signals that the store announced a new
 	// catalogue (PostgreSQL NOTIFY); the ticker stays as a fallback.
 	changed chan struct{}
+	// neighbours fills each loaded index's neighbour lists (nil: none).
+	neighbours *neighbourFiller
 }
 
 // notify tells the loader the store may hold a newer catalogue. It never
@@ -96,6 +98,7 @@ func (l *catalogueLoader) reload(ctx context.Context) error {
 		return err
 	}
 	l.holder.Store(ix)
+	l.neighbours.start(ix)
 	l.version = v
 	l.log.Info("catalogue loaded", "perfumes", ix.Len(), "version", v, "took", time.Since(start).Round(time.Millisecond).String())
 	return nil

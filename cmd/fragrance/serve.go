@@ -56,7 +56,8 @@ type serveConfig struct {
 	metricsAddr          *string
 	metricsToken         *string
 	limits               *listenerLimitFlags
-	abuse                abuseFlags // serve_abuse.go
+	abuse                abuseFlags     // serve_abuse.go
+	neighbours           neighbourFlags // serve_neighbours.go
 
 	// The website's (serve_web.go).
 	analyticsSnippet *string
@@ -106,6 +107,7 @@ func serveFlags(cio cmdIO) (*flags, *serveConfig) {
 	}
 	c.imageHost = newImageHostFlags(f)
 	c.abuse = addAbuseFlags(f)
+	c.neighbours = addNeighbourFlags(f)
 	addWebFlags(f, c)
 	addMailFlags(f, c)
 	return f, c
@@ -119,6 +121,9 @@ func runServe(ctx context.Context, args []string, cio cmdIO) error {
 	if f.NArg() > 0 {
 		f.Usage()
 		return errUsage
+	}
+	if err := c.neighbours.check(); err != nil {
+		return err
 	}
 	lb := newLogBuffer(cio.stderr, 64<<10, logFlushEvery)
 	defer lb.Close()
@@ -303,7 +308,7 @@ func serve(ctx context.Context, c *serveConfig, log *slog.Logger, accessLog serv
 	metrics.log(log, lns.metrics != nil)
 
 	loader := &catalogueLoader{store: store, ref: ref, holder: holder, log: log, curatedPath: *c.curated, seedFile: *c.seedFile,
-		changed: make(chan struct{}, 1)}
+		changed: make(chan struct{}, 1), neighbours: newNeighbourFiller(ctx, c.neighbours, store, holder, log, reg)}
 	if pg, ok := store.(*postgres.DB); ok {
 		// Replicas hear of imports and key changes at once, not at the next poll.
 		pg.SetLogger(log)

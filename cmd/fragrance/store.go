@@ -22,6 +22,7 @@ import (
 // PostgreSQL backends both meet it.
 type backend interface {
 	catalog.Store
+	catalog.NeighbourStore
 	apikey.Store
 	apikey.TierStore
 	account.Store

@@ -74,3 +74,14 @@ func (b *Budget) Spend(d time.Duration) {
 	b.credit -= d.Seconds()
 	b.mu.Unlock()
 }
+
+// Sleep sleeps for d or until ctx ends: the sleep of a budget on the real
+// clock.
+func Sleep(ctx context.Context, d time.Duration) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+	case <-t.C:
+	}
+}

@@ -62,7 +62,7 @@ type flight struct {
 func newRenderPool(slots, queue int, budget float64) *renderPool {
 	rp := &renderPool{slots: make(chan struct{}, slots), limit: slots + queue, inflight: make(map[int64]*flight)}
 	if budget > 0 {
-		rp.budget = cpubudget.New(budget, time.Now, sleep)
+		rp.budget = cpubudget.New(budget, time.Now, cpubudget.Sleep)
 	}
 	return rp
 }

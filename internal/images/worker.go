@@ -87,7 +87,7 @@ type Worker struct {
 func (s *Service) NewWorker(cfg WorkerConfig) *Worker {
 	w := &Worker{s: s, cfg: cfg.withDefaults()}
 	if w.cfg.CPUBudget > 0 {
-		w.budget = cpubudget.New(w.cfg.CPUBudget, time.Now, sleep)
+		w.budget = cpubudget.New(w.cfg.CPUBudget, time.Now, cpubudget.Sleep)
 	}
 	return w
 }
@@ -217,7 +217,7 @@ func (w *Worker) loop(ctx context.Context, drain bool, report func(JobResult)) e
 			report(res)
 		}
 		if w.cfg.Pause > 0 {
-			sleep(ctx, w.cfg.Pause)
+			cpubudget.Sleep(ctx, w.cfg.Pause)
 		}
 	}
 	return nil
@@ -231,15 +231,6 @@ func (w *Worker) idle(ctx context.Context) {
 	case <-ctx.Done():
 	case <-t.C:
 	case <-w.s.wake:
-	}
-}
-
-func sleep(ctx context.Context, d time.Duration) {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-	case <-t.C:
 	}
 }
 
