@@ -53,11 +53,13 @@ func openDB(t *testing.T) *sqlite.DB {
 	return db
 }
 
-// answers is every perfume's similar and dupes lists, as slugs and scores.
+// answers is the similar and dupes lists of every 7th perfume (every
+// chunk's), as slugs and scores.
 func answers(t *testing.T, ix *index.Index, ps []catalog.Perfume) []string {
 	t.Helper()
 	var out []string
-	for _, p := range ps {
+	for i := 0; i < len(ps); i += 7 {
+		p := ps[i]
 		_, s, err := ix.Similar(p.Slug, 10)
 		if err != nil {
 			t.Fatal(err)
