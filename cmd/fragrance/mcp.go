@@ -11,6 +11,7 @@ import (
 	"github.com/fragrance-data/fragrance/internal/bundled"
 	"github.com/fragrance-data/fragrance/internal/index"
 	"github.com/fragrance-data/fragrance/internal/mcp"
+	"github.com/fragrance-data/fragrance/internal/neighbours"
 	"github.com/fragrance-data/fragrance/internal/view"
 	"github.com/fragrance-data/fragrance/internal/web"
 	"github.com/fragrance-data/fragrance/internal/web/site"
@@ -54,6 +55,10 @@ func runMCP(ctx context.Context, args []string, cio cmdIO) error {
 	if err != nil {
 		return err
 	}
+	// The similar and dupes lists a server stored for this catalogue, if
+	// any; the rest are ranked on demand (a client's session is too short
+	// to rank them all).
+	lists := neighbours.Load(ctx, ix, store, nil)
 	holder, urls := index.NewHolder(ix), view.NewURLs(base, nil, ref.Color)
 	// The perfume resource is the website's Markdown twin, word for word.
 	ground, err := web.New(web.Config{Catalogue: holder, BaseURL: base})
@@ -65,7 +70,8 @@ func runMCP(ctx context.Context, args []string, cio cmdIO) error {
 		return err
 	}
 	s := mcp.New(mcp.Config{Catalogue: holder, URLs: urls, Version: version, PerfumeMarkdown: public.PerfumeMarkdown})
-	fmt.Fprintf(cio.stderr, "fragrance mcp: %d perfumes from %s, serving MCP on stdio\n", ix.Len(), redactDSN(*dsn))
+	fmt.Fprintf(cio.stderr, "fragrance mcp: %d perfumes from %s (neighbour lists: %d of %d chunks stored), serving MCP on stdio\n",
+		ix.Len(), redactDSN(*dsn), lists, ix.NeighbourChunks())
 	err = s.Run(ctx, &mcpsdk.IOTransport{Reader: io.NopCloser(cio.stdin), Writer: nopCloser{cio.stdout}})
 	if ctx.Err() != nil || err == io.EOF {
 		return nil // the client closed stdin, or a signal

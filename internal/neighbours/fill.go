@@ -123,6 +123,20 @@ func Fill(ctx context.Context, ix *index.Index, cfg Config) (Stats, error) {
 	return st, nil
 }
 
+// Load puts in place the chunks store holds for ix's catalogue, ranking
+// nothing, and returns how many it loaded: for a short-lived process (the
+// MCP server on stdio) that should not spend minutes ranking but can use
+// what a server stored. Chunks it cannot read are left to be ranked on
+// demand.
+func Load(ctx context.Context, ix *index.Index, store catalog.NeighbourStore, log *slog.Logger) int {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	f := &filler{ix: ix, cfg: Config{Store: store}, log: log, key: ix.NeighbourKey()}
+	f.load(ctx)
+	return int(f.loaded.Load())
+}
+
 type filler struct {
 	ix  *index.Index
 	cfg Config

@@ -115,6 +115,12 @@ func TestFillStoresAndRestartLoads(t *testing.T) {
 		t.Fatal("answers from loaded lists differ from the ranked ones")
 	}
 
+	// Load only loads.
+	third := build(ps)
+	if got := neighbours.Load(ctx, third, db, nil); got != 3 || third.NeighboursReady() != 3 {
+		t.Fatalf("Load = %d, %d ready", got, third.NeighboursReady())
+	}
+
 	// A changed catalogue ranks again.
 	ps[7].RatingCount += 1000
 	changed := build(ps)
