@@ -157,6 +157,7 @@ func readCatalogue(name string) ([]perfume, error) {
 	}
 	defer f.Close()
 	r := csv.NewReader(bufio.NewReader(f))
+	r.ReuseRecord = true
 	head, err := r.Read()
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
@@ -183,7 +184,10 @@ func readCatalogue(name string) ([]perfume, error) {
 			continue
 		}
 		n, _ := strconv.Atoi(rec[col["rating_count"]]) // empty: never rated
-		ps = append(ps, perfume{slug: rec[col["slug"]], name: rec[col["name"]], brand: rec[col["brand"]], ratings: n})
+		// Clones: the fields share the whole line's memory, accords and all.
+		name := strings.Clone(rec[col["name"]])
+		ps = append(ps, perfume{slug: strings.Clone(rec[col["slug"]]), name: name,
+			brand: strings.Clone(rec[col["brand"]]), lower: strings.ToLower(name), ratings: n})
 	}
 	rankByRatings(ps)
 	return ps, nil
@@ -212,17 +216,25 @@ func readNames(name string) ([]string, error) {
 
 // sequence is the class's request sequence in the configured mix.
 func sequence(s *sets, c config, class string) ([]string, error) {
-	set, ranked, err := s.forClass(class)
+	set, n, ranked, err := s.forClass(class)
 	if err != nil {
 		return nil, err
 	}
-	if c.mix == "cold" || len(set) == 1 {
+	if c.mix == "cold" || n == 1 {
 		return set, nil
 	}
-	z := newZipf(len(ranked), c.zipfS, c.seed, class)
+	// Draw ranks, then make each drawn path once.
+	z := newZipf(n, c.zipfS, c.seed, class)
+	made := map[int]string{}
 	seq := make([]string, c.requests)
 	for i := range seq {
-		seq[i] = ranked[z.next()]
+		k := z.next()
+		p, ok := made[k]
+		if !ok {
+			p = ranked(k)
+			made[k] = p
+		}
+		seq[i] = p
 	}
 	return seq, nil
 }

@@ -32,6 +32,7 @@ var (
 // perfume is what the mixes need of a catalogue record.
 type perfume struct {
 	slug, name, brand string
+	lower             string // name in lower case, to rank ties
 	ratings           int
 }
 
@@ -41,7 +42,7 @@ type perfume struct {
 func rankByRatings(ps []perfume) {
 	slices.SortStableFunc(ps, func(a, b perfume) int {
 		return cmp.Or(cmp.Compare(b.ratings, a.ratings),
-			strings.Compare(strings.ToLower(a.name), strings.ToLower(b.name)),
+			strings.Compare(a.lower, b.lower),
 			strings.Compare(a.name, b.name), strings.Compare(a.slug, b.slug))
 	})
 }
@@ -73,8 +74,10 @@ func newSets(in inputs, n int, seed uint64) *sets {
 }
 
 // forClass returns the class's cold set (in order) and, for zipf, its
-// distinct paths ranked most asked first.
-func (s *sets) forClass(class string) (set, ranked []string, err error) {
+// distinct paths ranked most asked first: n of them, the k-th (from 0)
+// ranked(k).
+func (s *sets) forClass(class string) (set []string, n int, ranked func(k int) string, err error) {
+	from := func(paths []string) func(int) string { return func(k int) string { return paths[k] } }
 	var format func(slug string) string
 	switch class {
 	case "detail":
@@ -86,25 +89,21 @@ func (s *sets) forClass(class string) (set, ranked []string, err error) {
 	case "page": // the website's perfume pages (HTML)
 		format = func(slug string) string { return "/perfumes/" + url.PathEscape(slug) }
 	case "search":
-		return s.search, s.search, nil
+		return s.search, len(s.search), from(s.search), nil
 	case "match":
-		return s.match, s.match, nil
+		return s.match, len(s.match), from(s.match), nil
 	case "list":
-		return s.list, s.pages, nil
-	case "brands":
-		return []string{"/api/brands"}, []string{"/api/brands"}, nil
-	case "notes":
-		return []string{"/api/notes"}, []string{"/api/notes"}, nil
+		return s.list, len(s.pages), from(s.pages), nil
+	case "brands", "notes":
+		one := []string{"/api/" + class}
+		return one, 1, from(one), nil
 	default:
-		return nil, nil, fmt.Errorf("unknown class %q", class)
+		return nil, 0, nil, fmt.Errorf("unknown class %q", class)
 	}
 	for _, p := range s.sample {
 		set = append(set, format(p.slug))
 	}
-	for _, p := range s.in.perfumes {
-		ranked = append(ranked, format(p.slug))
-	}
-	return set, ranked, nil
+	return set, len(s.in.perfumes), func(k int) string { return format(s.in.perfumes[k].slug) }, nil
 }
 
 // searchSet makes n distinct searches (compared ignoring case and spacing):
