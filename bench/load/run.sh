@@ -354,13 +354,18 @@ run_wrk() {
 }
 
 # start_ceiling starts the ceiling with the given flags and sets $ceiling
-# to its address.
+# to its address (waiting up to 150 s).
 start_ceiling() {
 	rm -f "$work/ceiling.addr"
 	"${on_server[@]}" "$work/tools/ceiling" --addr 127.0.0.1:0 --port-file "$work/ceiling.addr" "$@" &
 	cpid=$!
 	pids+=("$cpid")
-	for _ in $(seq 1 100); do [ -s "$work/ceiling.addr" ] && break; sleep 0.05; done
+	# Loading tens of thousands of answers (cold, zipf) takes seconds.
+	for _ in $(seq 1 3000); do
+		[ -s "$work/ceiling.addr" ] && break
+		kill -0 "$cpid" 2>/dev/null || break
+		sleep 0.05
+	done
 	[ -s "$work/ceiling.addr" ] || { echo "the ceiling did not start" >&2; exit 1; }
 	ceiling="http://$(cat "$work/ceiling.addr")/"
 }
@@ -418,6 +423,7 @@ for class in $classes; do
 	# round of each, not the whole comparison.
 	log "$class: answers of $size bytes on average; service and ceiling (the same answers replayed), $rounds rounds"
 	start_ceiling --answers "$rec"
+	log "$class: the ceiling holds the answers in $(awk '/VmRSS/ {printf "%d", $2 / 1024}' "/proc/$cpid/status") MB"
 	: >"$work/s.runs"
 	: >"$work/c.runs"
 	for round in $(seq 1 "$rounds"); do
