@@ -408,7 +408,8 @@ for class in $classes; do
 	# ceiling replays them, so both sides move the same bytes.
 	rec="$work/$class.answers"
 	log "$class: recording the answers to $what"
-	read -r n_answers size < <("${on_client[@]}" "$work/tools/record" --base "$base" --paths "$work/$class.paths" --dir "$rec")
+	"${on_client[@]}" "$work/tools/record" --base "$base" --paths "$work/$class.paths" --dir "$rec" >"$work/record.out"
+	read -r n_answers size <"$work/record.out"
 	size=$((size / n_answers))
 	if [ "$mix" = zipf ]; then
 		# Recording filled the answer cache: start with it empty, as after a
