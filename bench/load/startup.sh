@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
 # Start-up time and resident memory of the fragrance service.
 #
-# Fills a database once (the bundled catalogue, or ~200,000 perfumes with
-# --catalogue 200k), then starts `fragrance serve` on it several times and
-# measures, for each start: the time from starting the process to the first
+# Fills a database once (the bundled catalogue, or ~200,000 or ~500,000
+# perfumes with --catalogue 200k|500k), then starts `fragrance serve` on it
+# several times and measures, for each start: the time from starting the process to the first
 # 200 of /healthz (the catalogue loaded and indexed), and the resident
 # memory (VmRSS) and its peak (VmHWM) two seconds later. Prints every run
 # and the median.
 #
-# Usage: bench/load/startup.sh [--catalogue bundled|200k] [--runs 5] [--db FILE]
-#        [--serve-flags "..."] [--out FILE]
+# Usage: bench/load/startup.sh [--catalogue bundled|200k|500k] [--runs 5] [--db FILE]
+#        [--bin FILE] [--serve-flags "..."] [--out FILE]
+#   --bin FILE   use this fragrance binary instead of building one
 set -euo pipefail
 
 catalogue=200k
@@ -17,6 +18,7 @@ runs=5
 db=""
 serve_flags=""
 out=""
+bin=""
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--catalogue) catalogue=$2; shift 2 ;;
@@ -24,11 +26,16 @@ while [ $# -gt 0 ]; do
 	--db) db=$2; shift 2 ;;
 	--serve-flags) serve_flags=$2; shift 2 ;;
 	--out) out=$2; shift 2 ;;
-	-h | --help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	--bin) bin=$2; shift 2 ;;
+	-h | --help) awk 'NR > 1 && !/^#/ {exit} NR > 1 {sub(/^# ?/, ""); print}' "$0"; exit 0 ;;
 	*) echo "unknown argument: $1 (try --help)" >&2; exit 2 ;;
 	esac
 done
-case "$catalogue" in bundled | 200k) ;; *) echo "--catalogue must be bundled or 200k" >&2; exit 2 ;; esac
+case "$catalogue" in bundled | 200k | 500k) ;; *) echo "--catalogue must be bundled, 200k or 500k" >&2; exit 2 ;; esac
+if [ -n "$bin" ]; then
+	[ -x "$bin" ] || { echo "--bin $bin: not an executable file" >&2; exit 2; }
+	bin=$(realpath "$bin")
+fi
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
 work=$(mktemp -d "${TMPDIR:-/tmp}/fragrance-startup.XXXXXX")
@@ -40,15 +47,19 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-echo "== building" >&2
-(cd "$root" && go build -o "$work/fragrance" ./cmd/fragrance)
-bin="$work/fragrance"
+if [ -z "$bin" ]; then
+	echo "== building" >&2
+	(cd "$root" && go build -o "$work/fragrance" ./cmd/fragrance)
+	bin="$work/fragrance"
+fi
 if [ -z "$db" ]; then
 	db="$work/bench.db"
 	echo "== filling the database ($catalogue)" >&2
 	"$bin" import --db "$db" "$root/internal/bundled/catalogue.jsonl.gz" >/dev/null
-	if [ "$catalogue" = 200k ]; then
-		"$bin" generate --count 162510 --out "$work/gen.jsonl" 2>/dev/null
+	generated=0
+	case "$catalogue" in 200k) generated=162510 ;; 500k) generated=462510 ;; esac
+	if [ "$generated" -gt 0 ]; then
+		"$bin" generate --count "$generated" --out "$work/gen.jsonl" 2>/dev/null
 		"$bin" import --db "$db" "$work/gen.jsonl" >/dev/null
 		rm -f "$work/gen.jsonl"
 	fi
@@ -83,7 +94,7 @@ done
 median() { sort -n | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'; }
 {
 	echo
-	echo "Start-up: $catalogue catalogue ($perfumes perfumes), $runs starts, $(nproc) cores, $(go version | awk '{print $3}')${serve_flags:+, serve $serve_flags}"
+	echo "Start-up: $catalogue catalogue ($perfumes perfumes), $runs starts, $(nproc) cores, $(go version | awk '{print $3}')${serve_flags:+, serve $serve_flags}${bin:+, binary $bin}"
 	echo
 	echo "| | median | min | max |"
 	echo "|---|---:|---:|---:|"

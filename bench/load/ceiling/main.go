@@ -3,7 +3,7 @@
 //
 // With --answers it replays recorded answers of the service: for each
 // request URI the benchmark sends, the very status, headers and body the
-// service gave (recorded once with curl), looked up in a map and written as
+// service gave (recorded once by bench/load/record), looked up in a map and written as
 // they are. The two then move the same bytes for the same requests, headers
 // included (the contract's rate-limit, CORS, request-id and version headers
 // are a tenth of a small answer, and a client pays to read them too), and
@@ -26,6 +26,7 @@ import (
 	"net/textproto"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"time"
@@ -33,7 +34,7 @@ import (
 
 func main() {
 	addr := flag.String("addr", "127.0.0.1:0", "listen address (loopback only; port 0 picks a free port)")
-	answers := flag.String("answers", "", "directory of recorded answers: index.tsv (URI TAB name per line), NAME.head (curl -D), NAME.body")
+	answers := flag.String("answers", "", "directory of recorded answers: index.tsv (URI TAB name per line), NAME.head (as curl -D writes it), NAME.body")
 	bodyPath := flag.String("body", "", "file whose bytes are every answer's body (instead of --answers)")
 	portFile := flag.String("port-file", "", "write the chosen address here once listening")
 	flag.Parse()
@@ -42,6 +43,10 @@ func main() {
 	switch {
 	case *answers != "" && *bodyPath == "":
 		h, err = replay(*answers)
+		// Loading read every file once: give that garbage back, so that
+		// resident memory is the answers (tens of thousands in the cold
+		// and zipf mixes), not twice them.
+		debug.FreeOSMemory()
 	case *bodyPath != "" && *answers == "":
 		h, err = bare(*bodyPath)
 	default:
