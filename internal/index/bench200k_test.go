@@ -2,7 +2,10 @@ package index
 
 import (
 	"fmt"
+	"os"
 	"runtime"
+	"strconv"
+	"sync"
 	"testing"
 
 	"github.com/fragrance-data/fragrance/internal/catalog"
@@ -100,4 +103,47 @@ func BenchmarkQueries200k(b *testing.B) {
 			ix.Match(MatchQuery{Accords: []AccordWant{{"woody", 100}, {"vanilla", 40}}, Page: 1, Limit: 20})
 		}
 	})
+}
+
+// BenchmarkCold200k is BenchmarkCold on a 200,000-perfume catalogue.
+func BenchmarkCold200k(b *testing.B) {
+	benchCold(b, scaledIndex(b, 200_000))
+}
+
+// BenchmarkColdSized is BenchmarkCold on a catalogue of
+// FRAGRANCE_BENCH_PERFUMES perfumes (say 500000), for the projections
+// beyond 200k; skipped when the variable is not set.
+func BenchmarkColdSized(b *testing.B) {
+	env := os.Getenv("FRAGRANCE_BENCH_PERFUMES")
+	if env == "" {
+		b.Skip("FRAGRANCE_BENCH_PERFUMES is not set")
+	}
+	n, err := strconv.Atoi(env)
+	if err != nil || n < 1 {
+		b.Fatalf("FRAGRANCE_BENCH_PERFUMES=%q: want a number of perfumes", env)
+	}
+	benchCold(b, scaledIndex(b, n))
+}
+
+// The last scaled index built, kept so that -count runs and the cold
+// benchmarks' sizes build it once (a 500,000-perfume build takes seconds).
+var (
+	scaledMu sync.Mutex
+	scaled   *Index
+)
+
+// scaledIndex is the index of scaledCatalogue(n); skipped in -short.
+func scaledIndex(b *testing.B, n int) *Index {
+	b.Helper()
+	if testing.Short() {
+		b.Skip("a large catalogue takes seconds to build")
+	}
+	scaledMu.Lock()
+	defer scaledMu.Unlock()
+	if scaled == nil || scaled.Len() != n {
+		scaled = nil // the old one's memory is free for the build
+		_, ref := realCatalogue(b)
+		scaled = Build(scaledCatalogue(b, n), Options{AccordColor: ref.Color})
+	}
+	return scaled
 }

@@ -1,8 +1,10 @@
 package index
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math"
+	"math/bits"
 	"sort"
 	"strings"
 
@@ -60,36 +62,7 @@ func (ix *Index) Match(q MatchQuery) (MatchResult, error) {
 	if len(r.accIDs)+len(r.noteIDs) == 0 {
 		res.Total = ix.matchFilters(r.need, r.shares, top)
 	} else {
-		s := ix.sim
-		sc := s.get(len(ix.entries))
-		defer s.put(sc)
-		s.scoreWants(&r, sc)
-		n := float32(len(r.accIDs) + len(r.noteIDs))
-		// Re-sliced to one length, so the loop needs no bounds checks.
-		dotA := sc.dotA
-		dotN, profiles := sc.dotN[:len(dotA)], ix.profiles[:len(dotA)]
-		need, total := r.need, 0
-		over := sumOver(below32(top.floor()), n)
-		for d, sum := range dotA {
-			// Whether a perfume passes is a coin toss the branch predictor
-			// loses, so it is counted without a branch (the ifs compile to
-			// conditional moves); the branch taken is on the sum, rarely
-			// over once the heap is full.
-			pass := 0
-			if dotN[d] > 0 {
-				pass = 1
-			}
-			if profiles[d].has&need != need {
-				pass = 0
-			}
-			total += pass
-			if sum > over && pass != 0 {
-				doc := uint32(d)
-				top.push(scoreKey(float64(sum/n))|ix.popKey(doc), doc)
-				over = sumOver(below32(top.floor()), n)
-			}
-		}
-		res.Total = total
+		res.Total = ix.matchWishes(&r, top)
 	}
 	res.Pages = pages(res.Total, l)
 	ranked := top.sorted()
@@ -102,6 +75,210 @@ func (ix *Index) Match(q MatchQuery) (MatchResult, error) {
 		}
 	}
 	return res, nil
+}
+
+// matchBlock is how many documents matchWishes adds up at a time: few
+// enough that their sums and marks (10 KB) stay in the L1 cache while
+// every wish's postings stream through, many enough that the work per
+// block and wish is nothing beside its postings.
+const matchBlock = 1 << 11
+
+// wishSums are the sums of one block of documents: each one's fit to the
+// wishes so far, and a mark (1) on each having one of them. A mark is a
+// byte, not a bit, so that setting it is a store: a bit is a load and a
+// store, and the postings of one word's documents would wait on each
+// other. Eight marks read as a word are counted by a popcount.
+type wishSums struct {
+	sum  [matchBlock]float32
+	seen [matchBlock]uint8
+}
+
+// wish is an asked accord or note as matchWishes walks it: its postings
+// not yet added (documents ascending), those of the current block, and
+// for an accord its fit by strength (a note had adds 1).
+type wish struct {
+	post, block []uint32
+	shift       uint // of a posting's document: 8 for an accord, 2 for a note
+	fit         [256]float32
+}
+
+// matchWishes pushes, by score, the perfumes having at least one of r's
+// accords or notes and passing its filters, and counts them.
+//
+// The answer's exact Total asks for every posting of every wish to be
+// read, however early a bound could tell that no more perfume can enter
+// the page (as WAND or MaxScore would): the perfumes having a wish must
+// all be found to be counted, and adding a fit costs little beside
+// finding one. So the postings are walked whole, a block of documents at
+// a time, each wish in the order asked (the float32 sums are those of
+// adding every perfume's fits in that order), into sums and marks that
+// stay in the L1 cache; the block's perfumes are then counted and tested
+// against the heap's floor (dense, or sparse when the block has few
+// postings). Blocks no wish has a document in are skipped, so a rare note
+// costs its postings, not the catalogue.
+func (ix *Index) matchWishes(r *resolved, top *topK) int {
+	s := ix.sim
+	ws := make([]wish, 0, len(r.accIDs)+len(r.noteIDs))
+	for i, id := range r.accIDs {
+		w := wish{post: s.accPost[s.accOff[id]:s.accOff[id+1]], shift: 8}
+		for st := range w.fit {
+			w.fit[st] = float32(search.AccordFit(r.accWant[i], float64(st)))
+		}
+		ws = append(ws, w)
+	}
+	for _, id := range r.noteIDs {
+		ws = append(ws, wish{post: s.notePost[s.noteOff[id]:s.noteOff[id+1]], shift: 2})
+	}
+	m := matchScan{ix: ix, top: top, need: r.need, n: float32(len(ws))}
+	m.setOver()
+	sums := new(wishSums)
+	for {
+		next := uint32(math.MaxUint32) // the first document a wish has left
+		for i := range ws {
+			if w := &ws[i]; len(w.post) > 0 {
+				next = min(next, w.post[0]>>w.shift)
+			}
+		}
+		if next == math.MaxUint32 {
+			return m.total
+		}
+		base := next &^ (matchBlock - 1)
+		added := 0
+		for i := range ws {
+			w := &ws[i]
+			var n int
+			if w.shift == 2 {
+				n = addNoteFits(w.post, base+matchBlock, sums)
+			} else {
+				n = addAccordFits(w.post, base+matchBlock, &w.fit, sums)
+			}
+			w.block, w.post = w.post[:n], w.post[n:]
+			added += n
+		}
+		if added < matchBlock/8 {
+			m.sparse(base, ws, sums)
+		} else {
+			m.dense(base, sums)
+		}
+	}
+}
+
+// addAccordFits adds to sums the fits of an accord's first postings, those
+// of documents below end (all in sums' block), marks their documents, and
+// returns how many it added. It and addNoteFits are Match's hot loop: a
+// posting is a load, an add and two stores.
+func addAccordFits(post []uint32, end uint32, fit *[256]float32, sums *wishSums) int {
+	for i, p := range post {
+		if p>>8 >= end {
+			return i
+		}
+		d := p >> 8 & (matchBlock - 1)
+		sums.sum[d] += fit[uint8(p)]
+		sums.seen[d] = 1
+	}
+	return len(post)
+}
+
+// addNoteFits is addAccordFits for a note: 1 for every perfume having it.
+func addNoteFits(post []uint32, end uint32, sums *wishSums) int {
+	for i, p := range post {
+		if p>>2 >= end {
+			return i
+		}
+		d := p >> 2 & (matchBlock - 1)
+		sums.sum[d]++
+		sums.seen[d] = 1
+	}
+	return len(post)
+}
+
+// matchScan is the ranking of matchWishes.
+type matchScan struct {
+	ix    *Index
+	top   *topK
+	need  uint16
+	n     float32 // wishes asked
+	over  float32 // a sum at most this can't enter top (see sumOver)
+	total int
+}
+
+func (m *matchScan) setOver() { m.over = sumOver(below32(m.top.floor()), m.n) }
+
+func (m *matchScan) push(sum float32, doc uint32) {
+	m.top.push(scoreKey(float64(sum/m.n))|m.ix.popKey(doc), doc)
+	m.setOver()
+}
+
+// dense counts and pushes the perfumes marked in sums (the block from
+// base), reading every document of the block in turn, and leaves sums
+// zero for the next. That costs a block's length, not its postings, but
+// as the scan in document order has no branch that the branch predictor
+// could miss, it is the faster wherever postings are not rare.
+//
+// Without filters (and once the floor is not negative, so that an
+// unmarked document's sum, 0, is never over it) the count is a popcount
+// of the marks and the test is on the sums alone; with them a perfume is
+// counted and tested when marked and passing.
+func (m *matchScan) dense(base uint32, sums *wishSums) {
+	profiles := m.ix.profiles[base:min(int(base)+matchBlock, len(m.ix.profiles))]
+	sum, seen := sums.sum[:len(profiles)], sums.seen[:len(profiles)]
+	if m.need == 0 && m.over >= 0 {
+		for i := 0; i < matchBlock; i += 8 {
+			m.total += bits.OnesCount64(binary.LittleEndian.Uint64(sums.seen[i:]))
+		}
+		over := m.over
+		for d, s := range sum {
+			if s > over { // rarely, once the heap is full
+				m.push(s, base+uint32(d))
+				over = m.over
+			}
+		}
+	} else {
+		need, over, total := m.need, m.over, m.total
+		for d, s := range sum {
+			// Whether a perfume counts is a coin toss the branch
+			// predictor would lose, so it is counted without a branch
+			// (the ifs compile to conditional moves); the branch taken
+			// is on the sum, rarely over once the heap is full.
+			pass := int(seen[d])
+			if profiles[d].has&need != need {
+				pass = 0
+			}
+			total += pass
+			if s > over && pass != 0 {
+				m.push(s, base+uint32(d))
+				over = m.over
+			}
+		}
+		m.total = total
+	}
+	clear(sums.sum[:])
+	clear(sums.seen[:])
+}
+
+// sparse is dense for a block with few postings: it reads only the
+// documents the wishes' postings of the block name, and clears only their
+// sums and marks. A document named by several wishes is taken once, at
+// its first posting (its mark then cleared).
+func (m *matchScan) sparse(base uint32, ws []wish, sums *wishSums) {
+	profiles := m.ix.profiles[base:min(int(base)+matchBlock, len(m.ix.profiles))]
+	for i := range ws {
+		for _, p := range ws[i].block {
+			d := p >> ws[i].shift & (matchBlock - 1)
+			if sums.seen[d] == 0 {
+				continue
+			}
+			s := sums.sum[d]
+			sums.seen[d], sums.sum[d] = 0, 0
+			if profiles[d].has&m.need != m.need {
+				continue
+			}
+			m.total++
+			if s > m.over {
+				m.push(s, base+uint32(d))
+			}
+		}
+	}
 }
 
 // sumOver is the largest float32 sum whose score sum/n is at most floor:
@@ -117,30 +294,6 @@ func sumOver(floor, n float32) float32 {
 		x = y
 	}
 	return x
-}
-
-// scoreWants adds up, in dotA, each perfume's fit to the wanted accords
-// and notes, and counts in dotN how many of them it has, walking only
-// their postings.
-func (s *simIndex) scoreWants(r *resolved, sc *simScratch) {
-	dotA := sc.dotA
-	dotN := sc.dotN[:len(dotA)] // one length: one bounds check a posting
-	for i, id := range r.accIDs {
-		var fit [256]float32 // fit by strength, computed once per accord
-		for st := range fit {
-			fit[st] = float32(search.AccordFit(r.accWant[i], float64(st)))
-		}
-		for _, p := range s.accPost[s.accOff[id]:s.accOff[id+1]] {
-			dotA[p>>8] += fit[p&0xff]
-			dotN[p>>8]++
-		}
-	}
-	for _, id := range r.noteIDs {
-		for _, p := range s.notePost[s.noteOff[id]:s.noteOff[id+1]] {
-			dotA[p>>2]++
-			dotN[p>>2]++
-		}
-	}
 }
 
 // profile is what the match filters read of a perfume, packed so a scan
