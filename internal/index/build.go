@@ -259,6 +259,7 @@ func (b *builder) derive() {
 	ix := b.ix
 	n := len(ix.entries)
 	ix.profiles = make([]profile, n)
+	ix.has = make([]uint16, n)
 	counts := make([]int, n)
 	for i := range ix.entries {
 		counts[i] = ix.entries[i].RatingCount
@@ -268,6 +269,7 @@ func (b *builder) derive() {
 		e := &ix.entries[i]
 		e.Popularity = popularity(counts, e.RatingCount)
 		ix.profiles[i] = makeProfile(e)
+		ix.has[i] = ix.profiles[i].has
 	}
 }
 

@@ -153,6 +153,10 @@ type Index struct {
 	// word), which Similar keeps from crowding a result list.
 	line     []uint64
 	profiles []profile // per document, for the match filters
+	// has is each document's profile.has apart: a filtered match tests
+	// every perfume of the blocks it reads, and two bytes a perfume stay
+	// in cache where the fourteen of a profile did not.
+	has []uint16
 	sim      *simIndex
 	// neighbours holds the kept similar and dupes lists (neighbours.go),
 	// filled after the build; the only part of an Index that changes.

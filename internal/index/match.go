@@ -220,8 +220,8 @@ func (m *matchScan) push(sum float32, doc uint32) {
 // of the marks and the test is on the sums alone; with them a perfume is
 // counted and tested when marked and passing.
 func (m *matchScan) dense(base uint32, sums *wishSums) {
-	profiles := m.ix.profiles[base:min(int(base)+matchBlock, len(m.ix.profiles))]
-	sum, seen := sums.sum[:len(profiles)], sums.seen[:len(profiles)]
+	has := m.ix.has[base:min(int(base)+matchBlock, len(m.ix.has))]
+	sum, seen := sums.sum[:len(has)], sums.seen[:len(has)]
 	if m.need == 0 && m.over >= 0 {
 		for i := 0; i < matchBlock; i += 8 {
 			m.total += bits.OnesCount64(binary.LittleEndian.Uint64(sums.seen[i:]))
@@ -241,7 +241,7 @@ func (m *matchScan) dense(base uint32, sums *wishSums) {
 			// (the ifs compile to conditional moves); the branch taken
 			// is on the sum, rarely over once the heap is full.
 			pass := int(seen[d])
-			if profiles[d].has&need != need {
+			if has[d]&need != need {
 				pass = 0
 			}
 			total += pass
@@ -261,7 +261,7 @@ func (m *matchScan) dense(base uint32, sums *wishSums) {
 // sums and marks. A document named by several wishes is taken once, at
 // its first posting (its mark then cleared).
 func (m *matchScan) sparse(base uint32, ws []wish, sums *wishSums) {
-	profiles := m.ix.profiles[base:min(int(base)+matchBlock, len(m.ix.profiles))]
+	has := m.ix.has[base:min(int(base)+matchBlock, len(m.ix.has))]
 	for i := range ws {
 		for _, p := range ws[i].block {
 			d := p >> ws[i].shift & (matchBlock - 1)
@@ -270,7 +270,7 @@ func (m *matchScan) sparse(base uint32, ws []wish, sums *wishSums) {
 			}
 			s := sums.sum[d]
 			sums.seen[d], sums.sum[d] = 0, 0
-			if profiles[d].has&m.need != m.need {
+			if has[d]&m.need != m.need {
 				continue
 			}
 			m.total++
