@@ -85,36 +85,36 @@ type answerShard struct {
 	// clock is the priority of the last answer evicted (float64 bits);
 	// written under mu, read by hits without it.
 	clock   atomic.Uint64
-	m       map[string]*cachedAnswer
+	m       map[string]*frozen
 	queue   answerQueue
 	bytes   int
 	pending map[string]*pendingAnswer
 }
 
-// cachedAnswer is a kept answer and its place in the eviction queue.
-type cachedAnswer struct {
-	fz    *frozen
-	key   string
-	size  int
-	value float64 // cost per byte, in nanoseconds
+// answerSlot is a kept answer's place in its shard, part of the answer
+// itself so that a hit reads one object.
+type answerSlot struct {
+	key       string
+	footprint int     // bytes it takes: body, key and bookkeeping
+	value     float64 // cost per byte, in nanoseconds
 	// used is the shard's clock when the answer was last served (float64
 	// bits); hits raise it without the write lock, and eviction reads it.
 	used atomic.Uint64
-	prio float64 // the priority it has in queue; under mu
-	pos  int     // its index in queue
+	prio float64 // the priority it has in the queue; under mu
+	pos  int     // its index in the queue; under mu
 }
 
 // touch records a use of the answer at clock (float64 bits). Only the
 // first use after the clock moved writes: float64 bits of non-negative
 // numbers order as the numbers do.
-func (e *cachedAnswer) touch(clock uint64) {
+func (e *answerSlot) touch(clock uint64) {
 	if e.used.Load() < clock {
 		e.used.Store(clock)
 	}
 }
 
 // priority is the answer's GreedyDual-Size priority as of its last use.
-func (e *cachedAnswer) priority() float64 { return math.Float64frombits(e.used.Load()) + e.value }
+func (e *answerSlot) priority() float64 { return math.Float64frombits(e.used.Load()) + e.value }
 
 // pendingAnswer is an answer one request is computing; requests for the
 // same answer meanwhile wait for it rather than compute it again (a burst
@@ -159,7 +159,7 @@ func (c *answerCache) generation(ix *index.Index) *answerGen {
 	}
 	ng := &answerGen{ix: ix, stats: &c.stats, limit: answerCacheBytes(c.mb, c.memoryLimit, ix.Len()) / answerShards}
 	for i := range ng.shards {
-		ng.shards[i].m = make(map[string]*cachedAnswer)
+		ng.shards[i].m = make(map[string]*frozen)
 		ng.shards[i].pending = make(map[string]*pendingAnswer)
 	}
 	if c.cur.CompareAndSwap(g, ng) {
@@ -189,19 +189,19 @@ func (g *answerGen) lookup(key string) (fz *frozen, p *pendingAnswer, lead bool)
 	i := shardOf(key)
 	sh, st := &g.shards[i], &g.stats[i]
 	sh.mu.RLock()
-	e := sh.m[key]
+	fz = sh.m[key]
 	sh.mu.RUnlock()
-	if e != nil {
+	if fz != nil {
 		st.hits.Add(1)
-		e.touch(sh.clock.Load())
-		return e.fz, nil, false
+		fz.touch(sh.clock.Load())
+		return fz, nil, false
 	}
 	sh.mu.Lock()
 	defer sh.mu.Unlock()
-	if e = sh.m[key]; e != nil {
+	if fz = sh.m[key]; fz != nil {
 		st.hits.Add(1)
-		e.touch(sh.clock.Load())
-		return e.fz, nil, false
+		fz.touch(sh.clock.Load())
+		return fz, nil, false
 	}
 	if p = sh.pending[key]; p != nil {
 		st.hits.Add(1)
@@ -235,16 +235,16 @@ func (g *answerGen) finish(key string, p *pendingAnswer, fz *frozen, err error, 
 	close(p.done)
 }
 
-// cachedAnswerOverhead is about what keeping an answer costs beside its
-// body and key: its entry, map slot and queue slot.
-const cachedAnswerOverhead = 96
+// slotOverhead is about what keeping an answer costs beside its body and
+// key: its slot, map entry and queue entry.
+const slotOverhead = 96
 
 // put keeps fz, made in cost, as the answer to key, evicting the answers of
 // lowest priority until it fits within limit bytes; the caller holds mu. An
 // answer larger than a shard is not kept. It returns whether fz was kept
 // and how many answers were evicted.
 func (sh *answerShard) put(key string, fz *frozen, cost time.Duration, limit int) (kept bool, evicted int) {
-	size := fz.size() + len(key) + cachedAnswerOverhead
+	size := fz.size() + len(key) + slotOverhead
 	if size > limit {
 		return false, 0
 	}
@@ -262,26 +262,25 @@ func (sh *answerShard) put(key string, fz *frozen, cost time.Duration, limit int
 		sh.clock.Store(math.Float64bits(e.prio))
 		evicted++
 	}
-	e := &cachedAnswer{fz: fz, key: key, size: size, value: float64(cost.Nanoseconds()) / float64(size)}
-	clock := sh.clock.Load()
-	e.used.Store(clock)
-	e.prio = e.priority()
-	heap.Push(&sh.queue, e)
-	sh.m[key] = e
+	fz.key, fz.footprint, fz.value = key, size, float64(cost.Nanoseconds())/float64(size)
+	fz.used.Store(sh.clock.Load())
+	fz.prio = fz.priority()
+	heap.Push(&sh.queue, fz)
+	sh.m[key] = fz
 	sh.bytes += size
 	return true, evicted
 }
 
-// remove drops e from the shard; the caller holds mu.
-func (sh *answerShard) remove(e *cachedAnswer) {
-	heap.Remove(&sh.queue, e.pos)
-	delete(sh.m, e.key)
-	sh.bytes -= e.size
+// remove drops fz from the shard; the caller holds mu.
+func (sh *answerShard) remove(fz *frozen) {
+	heap.Remove(&sh.queue, fz.pos)
+	delete(sh.m, fz.key)
+	sh.bytes -= fz.footprint
 }
 
 // answerQueue is a shard's answers as a min-heap by priority
 // (container/heap).
-type answerQueue []*cachedAnswer
+type answerQueue []*frozen
 
 func (q answerQueue) Len() int           { return len(q) }
 func (q answerQueue) Less(i, j int) bool { return q[i].prio < q[j].prio }
@@ -290,16 +289,16 @@ func (q answerQueue) Swap(i, j int) {
 	q[i].pos, q[j].pos = i, j
 }
 func (q *answerQueue) Push(x any) {
-	e := x.(*cachedAnswer)
-	e.pos = len(*q)
-	*q = append(*q, e)
+	fz := x.(*frozen)
+	fz.pos = len(*q)
+	*q = append(*q, fz)
 }
 func (q *answerQueue) Pop() any {
 	old := *q
-	e := old[len(old)-1]
+	fz := old[len(old)-1]
 	old[len(old)-1] = nil
 	*q = old[:len(old)-1]
-	return e
+	return fz
 }
 
 // AnswerCacheStats is what the answer cache has done since the process

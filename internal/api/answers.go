@@ -70,6 +70,7 @@ type frozen struct {
 	// slowly (the image host itself reloads it every minute), so an
 	// answer may lag it by that second at most.
 	filled atomic.Pointer[filledAnswer]
+	answerSlot // its place in the cache, once kept
 }
 
 // refillEvery is how long a filled answer is written before its holes are

@@ -99,7 +99,7 @@ func TestAnswerCacheAdmission(t *testing.T) {
 func TestAnswerCacheEvictionOrder(t *testing.T) {
 	body := make([]byte, 1000)
 	sh := newTestShard()
-	size := newFrozen(body, nil, answerCounts{}).size() + 1 + cachedAnswerOverhead
+	size := newFrozen(body, nil, answerCounts{}).size() + 1 + slotOverhead
 	limit := 4 * size // four one-letter keys
 	put := func(key string, cost time.Duration) int {
 		t.Helper()
@@ -161,7 +161,7 @@ func TestAnswerCacheSizeAccounting(t *testing.T) {
 		holes := make([]hole, rng.IntN(3))
 		fz := newFrozen(make([]byte, rng.IntN(8<<10)), holes, answerCounts{})
 		kept, _ := sh.put(key, fz, time.Duration(rng.IntN(1000))*time.Microsecond, limit)
-		if want := fz.size()+len(key)+cachedAnswerOverhead <= limit; kept != want {
+		if want := fz.size()+len(key)+slotOverhead <= limit; kept != want {
 			t.Fatalf("put %d: kept %v, want %v", i, kept, want)
 		}
 		if rng.IntN(4) == 0 {
@@ -270,7 +270,7 @@ func TestAnswerCacheConcurrent(t *testing.T) {
 }
 
 func newTestShard() *answerShard {
-	return &answerShard{m: map[string]*cachedAnswer{}, pending: map[string]*pendingAnswer{}}
+	return &answerShard{m: map[string]*frozen{}, pending: map[string]*pendingAnswer{}}
 }
 
 // checkShard checks a shard's bookkeeping: its bytes are its answers'
@@ -282,7 +282,7 @@ func checkShard(t *testing.T, sh *answerShard) {
 	}
 	bytes, clock := 0, math.Float64frombits(sh.clock.Load())
 	for i, e := range sh.queue {
-		bytes += e.size
+		bytes += e.footprint
 		switch {
 		case e.pos != i || sh.m[e.key] != e:
 			t.Fatalf("queue slot %d holds %q at %d", i, e.key, e.pos)
