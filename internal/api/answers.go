@@ -69,7 +69,7 @@ type frozen struct {
 	// repeated requests then write it as it is. Availability changes
 	// slowly (the image host itself reloads it every minute), so an
 	// answer may lag it by that second at most.
-	filled atomic.Pointer[filledAnswer]
+	filled     atomic.Pointer[filledAnswer]
 	answerSlot // its place in the cache, once kept
 }
 
