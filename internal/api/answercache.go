@@ -62,8 +62,8 @@ type answerCache struct {
 	stats [answerShards]shardStats
 }
 
-// shardStats counts what the requests of one shard did, padded to its own
-// cache line.
+// shardStats counts what the requests of one shard did, padded to the
+// size of a cache line so that shards do not share one.
 type shardStats struct {
 	hits      atomic.Int64 // served without making the answer
 	misses    atomic.Int64 // made the answer
@@ -74,10 +74,11 @@ type shardStats struct {
 
 // answerGen is the cache of one catalogue.
 type answerGen struct {
-	ix     *index.Index
-	stats  *[answerShards]shardStats
-	limit  int // bytes per shard
-	shards [answerShards]answerShard
+	ix      *index.Index
+	stats   *[answerShards]shardStats
+	limit   int // bytes per shard
+	minCost time.Duration
+	shards  [answerShards]answerShard
 }
 
 type answerShard struct {
@@ -157,7 +158,7 @@ func (c *answerCache) generation(ix *index.Index) *answerGen {
 	if g != nil && g.ix == ix {
 		return g
 	}
-	ng := &answerGen{ix: ix, stats: &c.stats, limit: answerCacheBytes(c.mb, c.memoryLimit, ix.Len()) / answerShards}
+	ng := &answerGen{ix: ix, stats: &c.stats, limit: answerCacheBytes(c.mb, c.memoryLimit, ix.Len()) / answerShards, minCost: c.minCost}
 	for i := range ng.shards {
 		ng.shards[i].m = make(map[string]*frozen)
 		ng.shards[i].pending = make(map[string]*pendingAnswer)
@@ -215,13 +216,13 @@ func (g *answerGen) lookup(key string) (fz *frozen, p *pendingAnswer, lead bool)
 
 // finish ends the computation of key, which took cost: a good answer is
 // kept when it is worth it, and the requests waiting for it are woken.
-func (g *answerGen) finish(key string, p *pendingAnswer, fz *frozen, err error, cost time.Duration, minCost time.Duration) {
+func (g *answerGen) finish(key string, p *pendingAnswer, fz *frozen, err error, cost time.Duration) {
 	i := shardOf(key)
 	sh, st := &g.shards[i], &g.stats[i]
 	sh.mu.Lock()
 	delete(sh.pending, key)
 	kept, evicted := false, 0
-	if err == nil && cost >= minCost {
+	if err == nil && cost >= g.minCost {
 		kept, evicted = sh.put(key, fz, cost, g.limit)
 	}
 	sh.mu.Unlock()

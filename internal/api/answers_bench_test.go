@@ -69,5 +69,5 @@ func benchCacheFull(b *testing.B, body []byte) (*answerGen, []string) {
 }
 
 func benchFinish(g *answerGen, k string, p *pendingAnswer, fz *frozen, cost time.Duration) {
-	g.finish(k, p, fz, nil, cost, minAnswerCost)
+	g.finish(k, p, fz, nil, cost)
 }

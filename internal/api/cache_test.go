@@ -32,7 +32,7 @@ func TestAnswerCacheSingleFlight(t *testing.T) {
 		t.Fatal("a second request must wait for the first")
 	}
 	want := newFrozen([]byte("{}\n"), nil, answerCounts{})
-	g.finish("k", p, want, nil, time.Millisecond, c.minCost)
+	g.finish("k", p, want, nil, time.Millisecond)
 	<-p2.done
 	if p2.fz != want || p2.err != nil {
 		t.Fatal("the waiting request did not get the answer")
@@ -41,7 +41,7 @@ func TestAnswerCacheSingleFlight(t *testing.T) {
 		t.Fatal("the answer was not kept")
 	}
 	_, p, _ = g.lookup("bad")
-	g.finish("bad", p, nil, errors.New("boom"), time.Millisecond, c.minCost)
+	g.finish("bad", p, nil, errors.New("boom"), time.Millisecond)
 	if _, _, lead := g.lookup("bad"); !lead {
 		t.Fatal("a failed answer must not be kept")
 	}
@@ -77,7 +77,7 @@ func TestAnswerCacheAdmission(t *testing.T) {
 		_, p, lead := g.lookup(tt.key)
 		_, p2, _ := g.lookup(tt.key)
 		want := newFrozen(tt.body, nil, answerCounts{})
-		g.finish(tt.key, p, want, nil, tt.cost, c.minCost)
+		g.finish(tt.key, p, want, nil, tt.cost)
 		if <-p2.done; !lead || p2.fz != want {
 			t.Fatalf("%s: the waiting request did not get the answer", tt.key)
 		}
@@ -184,7 +184,7 @@ func TestAnswerCacheBound(t *testing.T) {
 	for i := range 1000 {
 		k := strconv.Itoa(i)
 		_, p, _ := g.lookup(k)
-		g.finish(k, p, newFrozen(body, nil, answerCounts{}), nil, time.Millisecond, c.minCost)
+		g.finish(k, p, newFrozen(body, nil, answerCounts{}), nil, time.Millisecond)
 	}
 	for i := range g.shards {
 		if sh := &g.shards[i]; sh.bytes > g.limit || len(sh.m) == 0 {
@@ -247,7 +247,7 @@ func TestAnswerCacheConcurrent(t *testing.T) {
 				switch {
 				case lead:
 					fz = newFrozen([]byte(k), nil, answerCounts{})
-					g.finish(k, p, fz, nil, time.Duration(rng.IntN(50))*time.Microsecond, c.minCost)
+					g.finish(k, p, fz, nil, time.Duration(rng.IntN(50))*time.Microsecond)
 				case fz == nil:
 					<-p.done
 					fz = p.fz

@@ -76,7 +76,7 @@ func (a *API) answer(w http.ResponseWriter, r *http.Request, ix *index.Index, ke
 func (a *API) freeze(g *answerGen, key string, p *pendingAnswer, encode func(en *encoder, b []byte) ([]byte, error)) (fz *frozen, err error) {
 	err = errAnswerFailed
 	start := time.Now()
-	defer func() { g.finish(key, p, fz, err, time.Since(start), a.answers.minCost) }()
+	defer func() { g.finish(key, p, fz, err, time.Since(start)) }()
 	bp := bufPool.Get().(*[]byte)
 	defer putBuf(bp)
 	en := encoder{render: a.render}
