@@ -72,7 +72,7 @@ type Config struct {
 	// limit), a negative number turns the cache off.
 	AnswerCacheMB int
 	// AnswerCacheMinCost is the least an answer must have cost to make
-	// for the cache to keep it: 0 means 20 µs, a negative duration keeps
+	// for the cache to keep it: 0 means 10 µs, a negative duration keeps
 	// every answer (tests that must see each answer come from the cache).
 	AnswerCacheMinCost time.Duration
 	// MemoryLimit is the process's soft memory limit in bytes
