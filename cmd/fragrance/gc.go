@@ -35,6 +35,11 @@ func applyMemoryLimit(flag string, getenv env, log *slog.Logger) error {
 	return nil
 }
 
+// memoryLimit is the soft memory limit in force: --memory-limit as
+// applyMemoryLimit set it, or GOMEMLIMIT; math.MaxInt64 when there is none.
+// The answer cache's automatic size is a share of it.
+func memoryLimit() int64 { return debug.SetMemoryLimit(-1) }
+
 // defaultGCPercent lets the heap grow to three times what is live before a
 // collection, not twice (Go's GOGC=100): the catalogue is a large, static
 // live heap that every cycle marks, and per request the collector then

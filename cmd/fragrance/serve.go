@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
@@ -50,7 +51,7 @@ type serveConfig struct {
 	reloadEvery          *time.Duration
 	shutdownTimeout      *time.Duration
 	pprofAddr            *string
-	answerCache          *int
+	answerCache          *string
 	memoryLimit          *string
 	gcPercent            *int
 	metricsAddr          *string
@@ -97,7 +98,7 @@ func serveFlags(cio cmdIO) (*flags, *serveConfig) {
 		logLevel:        f.String("log-level", "info", "log level: debug, info, warn or error"),
 		reloadEvery:     f.Duration("reload-every", 5*time.Second, "how often to check the store for a newer catalogue"),
 		shutdownTimeout: f.Duration("shutdown-timeout", 15*time.Second, "how long graceful shutdown waits for requests in flight"),
-		answerCache:     f.Int("answer-cache-mb", api.DefaultAnswerCacheMB, "megabytes of encoded answers to keep per catalogue (repeated requests skip the index and the encoding); 0: none"),
+		answerCache:     f.String("answer-cache-mb", "auto", "megabytes of encoded answers kept per catalogue, those dearest to make per byte (repeated requests skip the index and the encoding); auto: a tenth of the memory limit, at most a quarter of what the loaded catalogue leaves of it, within 8 and 256 (32 without a limit); 0: none"),
 		memoryLimit:     f.String("memory-limit", defaultMemoryLimit, "soft limit of the Go heap (e.g. 350MiB, 1GiB; 0: none); GOMEMLIMIT, when set, wins"),
 		gcPercent:       f.Int("gc-percent", defaultGCPercent, "heap growth, in percent of the live heap, that starts a collection (-1: only at the memory limit); GOGC, when set, wins"),
 		pprofAddr:       f.String("pprof-addr", "", "serve Go profiles (/debug/pprof/) on this separate address, e.g. 127.0.0.1:6060; off when empty. Never expose it publicly"),
@@ -200,6 +201,10 @@ func serve(ctx context.Context, c *serveConfig, log *slog.Logger, accessLog serv
 	if err != nil {
 		return err
 	}
+	answerCacheMB, err := answerCacheSize(*c.answerCache)
+	if err != nil {
+		return err
+	}
 	metrics, err := newMetricsAccess(*c.metricsToken)
 	if err != nil {
 		return err
@@ -271,7 +276,9 @@ func serve(ctx context.Context, c *serveConfig, log *slog.Logger, accessLog serv
 			Usage:         m,
 			Changes:       store,
 			Logger:        log,
-			AnswerCacheMB: answerCacheSize(*c.answerCache),
+			AnswerCacheMB: answerCacheMB,
+			MemoryLimit:   memoryLimit(),
+			Registry:      reg,
 		}),
 		MCP: mcp.Handler(mcp.Config{Catalogue: holder, URLs: viewURLs, Version: version,
 			PerfumeMarkdown: pages.public.PerfumeMarkdown}, guard),
@@ -416,10 +423,17 @@ func healthOf(store interface{ Ping(context.Context) error }, guard *access.Guar
 }
 
 // answerCacheSize maps --answer-cache-mb to api.Config.AnswerCacheMB, where
-// 0 means the default and a negative number means none.
-func answerCacheSize(n int) int {
-	if n <= 0 {
-		return -1
+// 0 means the automatic size and a negative number means none.
+func answerCacheSize(flag string) (int, error) {
+	if flag == "auto" {
+		return 0, nil
 	}
-	return n
+	n, err := strconv.Atoi(flag)
+	switch {
+	case err != nil || n < 0:
+		return 0, fmt.Errorf("--answer-cache-mb %q: want auto, or megabytes (0: none)", flag)
+	case n == 0:
+		return -1, nil
+	}
+	return n, nil
 }

@@ -4,11 +4,9 @@ import (
 	"math"
 	"reflect"
 	"strconv"
-	"sync"
 	"sync/atomic"
 	"time"
 
-	"github.com/fragrance-data/fragrance/internal/index"
 	"github.com/fragrance-data/fragrance/internal/jsonenc"
 	"github.com/fragrance-data/fragrance/internal/usage"
 	"github.com/fragrance-data/fragrance/internal/view"
@@ -59,154 +57,6 @@ func appendKeyOf(b []byte, v reflect.Value) []byte {
 	panic("api: cache key of a query holding a " + v.Kind().String())
 }
 
-// DefaultAnswerCacheMB is how many megabytes of encoded answers the server
-// keeps per catalogue by default.
-const DefaultAnswerCacheMB = 32
-
-// answerShards spreads the cache over locks; a power of two.
-const answerShards = 16
-
-// answerCache keeps encoded answers of the current catalogue, by request.
-// The index is immutable, so an answer stays right until the catalogue is
-// swapped, when the whole cache is dropped with it; the one member that can
-// change meanwhile, imageTransparentAvailable and the versioned image URLs,
-// are holes filled live on every write (see frozen). Profiles showed two costs that this removes
-// from repeated requests: the index's similarity, dupes and match scans
-// (most of those endpoints' time, and the similar perfumes were most of a
-// detail's) and the encoding of the answer itself (most of a list's).
-// Popular perfumes and queries are asked for again and again.
-type answerCache struct {
-	perShard int // bytes per shard; 0: off
-	cur      atomic.Pointer[answerGen]
-}
-
-// answerGen is the cache of one catalogue.
-type answerGen struct {
-	ix     *index.Index
-	shards [answerShards]answerShard
-}
-
-type answerShard struct {
-	mu      sync.RWMutex
-	m       map[string]*frozen
-	bytes   int
-	pending map[string]*pendingAnswer
-}
-
-// pendingAnswer is an answer one request is computing; requests for the
-// same answer meanwhile wait for it rather than compute it again (a burst
-// for a perfume nobody asked for yet costs one similarity scan, not one
-// per request).
-type pendingAnswer struct {
-	done chan struct{}
-	fz   *frozen
-	err  error
-}
-
-// newAnswerCache returns a cache of about mb megabytes; mb ≤ 0 turns it off.
-func newAnswerCache(mb int) *answerCache {
-	c := &answerCache{}
-	if mb > 0 {
-		c.perShard = mb << 20 / answerShards
-	}
-	return c
-}
-
-// generation returns the cache of ix, starting a new one when ix is a new
-// catalogue; nil when caching is off or ix is no longer current.
-func (c *answerCache) generation(ix *index.Index) *answerGen {
-	if c.perShard == 0 {
-		return nil
-	}
-	g := c.cur.Load()
-	if g != nil && g.ix == ix {
-		return g
-	}
-	ng := &answerGen{ix: ix}
-	for i := range ng.shards {
-		ng.shards[i].m = make(map[string]*frozen)
-		ng.shards[i].pending = make(map[string]*pendingAnswer)
-	}
-	if c.cur.CompareAndSwap(g, ng) {
-		return ng
-	}
-	if g = c.cur.Load(); g != nil && g.ix == ix {
-		return g
-	}
-	return nil
-}
-
-func (g *answerGen) shard(key string) *answerShard { return &g.shards[fnv32(key)%answerShards] }
-
-// lookup returns the kept answer to key; else the pending one, with lead
-// set when the caller is to compute it and then call finish.
-func (g *answerGen) lookup(key string) (fz *frozen, p *pendingAnswer, lead bool) {
-	sh := g.shard(key)
-	sh.mu.RLock()
-	fz = sh.m[key]
-	sh.mu.RUnlock()
-	if fz != nil {
-		return fz, nil, false
-	}
-	sh.mu.Lock()
-	defer sh.mu.Unlock()
-	if fz = sh.m[key]; fz != nil {
-		return fz, nil, false
-	}
-	if p = sh.pending[key]; p != nil {
-		return nil, p, false
-	}
-	p = &pendingAnswer{done: make(chan struct{})}
-	sh.pending[key] = p
-	return nil, p, true
-}
-
-// finish ends the computation of key: a good answer is kept (within
-// limit bytes per shard), and the requests waiting for it are woken.
-func (g *answerGen) finish(key string, p *pendingAnswer, fz *frozen, err error, limit int) {
-	sh := g.shard(key)
-	sh.mu.Lock()
-	delete(sh.pending, key)
-	if err == nil {
-		sh.put(key, fz, limit)
-	}
-	sh.mu.Unlock()
-	p.fz, p.err = fz, err
-	close(p.done)
-}
-
-// put keeps fz as the answer to key, dropping random answers of the shard
-// until it fits (map order is random); the caller holds mu. An answer
-// larger than a shard is not kept.
-func (sh *answerShard) put(key string, fz *frozen, limit int) {
-	size := fz.size() + len(key)
-	if size > limit {
-		return
-	}
-	if old, ok := sh.m[key]; ok {
-		sh.bytes -= old.size() + len(key)
-	}
-	for k, v := range sh.m {
-		if sh.bytes+size <= limit {
-			break
-		}
-		sh.bytes -= v.size() + len(k)
-		delete(sh.m, k)
-	}
-	sh.m[key] = fz
-	sh.bytes += size
-}
-
-// fnv32 is the FNV-1a hash of s, to pick a shard.
-func fnv32(s string) uint32 {
-	h := uint32(2166136261)
-	for i := 0; i < len(s); i++ {
-		h ^= uint32(s[i])
-		h *= 16777619
-	}
-	return h
-}
-
 // frozen is an encoded answer, final newline included, with holes where
 // the live imageTransparentAvailable flags and image URLs go, and what
 // serving it counts.
@@ -219,7 +69,8 @@ type frozen struct {
 	// repeated requests then write it as it is. Availability changes
 	// slowly (the image host itself reloads it every minute), so an
 	// answer may lag it by that second at most.
-	filled atomic.Pointer[filledAnswer]
+	filled     atomic.Pointer[filledAnswer]
+	answerSlot // its place in the cache, once kept
 }
 
 // refillEvery is how long a filled answer is written before its holes are

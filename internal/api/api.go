@@ -19,6 +19,7 @@ import (
 	"github.com/fragrance-data/fragrance/internal/index"
 	"github.com/fragrance-data/fragrance/internal/usage"
 	"github.com/fragrance-data/fragrance/internal/view"
+	"github.com/prometheus/client_golang/prometheus"
 )
 
 // Guard is the access layer: it authenticates, rate-limits and meters the
@@ -65,9 +66,20 @@ type Config struct {
 	// limit of the access layer. Nil: unlimited (tests, benchmarks).
 	SiteSearch func(http.Handler) http.Handler
 	// AnswerCacheMB is how many megabytes of encoded answers are kept per
-	// catalogue: 0 means DefaultAnswerCacheMB, a negative number turns the
-	// cache off.
+	// catalogue: 0 sizes the cache from MemoryLimit and the catalogue (a
+	// tenth of the limit, no more than a quarter of what the catalogue
+	// leaves of it, within 8 and 256 MB; DefaultAnswerCacheMB without a
+	// limit), a negative number turns the cache off.
 	AnswerCacheMB int
+	// AnswerCacheMinCost is the least an answer must have cost to make
+	// for the cache to keep it: 0 means 10 µs, a negative duration keeps
+	// every answer (tests that must see each answer come from the cache).
+	AnswerCacheMinCost time.Duration
+	// MemoryLimit is the process's soft memory limit in bytes
+	// (debug.SetMemoryLimit); 0 or math.MaxInt64: none.
+	MemoryLimit int64
+	// Registry receives the answer cache's metrics; nil: none.
+	Registry prometheus.Registerer
 }
 
 // API is the handler set of /api.
@@ -86,9 +98,12 @@ func New(cfg Config) *API {
 	}
 	a := &API{cfg: cfg, log: cfg.Logger, now: time.Now}
 	a.render = &render{urls: cfg.URLs}
-	if cfg.AnswerCacheMB == 0 {
-		cfg.AnswerCacheMB = DefaultAnswerCacheMB
+	a.answers = newAnswerCache(cfg.AnswerCacheMB, cfg.MemoryLimit)
+	if cfg.AnswerCacheMinCost != 0 {
+		a.answers.minCost = max(cfg.AnswerCacheMinCost, 0)
 	}
-	a.answers = newAnswerCache(cfg.AnswerCacheMB)
+	if cfg.Registry != nil {
+		cfg.Registry.MustRegister(a.answers.collectors()...)
+	}
 	return a
 }

@@ -33,8 +33,9 @@ var cacheCorpus = []string{
 // time from the cache) with the answer cache on, and once with it off:
 // every answer must be the same, byte for byte.
 func TestAnswerCacheChangesNothing(t *testing.T) {
-	cached := newServer(t, nil)
+	cached, scrape := metricsServer(t, func(c *newConfig) { c.AnswerCacheMinCost = -1 }) // every answer kept, however cheap
 	uncached := newServer(t, func(c *newConfig) { c.AnswerCacheMB = -1 })
+	ok := 0
 	for round := range 2 {
 		for _, target := range cacheCorpus {
 			got, want := do(t, cached, "GET", target), do(t, uncached, "GET", target)
@@ -44,6 +45,12 @@ func TestAnswerCacheChangesNothing(t *testing.T) {
 			if want.Code == http.StatusOK && round == 1 && got.Header().Get("Content-Length") != want.Header().Get("Content-Length") {
 				t.Errorf("GET %s: Content-Length %s cached, %s not", target, got.Header().Get("Content-Length"), want.Header().Get("Content-Length"))
 			}
+			if want.Code == http.StatusOK && round == 1 {
+				ok++
+			}
 		}
+	}
+	if hits := scrape()["fragrance_answer_cache_hits_total"]; hits != float64(ok) {
+		t.Errorf("%v hits, want %d: the second round must come from the cache", hits, ok)
 	}
 }

@@ -2,8 +2,11 @@ package api
 
 import (
 	"errors"
+	"math"
+	"math/rand/v2"
 	"reflect"
 	"strconv"
+	"sync"
 	"testing"
 	"time"
 
@@ -14,7 +17,7 @@ import (
 // TestAnswerCacheSingleFlight: while one request makes an answer, others
 // for the same key wait for it; a failure is not kept.
 func TestAnswerCacheSingleFlight(t *testing.T) {
-	c := newAnswerCache(1)
+	c := newAnswerCache(1, 0)
 	ix := &index.Index{}
 	g := c.generation(ix)
 	if g == nil || c.generation(ix) != g {
@@ -29,7 +32,7 @@ func TestAnswerCacheSingleFlight(t *testing.T) {
 		t.Fatal("a second request must wait for the first")
 	}
 	want := newFrozen([]byte("{}\n"), nil, answerCounts{})
-	g.finish("k", p, want, nil, c.perShard)
+	g.finish("k", p, want, nil, time.Millisecond)
 	<-p2.done
 	if p2.fz != want || p2.err != nil {
 		t.Fatal("the waiting request did not get the answer")
@@ -38,29 +41,260 @@ func TestAnswerCacheSingleFlight(t *testing.T) {
 		t.Fatal("the answer was not kept")
 	}
 	_, p, _ = g.lookup("bad")
-	g.finish("bad", p, nil, errors.New("boom"), c.perShard)
+	g.finish("bad", p, nil, errors.New("boom"), time.Millisecond)
 	if _, _, lead := g.lookup("bad"); !lead {
 		t.Fatal("a failed answer must not be kept")
 	}
 	if c.generation(&index.Index{}) == g {
 		t.Fatal("a new catalogue must start a new generation")
 	}
+	// k: a miss, a wait and a hit; bad: a miss (failed, not rejected) and a miss.
+	if got, want := c.statsNow(), (AnswerCacheStats{Hits: 2, Misses: 3, LimitBytes: 1 << 20}); got != want {
+		t.Errorf("stats %+v, want %+v", got, want)
+	}
+}
+
+// TestAnswerCacheAdmission: an answer is kept only when it cost at least
+// minCost to make and fits in a shard; the others are counted as rejected,
+// and a request for them makes them again (waiting requests still get
+// them).
+func TestAnswerCacheAdmission(t *testing.T) {
+	c := newAnswerCache(1, 0) // 64 KiB per shard
+	g := c.generation(&index.Index{})
+	small, huge := make([]byte, 100), make([]byte, 80<<10)
+	for _, tt := range []struct {
+		key  string
+		body []byte
+		cost time.Duration
+		kept bool
+	}{
+		{"cheap", small, minAnswerCost - 1, false},
+		{"free", small, 0, false},
+		{"dear", small, minAnswerCost, true},
+		{"dearer", small, time.Millisecond, true},
+		{"too large", huge, time.Second, false},
+	} {
+		_, p, lead := g.lookup(tt.key)
+		_, p2, _ := g.lookup(tt.key)
+		want := newFrozen(tt.body, nil, answerCounts{})
+		g.finish(tt.key, p, want, nil, tt.cost)
+		if <-p2.done; !lead || p2.fz != want {
+			t.Fatalf("%s: the waiting request did not get the answer", tt.key)
+		}
+		fz, _, lead := g.lookup(tt.key)
+		if kept := fz != nil; kept != tt.kept || lead == kept {
+			t.Errorf("%s (%d bytes, made in %v): kept %v, want %v", tt.key, len(tt.body), tt.cost, kept, tt.kept)
+		}
+	}
+	st := c.statsNow()
+	if st.Rejected != 3 || st.Misses != 5+3 || st.Hits != 5+2 {
+		t.Errorf("stats %+v, want 3 rejected, 8 misses, 7 hits", st)
+	}
+}
+
+// TestAnswerCacheEvictionOrder: a full shard evicts the answer of lowest
+// cost per byte first; an answer used since the clock moved outlives an
+// unused one of the same worth; and one-off answers leave as the clock
+// passes them, however dear they once were.
+func TestAnswerCacheEvictionOrder(t *testing.T) {
+	body := make([]byte, 1000)
+	sh := newTestShard()
+	size := newFrozen(body, nil, answerCounts{}).size() + 1 + slotOverhead
+	limit := 4 * size // four one-letter keys
+	put := func(key string, cost time.Duration) int {
+		t.Helper()
+		kept, evicted := sh.put(key, newFrozen(body, nil, answerCounts{}), cost, limit)
+		if !kept {
+			t.Fatalf("%s not kept", key)
+		}
+		return evicted
+	}
+	has := func(keys string) {
+		t.Helper()
+		var got []byte
+		for _, k := range "abcdefghijklmnopqrstuvwxyz" {
+			if sh.m[string(k)] != nil {
+				got = append(got, byte(k))
+			}
+		}
+		if string(got) != keys {
+			t.Fatalf("kept %q, want %q", got, keys)
+		}
+		checkShard(t, sh)
+	}
+	us := time.Microsecond
+	put("a", 400*us) // priorities: the clock (0) + cost per byte
+	put("b", 100*us)
+	put("c", 300*us)
+	put("d", 200*us)
+	has("abcd")
+	if n := put("e", 250*us); n != 1 {
+		t.Fatalf("%d evicted, want 1", n)
+	}
+	has("acde") // b, the cheapest, went first; the clock is now b's priority
+	put("f", 250*us)
+	has("acef") // then d
+	// a and c are used now: they outlive e and f, newer and dearer than c.
+	sh.m["a"].touch(sh.clock.Load())
+	sh.m["c"].touch(sh.clock.Load())
+	put("g", 120*us)
+	has("acfg")
+	put("h", 100*us)
+	has("acgh")
+	// Answers nobody asks for again leave in time, however dear: the clock
+	// rises with every eviction, and the newcomers' priorities with it.
+	for _, k := range "ijkl" {
+		put(string(k), 300*us)
+	}
+	has("ijkl")
+}
+
+// TestAnswerCacheSizeAccounting: through admissions, replacements and
+// evictions a shard's byte count is the sum of its answers' sizes, never
+// above its limit, and its queue holds exactly its answers.
+func TestAnswerCacheSizeAccounting(t *testing.T) {
+	sh := newTestShard()
+	const limit = 64 << 10
+	rng := rand.New(rand.NewPCG(1, 2))
+	for i := range 5000 {
+		key := strconv.Itoa(rng.IntN(300))
+		holes := make([]hole, rng.IntN(3))
+		fz := newFrozen(make([]byte, rng.IntN(8<<10)), holes, answerCounts{})
+		kept, _ := sh.put(key, fz, time.Duration(rng.IntN(1000))*time.Microsecond, limit)
+		if want := fz.size()+len(key)+slotOverhead <= limit; kept != want {
+			t.Fatalf("put %d: kept %v, want %v", i, kept, want)
+		}
+		if rng.IntN(4) == 0 {
+			if e := sh.m[strconv.Itoa(rng.IntN(300))]; e != nil {
+				e.touch(sh.clock.Load())
+			}
+		}
+		if sh.bytes > limit {
+			t.Fatalf("put %d: %d bytes, limit %d", i, sh.bytes, limit)
+		}
+		checkShard(t, sh)
+	}
 }
 
 // TestAnswerCacheBound: a shard never holds more than its share.
 func TestAnswerCacheBound(t *testing.T) {
-	c := newAnswerCache(1) // 64 KiB per shard
+	c := newAnswerCache(1, 0) // 64 KiB per shard
 	g := c.generation(&index.Index{})
 	body := make([]byte, 10<<10)
 	for i := range 1000 {
 		k := strconv.Itoa(i)
 		_, p, _ := g.lookup(k)
-		g.finish(k, p, newFrozen(body, nil, answerCounts{}), nil, c.perShard)
+		g.finish(k, p, newFrozen(body, nil, answerCounts{}), nil, time.Millisecond)
 	}
 	for i := range g.shards {
-		if sh := &g.shards[i]; sh.bytes > c.perShard || len(sh.m) == 0 {
-			t.Fatalf("shard %d: %d bytes in %d answers, limit %d", i, sh.bytes, len(sh.m), c.perShard)
+		if sh := &g.shards[i]; sh.bytes > g.limit || len(sh.m) == 0 {
+			t.Fatalf("shard %d: %d bytes in %d answers, limit %d", i, sh.bytes, len(sh.m), g.limit)
 		}
+	}
+	st := c.statsNow()
+	kept := int64(0)
+	for i := range g.shards {
+		kept += int64(len(g.shards[i].m))
+	}
+	if st.Misses != 1000 || st.Evictions != 1000-kept || st.Rejected != 0 || st.Bytes > 1<<20 || st.Bytes < 1<<20-16*(10<<10+300) {
+		t.Errorf("stats %+v with %d answers kept", st, kept)
+	}
+}
+
+// TestAnswerCacheSize: the automatic size is a tenth of the memory limit,
+// no more than a quarter of what the catalogue leaves, within 8 and 256
+// MB; an explicit size wins.
+func TestAnswerCacheSize(t *testing.T) {
+	const mb = 1 << 20
+	for _, tt := range []struct {
+		mb       int
+		limit    int64
+		perfumes int
+		want     int
+	}{
+		{64, 350 * mb, 200_000, 64 * mb},
+		{0, 0, 37_000, DefaultAnswerCacheMB * mb},
+		{0, math.MaxInt64, 37_000, DefaultAnswerCacheMB * mb},
+		{0, 350 * mb, 37_000, 35 * mb},
+		{0, 350 * mb, 100_000, 35 * mb},
+		{0, 350 * mb, 200_000, (350*mb - 200_000*catalogueBytesPerPerfume) / 4},
+		{0, 350 * mb, 250_000, (350*mb - 250_000*catalogueBytesPerPerfume) / 4},
+		{0, 350 * mb, 500_000, 8 * mb},
+		{0, 40 * mb, 0, 8 * mb},
+		{0, 4 << 30, 37_000, 256 * mb},
+	} {
+		if got := answerCacheBytes(tt.mb, tt.limit, tt.perfumes); got != tt.want {
+			t.Errorf("answerCacheBytes(%d, %d, %d) = %d, want %d", tt.mb, tt.limit, tt.perfumes, got, tt.want)
+		}
+	}
+	if c := newAnswerCache(-1, 350*mb); c.generation(&index.Index{}) != nil {
+		t.Error("a negative size must turn the cache off")
+	}
+}
+
+// TestAnswerCacheConcurrent: many requests for overlapping answers at once
+// (run with -race) each get their answer, and the counts add up.
+func TestAnswerCacheConcurrent(t *testing.T) {
+	c := newAnswerCache(1, 0)
+	g := c.generation(&index.Index{})
+	const workers, each = 8, 2000
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			rng := rand.New(rand.NewPCG(uint64(w), 0))
+			for range each {
+				k := strconv.Itoa(rng.IntN(400))
+				fz, p, lead := g.lookup(k)
+				switch {
+				case lead:
+					fz = newFrozen([]byte(k), nil, answerCounts{})
+					g.finish(k, p, fz, nil, time.Duration(rng.IntN(50))*time.Microsecond)
+				case fz == nil:
+					<-p.done
+					fz = p.fz
+				}
+				if string(fz.body) != k {
+					t.Errorf("%s: got the answer %q", k, fz.body)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	st := c.statsNow()
+	if st.Hits+st.Misses != workers*each || st.Rejected > st.Misses {
+		t.Errorf("stats %+v after %d requests", st, workers*each)
+	}
+	for i := range g.shards {
+		checkShard(t, &g.shards[i])
+	}
+}
+
+func newTestShard() *answerShard {
+	return &answerShard{m: map[string]*frozen{}, pending: map[string]*pendingAnswer{}}
+}
+
+// checkShard checks a shard's bookkeeping: its bytes are its answers'
+// sizes, its queue a heap of exactly its answers, none below the clock.
+func checkShard(t *testing.T, sh *answerShard) {
+	t.Helper()
+	if len(sh.queue) != len(sh.m) {
+		t.Fatalf("%d answers queued, %d kept", len(sh.queue), len(sh.m))
+	}
+	bytes, clock := 0, math.Float64frombits(sh.clock.Load())
+	for i, e := range sh.queue {
+		bytes += e.footprint
+		switch {
+		case e.pos != i || sh.m[e.key] != e:
+			t.Fatalf("queue slot %d holds %q at %d", i, e.key, e.pos)
+		case i > 0 && e.prio < sh.queue[(i-1)/2].prio:
+			t.Fatalf("queue slot %d is not a heap", i)
+		case e.prio < clock:
+			t.Fatalf("%q has priority %v below the clock %v", e.key, e.prio, clock)
+		}
+	}
+	if bytes != sh.bytes {
+		t.Fatalf("%d bytes counted, %d kept", sh.bytes, bytes)
 	}
 }
 

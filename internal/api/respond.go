@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"sync"
+	"time"
 
 	"github.com/fragrance-data/fragrance/internal/catalog"
 	"github.com/fragrance-data/fragrance/internal/index"
@@ -36,7 +37,7 @@ func writeJSON(w http.ResponseWriter, v any) error {
 
 // answer writes the 200 answer named key (the route and its parameters):
 // the kept one when the answer cache holds it, else the one encode makes,
-// which is then kept. Requests for an answer being made wait for it. When
+// which is then kept if it is worth its memory. Requests for an answer being made wait for it. When
 // encode fails (an unknown slug) nothing is kept and the error is returned.
 func (a *API) answer(w http.ResponseWriter, r *http.Request, ix *index.Index, key string, encode func(en *encoder, b []byte) ([]byte, error)) error {
 	g := a.answers.generation(ix)
@@ -68,11 +69,14 @@ func (a *API) answer(w http.ResponseWriter, r *http.Request, ix *index.Index, ke
 	return writeOK(w, body, length)
 }
 
-// freeze makes the answer to key, keeps it and hands it to the requests
-// waiting for it (also when encode panics: they get an error).
+// freeze makes the answer to key, offers it to the cache with what it
+// cost to make (the wall time of the index's work and the encoding, on the
+// monotonic clock) and hands it to the requests waiting for it (also when
+// encode panics: they get an error).
 func (a *API) freeze(g *answerGen, key string, p *pendingAnswer, encode func(en *encoder, b []byte) ([]byte, error)) (fz *frozen, err error) {
 	err = errAnswerFailed
-	defer func() { g.finish(key, p, fz, err, a.answers.perShard) }()
+	start := time.Now()
+	defer func() { g.finish(key, p, fz, err, time.Since(start)) }()
 	bp := bufPool.Get().(*[]byte)
 	defer putBuf(bp)
 	en := encoder{render: a.render}

@@ -127,6 +127,8 @@ type Config struct {
 	ImageHost     http.Handler
 	ImagePath     string
 	AnswerCacheMB int
+	// AnswerCacheMinCost: see api.Config (negative: every answer kept).
+	AnswerCacheMinCost time.Duration
 	// MCP builds the handler of /mcp from the catalogue and the URLs (nil:
 	// not mounted).
 	MCP func(catalogue *index.Holder, urls view.URLs) http.Handler
@@ -196,6 +198,7 @@ func NewServer(t testing.TB, mod func(*Config)) http.Handler {
 		API: api.New(api.Config{
 			Catalogue: c.Catalogue, URLs: urls,
 			Guard: c.Guard, Caller: c.Caller, Usage: c.Usage, Logger: c.Logger, AnswerCacheMB: c.AnswerCacheMB,
+			AnswerCacheMinCost: c.AnswerCacheMinCost, Registry: c.Registry,
 			SiteSearch: c.SiteSearch, Changes: c.Changes,
 		}),
 		Images: c.ImageHost, ImagePath: c.ImagePath,

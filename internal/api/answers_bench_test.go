@@ -1,0 +1,73 @@
+package api
+
+import (
+	"slices"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/fragrance-data/fragrance/internal/index"
+	"github.com/fragrance-data/fragrance/internal/view"
+)
+
+// BenchmarkAnswerCache times the cache alone: hit, a kept answer looked up
+// and its body taken (serially and from every core at once), and miss, an
+// answer made (its making not timed) and offered to a full cache.
+func BenchmarkAnswerCache(b *testing.B) {
+	body := make([]byte, 3000) // about a similar or dupes answer
+	urls := view.NewURLs("https://x", nil, nil)
+	b.Run("hit", func(b *testing.B) {
+		g, keys := benchCacheFull(b, body)
+		now := time.Now()
+		b.ReportAllocs()
+		i := 0
+		for b.Loop() {
+			fz, _, _ := g.lookup(keys[i%len(keys)])
+			fz.answer(urls, now)
+			i++
+		}
+	})
+	b.Run("hit-parallel", func(b *testing.B) {
+		g, keys := benchCacheFull(b, body)
+		now := time.Now()
+		b.ReportAllocs()
+		b.RunParallel(func(pb *testing.PB) {
+			i := 0
+			for pb.Next() {
+				fz, _, _ := g.lookup(keys[i%len(keys)])
+				fz.answer(urls, now)
+				i++
+			}
+		})
+	})
+	b.Run("miss-admit", func(b *testing.B) {
+		g, _ := benchCacheFull(b, body)
+		b.ReportAllocs()
+		i := 0
+		for b.Loop() {
+			k := "new/" + strconv.Itoa(i)
+			_, p, _ := g.lookup(k)
+			benchFinish(g, k, p, newFrozen(body, nil, answerCounts{}), 300*time.Microsecond)
+			i++
+		}
+	})
+}
+
+// benchCacheFull is a 4 MB cache filled with answers of body, and the
+// keys it kept.
+func benchCacheFull(b *testing.B, body []byte) (*answerGen, []string) {
+	c := newAnswerCache(4, 0)
+	g := c.generation(&index.Index{})
+	var keys []string
+	for i := range 2000 {
+		k := "similar\x00perfume-" + strconv.Itoa(i) + "\x0010\x00"
+		_, p, _ := g.lookup(k)
+		benchFinish(g, k, p, newFrozen(body, nil, answerCounts{}), 300*time.Microsecond)
+		keys = append(keys, k)
+	}
+	return g, slices.DeleteFunc(keys, func(k string) bool { return g.shards[shardOf(k)].m[k] == nil })
+}
+
+func benchFinish(g *answerGen, k string, p *pendingAnswer, fz *frozen, cost time.Duration) {
+	g.finish(k, p, fz, nil, cost)
+}
