@@ -1,0 +1,48 @@
+package api_test
+
+import (
+	"net/http"
+	"testing"
+
+	"github.com/fragrance-data/fragrance/internal/index"
+	"github.com/fragrance-data/fragrance/internal/servetest"
+)
+
+// BenchmarkColdAnswers: the API without its answer cache, every call a
+// different perfume (every 7th of the bundled catalogue), the neighbour
+// lists filled, as a long tail of traffic gets it once a server has ranked
+// them: the making of an answer (view, shared accords and notes, encoding)
+// through the handler, without the access layer.
+func BenchmarkColdAnswers(b *testing.B) {
+	holder := servetest.Catalogue(b)
+	ix := holder.Load()
+	cp := index.NewHolder(ix)
+	for c := range ix.NeighbourChunks() {
+		if !ix.NeighbourChunkReady(c) {
+			if _, err := ix.ComputeNeighbours(c); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	h := newServer(b, func(c *newConfig) { c.Catalogue, c.AnswerCacheMB = cp, -1 })
+	var slugs []string
+	for i, id := range ix.IDs() {
+		if i%7 == 0 {
+			e, _ := ix.ByID(id)
+			slugs = append(slugs, e.Slug())
+		}
+	}
+	for _, route := range []struct{ name, suffix string }{{"detail", ""}, {"similar", "/similar"}, {"dupes", "/dupes"}} {
+		b.Run(route.name, func(b *testing.B) {
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				rec := do(b, h, "GET", "/api/perfumes/"+slugs[i%len(slugs)]+route.suffix)
+				if rec.Code != http.StatusOK {
+					b.Fatalf("%d %s", rec.Code, rec.Body)
+				}
+				i++
+			}
+		})
+	}
+}
