@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"net/http"
+	"net/url"
 	"testing"
 
 	"github.com/fragrance-data/fragrance/internal/index"
@@ -32,6 +33,26 @@ func BenchmarkColdAnswers(b *testing.B) {
 			slugs = append(slugs, e.Slug())
 		}
 	}
+	b.Run("match", func(b *testing.B) {
+		// Every pair of the 20 commonest accords, as the load benchmark's
+		// cold mix asks them.
+		accs, _ := ix.Accords("", 20)
+		var qs []string
+		for i := 0; i < 20; i++ {
+			for j := i + 1; j < 20; j++ {
+				qs = append(qs, "/api/perfumes/match?accords="+url.QueryEscape(accs[i].Name+","+accs[j].Name))
+			}
+		}
+		b.ReportAllocs()
+		i := 0
+		for b.Loop() {
+			rec := do(b, h, "GET", qs[i%len(qs)])
+			if rec.Code != http.StatusOK {
+				b.Fatalf("%d %s", rec.Code, rec.Body)
+			}
+			i++
+		}
+	})
 	for _, route := range []struct{ name, suffix string }{{"detail", ""}, {"similar", "/similar"}, {"dupes", "/dupes"}} {
 		b.Run(route.name, func(b *testing.B) {
 			b.ReportAllocs()
