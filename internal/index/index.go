@@ -157,7 +157,7 @@ type Index struct {
 	// every perfume of the blocks it reads, and two bytes a perfume stay
 	// in cache where the fourteen of a profile did not.
 	has []uint16
-	sim      *simIndex
+	sim *simIndex
 	// neighbours holds the kept similar and dupes lists (neighbours.go),
 	// filled after the build; the only part of an Index that changes.
 	neighbours *neighbours

@@ -1,9 +1,9 @@
 package index
 
 import (
-	"sync"
 	"os"
 	"strconv"
+	"sync"
 	"testing"
 )
 
