@@ -77,7 +77,7 @@ func newAdmin(df dashboardFlags, ground *web.Site, store backend, guard *access.
 		},
 		SignInLimiter: guard.Limiter(),
 		Tiers:         guard.Tiers,
-		KeysChanged:   guard.KeysChanged,
+		KeysChanged:   guard.KeysChangedHere,
 		Perfume:       perfumeName(holder),
 		Logger:        log,
 	})

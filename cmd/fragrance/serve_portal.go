@@ -50,7 +50,7 @@ func newPortal(pf portalFlags, ground *web.Site, store backend, mailer mail.Send
 		Hourly:        store.HourlyUsage,
 		Windows:       guard.Peek,
 		Tiers:         guard.Tiers,
-		KeysChanged:   guard.KeysChanged,
+		KeysChanged:   guard.KeysChangedHere,
 		SignInLimiter: guard.Limiter(),
 		LimitPerIP: func(h http.Handler) http.Handler {
 			return guard.LimitPerIP("portal.signin", perIP, h)

@@ -124,11 +124,12 @@ type Guard struct {
 	// TierStore at each refresh.
 	tiers     atomic.Pointer[apikey.Tiers]
 	tiersDown atomic.Bool
-	synced    time.Time // last key sync; used by the loop only
+	synced    time.Time // last key sync; under syncMu
 
 	stop      chan struct{}
 	done      chan struct{}
 	poke      chan struct{} // KeysChanged: sync keys now
+	syncMu    sync.Mutex    // one key sync at a time (synced)
 	closeOnce sync.Once
 }
 
@@ -227,6 +228,13 @@ func (g *Guard) KeysChanged() {
 	}
 }
 
+// KeysChangedHere is KeysChanged for a change this process made itself
+// (the admin dashboard, the developer portal): the sync runs before it
+// returns, so the next request through this Guard already sees the change
+// (a suspended key refused, a resumed one admitted), where KeysChanged's
+// sync may come a moment later.
+func (g *Guard) KeysChangedHere() { g.syncKeys() }
+
 // Close stops the background key sync. Call it on shutdown; the meter,
 // which the Guard counts into, is closed by its owner afterwards. It is
 // safe to call twice.
@@ -263,6 +271,8 @@ func (g *Guard) loop() {
 const syncMargin = 5 * time.Second
 
 func (g *Guard) syncKeys() {
+	g.syncMu.Lock() // the loop's syncs and KeysChangedHere's
+	defer g.syncMu.Unlock()
 	start := g.now()
 	ctx, cancel := context.WithTimeout(context.Background(), g.cfg.LookupTimeout)
 	defer cancel()

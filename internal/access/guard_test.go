@@ -489,6 +489,24 @@ func TestGuardKeysChangedSyncsAtOnce(t *testing.T) {
 	}
 }
 
+// TestGuardKeysChangedHere: a change this process made is seen by the very
+// next request, with no wait (the admin dashboard suspends, then the key's
+// next call is refused).
+func TestGuardKeysChangedHere(t *testing.T) {
+	e := newEnv(t, access.Config{CacheTTL: time.Hour, KeySyncInterval: time.Hour})
+	k, secret := e.issue(apikey.NewKey{})
+	for _, step := range []struct {
+		state apikey.State
+		want  int
+	}{{apikey.Active, 200}, {apikey.Suspended, http.StatusForbidden}, {apikey.Active, 200}, {apikey.Revoked, http.StatusUnauthorized}} {
+		e.keys.SetKeyState(context.Background(), k.Prefix, step.state)
+		e.g.KeysChangedHere()
+		if w := e.get("/api/perfumes", "192.0.2.16", "X-API-Key", secret); w.Code != step.want {
+			t.Fatalf("key %s: %d, want %d", step.state, w.Code, step.want)
+		}
+	}
+}
+
 // TestGuardRefusesExpiredKey: a key past its ExpiresAt (a replaced key
 // whose grace period ended) is refused like a revoked one, at that instant,
 // by the cached copy: no refresh and no store lookup is needed.

@@ -79,7 +79,7 @@ type Config struct {
 	// means apikey.DefaultTiers.
 	Tiers func() apikey.Tiers
 	// KeysChanged is called after every change of a key or an account, so
-	// the API sees it at once (access.Guard.KeysChanged); other replicas
+	// the API sees it at once (access.Guard.KeysChangedHere); other replicas
 	// see it through the store within seconds. Nil: nothing is told.
 	KeysChanged func()
 	// Perfume names a perfume of the catalogue by its id, for the top
