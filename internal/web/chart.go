@@ -32,6 +32,10 @@ type BarChart struct {
 	// Fold, when set, folds the table in a details element whose summary
 	// it is (a long table under a chart of many bars).
 	Fold string
+	// Empty, when set, is said in the caption when no bar is above 0
+	// (a fresh install's usage charts), so a flat line does not read as
+	// a chart that failed to draw.
+	Empty string
 }
 
 // Bar is one bar of a BarChart.
@@ -98,7 +102,11 @@ func (c BarChart) HTML() template.HTML {
 		b.WriteString(`<line x1="0" y1="` + y + `" x2="` + w + `" y2="` + y + `" stroke="#c2410c" stroke-width="2" stroke-dasharray="6 4"/>` + "\n")
 		b.WriteString(`<text x="` + strconv.Itoa(width-4) + `" y="` + y + `" dy="-5" text-anchor="end" font-size="13" fill="#9a3412">` + esc(c.LimitLabel) + "</text>\n")
 	}
-	b.WriteString("</svg>\n<figcaption class=\"muted\">" + esc(c.Title) + "</figcaption>\n")
+	b.WriteString("</svg>\n<figcaption class=\"muted\">" + esc(c.Title))
+	if c.Empty != "" && c.allZero() {
+		b.WriteString(`<br><strong class="chart-empty">` + esc(c.Empty) + "</strong>")
+	}
+	b.WriteString("</figcaption>\n")
 	if c.Fold != "" {
 		b.WriteString("<details>\n<summary>" + esc(c.Fold) + "</summary>\n")
 	}
@@ -112,4 +120,14 @@ func (c BarChart) HTML() template.HTML {
 	}
 	b.WriteString("</figure>")
 	return template.HTML(b.String())
+}
+
+// allZero reports whether no bar is above 0.
+func (c BarChart) allZero() bool {
+	for _, r := range c.Bars {
+		if r.Value > 0 {
+			return false
+		}
+	}
+	return true
 }

@@ -50,3 +50,22 @@ func TestBarChart(t *testing.T) {
 		t.Errorf("a bar over Top:\n%s", got)
 	}
 }
+
+// TestBarChartEmpty: a chart whose bars are all 0 says its Empty text in
+// the caption; one with a bar above 0, or without Empty, does not.
+func TestBarChartEmpty(t *testing.T) {
+	c := web.BarChart{ID: "e", Title: "Requests", Empty: "No requests <yet>.",
+		Bars: []web.Bar{{Label: "d1", Value: 0, Text: "0"}, {Label: "d2", Value: -1, Text: "0"}}}
+	want := `<figcaption class="muted">Requests<br><strong class="chart-empty">No requests &lt;yet&gt;.</strong></figcaption>`
+	if got := string(c.HTML()); !strings.Contains(got, want) {
+		t.Errorf("an empty chart lacks %s\n%s", want, got)
+	}
+	c.Bars[1].Value = 3
+	if got := string(c.HTML()); strings.Contains(got, "chart-empty") {
+		t.Errorf("a chart with a bar says it is empty\n%s", got)
+	}
+	c.Bars[1].Value, c.Empty = 0, ""
+	if got := string(c.HTML()); strings.Contains(got, "chart-empty") {
+		t.Errorf("a chart without Empty says it is empty\n%s", got)
+	}
+}

@@ -88,7 +88,8 @@ func classCharts(id, what string, ps []period, label, axis func(time.Time) strin
 	var out []web.BarChart
 	for j, class := range classHeads {
 		c := web.BarChart{ID: id + "-" + class, Title: what + ": " + class, Heading: "Start (UTC)", ValueHeading: "Requests",
-			BarWidth: max(4, 480/max(len(ps), 1)-2), Gap: 2, Fold: "The numbers of " + class}
+			BarWidth: max(4, 480/max(len(ps), 1)-2), Gap: 2, Fold: "The numbers of " + class,
+			Empty: "No " + class + " requests in this period."}
 		for i, p := range ps {
 			b := web.Bar{Label: label(p.Start), Value: float64(p.ByClass[j]), Text: web.Thousands(int(p.ByClass[j])), Color: classColors[j]}
 			if (len(ps)-1-i)%axisEvery == axisEvery/2 { // not at the edges, where a name would be cut

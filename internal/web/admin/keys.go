@@ -273,7 +273,8 @@ func (d *Dashboard) renderKey(w http.ResponseWriter, r *http.Request, op operato
 // line when limit is positive.
 func totalChart(id, title string, ps []period, limit float64, limitLabel string, label, axis func(time.Time) string, axisEvery int) web.BarChart {
 	c := web.BarChart{ID: id, Title: title, Heading: "UTC", ValueHeading: "Requests", Limit: limit, LimitLabel: limitLabel,
-		BarWidth: max(4, 480/max(len(ps), 1)-2), Gap: 2, Fold: "The numbers"}
+		BarWidth: max(4, 480/max(len(ps), 1)-2), Gap: 2, Fold: "The numbers",
+		Empty: "No requests in this period."}
 	for i, p := range ps {
 		b := web.Bar{Label: label(p.Start.UTC()), Value: float64(p.Total), Text: web.Thousands(int(p.Total)), Color: "#5b2a86"}
 		if (len(ps)-1-i)%axisEvery == axisEvery/2 { // not at the edges, where a name would be cut

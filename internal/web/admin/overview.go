@@ -204,7 +204,7 @@ func clicksOf(cs []usage.Click, s spans) (*table, template.HTML) {
 	t := &table{ID: "clicks", Caption: fmt.Sprintf("Buy-link clicks per day, the last %d days", overviewDays), Head: []string{"Day (UTC)", "Clicks"},
 		Fold: "The numbers per day"}
 	c := web.BarChart{ID: "clicks-chart", Title: t.Caption, Heading: "Day (UTC)", ValueHeading: "Clicks",
-		BarWidth: 4, Gap: 2, Fold: "The chart's numbers"}
+		BarWidth: 4, Gap: 2, Fold: "The chart's numbers", Empty: "No buy-link clicks in these days yet."}
 	for i, n := range per {
 		day := s.dFrom.AddDate(0, 0, i)
 		t.Rows = append(t.Rows, []cell{dayCell(day), num(n)})

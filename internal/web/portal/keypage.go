@@ -169,6 +169,7 @@ func usageChart(rep usage.Report, perDay int64) web.BarChart {
 		Heading: "Day (UTC)", ValueHeading: "Requests",
 		Limit: float64(perDay), LimitLabel: "limit " + web.Thousands(int(perDay)),
 		BarWidth: 12, Gap: 4, Fold: "The numbers per day",
+		Empty: "No requests with this key in these days yet.",
 	}
 	for i, d := range rep.Days {
 		b := web.Bar{Label: d.Date, Value: float64(d.Requests), Text: web.Thousands(int(d.Requests)), Color: "#5b2a86"}
