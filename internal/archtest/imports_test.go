@@ -23,7 +23,7 @@ var (
 	backends = []string{"internal/sqlite", "internal/postgres", "internal/imgfiles", "internal/access/ratelimit/redislimit"}
 	// testSupport is imported by tests only.
 	testSupport = []string{"internal/storetest", "internal/servetest", "internal/access/ratelimit/limitertest",
-		"internal/access/ratelimit/redislimit/redistest", "internal/images/cutout/cutouttest", "internal/testclock"}
+		"internal/access/ratelimit/redislimit/redistest", "internal/images/cutout/cutouttest", "internal/testclock", "internal/testbin"}
 	// pure packages compute and know nothing of HTTP.
 	pure = []string{"internal/catalog", "internal/apikey", "internal/account", "internal/admin", "internal/usage", "internal/imgstore", "internal/search",
 		"internal/index", "internal/view", "internal/jsonenc", "internal/importer", "internal/evaluation"}

@@ -11,17 +11,15 @@
 package mcpclient
 
 import (
-	"bufio"
 	"encoding/json"
-	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"testing"
-	"time"
+
+	"github.com/fragrance-data/fragrance/internal/testbin"
 )
 
 var tools = []string{"search_perfumes", "get_perfume", "similar_perfumes", "find_dupes", "match_perfumes",
@@ -59,14 +57,9 @@ func TestOfficialClient(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	bin := filepath.Join(dir, "fragrance")
-	build := exec.Command("go", "build", "-o", bin, "./cmd/fragrance")
-	build.Dir = filepath.Join("..", "..")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
+	bin := testbin.Build(t, dir)
 	db := filepath.Join(dir, "mcp.db")
-	base := startServe(t, bin, db)
+	base, _ := testbin.Serve(t, bin, "--db", db)
 	out, err := exec.Command(bin, "keys", "create", "--db", db, "--tier", "pro", "--email", "mcp@example.com").Output()
 	if err != nil {
 		t.Fatalf("keys create: %v", err)
@@ -109,48 +102,5 @@ func TestOfficialClient(t *testing.T) {
 			}
 			t.Logf("%s: %d tools, answers of %v bytes; the resource begins %q", tc.mode, len(s.Tools), s.Called, s.Resource[:min(60, len(s.Resource))])
 		})
-	}
-}
-
-// startServe runs `fragrance serve` on a new database (filled with the
-// bundled catalogue) and returns its base URL once it is healthy.
-func startServe(t *testing.T, bin, db string) string {
-	t.Helper()
-	cmd := exec.Command(bin, "serve", "--db", db, "--addr", "127.0.0.1:0", "--image-workers", "0")
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Signal(os.Interrupt); cmd.Wait() })
-	addr := make(chan string, 1)
-	go func() {
-		re := regexp.MustCompile(`msg=listening addr=(\S+)`)
-		sc := bufio.NewScanner(stderr)
-		for sc.Scan() {
-			if m := re.FindStringSubmatch(sc.Text()); m != nil {
-				addr <- m[1]
-			}
-		}
-	}()
-	var base string
-	select {
-	case a := <-addr:
-		base = "http://" + a
-	case <-time.After(60 * time.Second):
-		t.Fatal("serve did not say where it listens")
-	}
-	for deadline := time.Now().Add(180 * time.Second); ; time.Sleep(200 * time.Millisecond) {
-		if res, err := http.Get(base + "/healthz"); err == nil {
-			res.Body.Close()
-			if res.StatusCode == 200 {
-				return base
-			}
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("serve did not become healthy")
-		}
 	}
 }

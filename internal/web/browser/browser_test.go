@@ -14,10 +14,8 @@
 package browser_test
 
 import (
-	"bufio"
 	"context"
 	"fmt"
-	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -29,6 +27,7 @@ import (
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
+	"github.com/fragrance-data/fragrance/internal/testbin"
 )
 
 // service is the real binary, started on a free port over a new database
@@ -42,12 +41,7 @@ type service struct {
 func startService(t *testing.T) *service {
 	t.Helper()
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "fragrance")
-	build := exec.Command("go", "build", "-o", bin, "./cmd/fragrance")
-	build.Dir = filepath.Join("..", "..", "..")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
+	bin := testbin.Build(t, dir)
 	snippet := filepath.Join(dir, "analytics.html")
 	// A stand-in for an operator's analytics: it runs only with the page's
 	// nonce, and only after consent to analytics.
@@ -55,46 +49,7 @@ func startService(t *testing.T) *service {
 		t.Fatal(err)
 	}
 	db := filepath.Join(dir, "site.db")
-	cmd := exec.Command(bin, "serve", "--db", db, "--addr", "127.0.0.1:0",
-		"--image-workers", "0", "--analytics-snippet", snippet, "--site-search-limit", "1000", "--admin-allow", "127.0.0.1/32")
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Signal(os.Interrupt); cmd.Wait() })
-	addr := make(chan string, 1)
-	go func() {
-		re := regexp.MustCompile(`msg=listening addr=(\S+)`)
-		sc := bufio.NewScanner(stderr)
-		for sc.Scan() {
-			if m := re.FindStringSubmatch(sc.Text()); m != nil {
-				addr <- m[1]
-			}
-		}
-	}()
-	var base string
-	select {
-	case a := <-addr:
-		base = "http://" + a
-	case <-time.After(60 * time.Second):
-		t.Fatal("the service did not say where it listens")
-	}
-	for deadline := time.Now().Add(120 * time.Second); ; {
-		res, err := http.Get(base + "/healthz")
-		if err == nil {
-			res.Body.Close()
-			if res.StatusCode == 200 {
-				break
-			}
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the service did not become ready")
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
+	base, cmd := testbin.Serve(t, bin, "--db", db, "--analytics-snippet", snippet, "--site-search-limit", "1000", "--admin-allow", "127.0.0.1/32")
 	return &service{base: base, cmd: cmd, bin: bin, db: db}
 }
 
