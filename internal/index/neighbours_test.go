@@ -65,6 +65,11 @@ func checkKept(t *testing.T, ix *Index, want map[uint32]ranked) {
 		if !sameItems(ds, r.dupes[6]) {
 			t.Fatalf("SimilarAndDupes(%s): dupes differ", slug)
 		}
+		// One list kept, the other deeper than kept (ranked).
+		_, s, ds, _ = ix.SimilarAndDupes(slug, 5, 50)
+		if !sameItems(s, r.similar[5]) || !sameItems(ds, r.dupes[50]) {
+			t.Fatalf("SimilarAndDupes(%s, 5, 50) differs", slug)
+		}
 	}
 }
 

@@ -177,23 +177,37 @@ func (ix *Index) similarOf(src uint32, limit int) []Scored {
 }
 
 // SimilarAndDupes is Similar(slug, limit) and Dupes(slug, dupesLimit)
-// at once, the same lists, for a page that shows both: the two rank the
-// same dot products, so when neither is kept these are added up once.
+// at once, the same lists, for a page that shows both: each kept list is
+// looked up once and answers from it, and when both must be ranked the
+// two rankings share one accumulation of the dot products.
 func (ix *Index) SimilarAndDupes(slug string, limit, dupesLimit int) (*Entry, []Scored, []Scored, error) {
 	src, ok := ix.bySlug[slug]
 	if !ok {
 		return nil, nil, nil, fmt.Errorf("similar to perfume %q: %w", slug, catalog.ErrNotFound)
 	}
 	srcTier := ix.sim.tier[src]
-	_, simKept := ix.kept(src, false, limit)
-	_, dupesKept := ix.kept(src, true, dupesLimit)
-	if limit <= 0 || srcTier == 0 || dupesLimit <= 0 || simKept || dupesKept {
-		return &ix.entries[src], ix.similarOf(src, limit), ix.dupes(src, dupesLimit), nil
+	sim, simKept := ix.kept(src, false, limit)
+	dup, dupKept := ix.kept(src, true, dupesLimit)
+	if limit <= 0 {
+		sim, simKept = nbList{}, true // nothing asked: nothing to rank
 	}
-	sc := ix.sim.get(len(ix.entries))
-	defer ix.sim.put(sc)
-	ix.sim.accumulate(src, sc)
-	return &ix.entries[src], ix.rankLimited(src, limit, 0, sc), ix.rankLimited(src, dupesLimit, srcTier, sc), nil
+	if dupesLimit <= 0 || srcTier == 0 {
+		dup, dupKept = nbList{}, true // no dupes asked, or none can exist
+	}
+	if !simKept && !dupKept {
+		sc := ix.sim.get(len(ix.entries))
+		defer ix.sim.put(sc)
+		ix.sim.accumulate(src, sc)
+		return &ix.entries[src], ix.rankLimited(src, limit, 0, sc), ix.rankLimited(src, dupesLimit, srcTier, sc), nil
+	}
+	similar, dupes := ix.fromKept(src, sim), ix.fromKept(src, dup)
+	if !simKept {
+		similar = ix.similar(src, limit, 0)
+	}
+	if !dupKept {
+		dupes = ix.similar(src, dupesLimit, srcTier)
+	}
+	return &ix.entries[src], similar, dupes, nil
 }
 
 // dupes is Dupes of the perfume numbered src.
