@@ -28,8 +28,8 @@ const (
 
 // TextIndex is an immutable inverted index over folded words, built for
 // the matching the contract asks of q: exact words, the last query word as
-// a prefix (binary search in the sorted vocabulary), typos (length buckets
-// with a letter-set filter before a bounded edit distance), other spellings,
+// a prefix (binary search in the sorted vocabulary), typos (a deletion index,
+// see typos.go, before a bounded edit distance), other spellings,
 // and words run together or split (adjacent words of names and brands are
 // also indexed joined, adjacent query words are also looked up joined). It
 // is safe for concurrent searches.
@@ -43,15 +43,9 @@ type TextIndex struct {
 	nameOff   []uint32
 	nameWords []uint32
 	nameJoins []uint32
-	buckets   [maxTypoLen + 1]typoBucket
+	typo      typoIndex
 	minPrefix int
 	scratch   sync.Pool // *searchScratch
-}
-
-// typoBucket holds the typo-searchable words of one length.
-type typoBucket struct {
-	ids   []uint32
-	masks []uint64
 }
 
 // TextIndexBuilder collects documents for a TextIndex. Documents are
@@ -203,13 +197,15 @@ func (b *TextIndexBuilder) Build() *TextIndex {
 	remap := make([]uint32, len(order)) // remap[oldID] = newID
 	t := &TextIndex{minPrefix: b.minPrefix, nameOff: b.nameOff, nameWords: b.nameWords, nameJoins: b.nameJoins}
 	t.terms = make([]string, len(order))
+	var typo typoIndexBuilder
 	for newID, o := range order {
 		remap[o.id] = uint32(newID)
 		t.terms[newID] = o.s
-		if b.typoable[o.id] {
-			t.addTypoWord(uint32(newID))
+		if b.typoable[o.id] && typoSearchable(o.s) {
+			typo.add(uint32(newID), o.s)
 		}
 	}
+	t.typo = typo.build()
 	for i, id := range t.nameWords {
 		t.nameWords[i] = remap[id&^wordFlags] | id&wordFlags
 	}
@@ -222,18 +218,11 @@ func (b *TextIndexBuilder) Build() *TextIndex {
 	return t
 }
 
-// addTypoWord files a word in the bucket of its length when typos can
-// reach it: letters only, at least 3 of them (a 5-letter query word with
-// two typos cannot come closer than that).
-func (t *TextIndex) addTypoWord(id uint32) {
-	w := t.terms[id]
-	n := utf8.RuneCountInString(w)
-	if n < 3 || n > maxTypoLen || strings.IndexFunc(w, func(r rune) bool { return !unicode.IsLetter(r) }) >= 0 {
-		return
-	}
-	bk := &t.buckets[n]
-	bk.ids = append(bk.ids, id)
-	bk.masks = append(bk.masks, letterMask(w))
+// typoSearchable reports whether typo lookups consider a word: letters
+// only, at most maxTypoLen of them (the deletion index files only those
+// long enough for a query word's typos to reach, see typoMinLen1).
+func typoSearchable(w string) bool {
+	return utf8.RuneCountInString(w) <= maxTypoLen && strings.IndexFunc(w, func(r rune) bool { return !unicode.IsLetter(r) }) < 0
 }
 
 // buildPostings lays the (term, document) pairs out term by term (a

@@ -212,26 +212,6 @@ func (t *TextIndex) prefixes(p string, fn func(id uint32)) {
 	}
 }
 
-// typos reports the typo-searchable terms 1..k edits from w with their
-// distance. Only words of nearby length are visited, and most are rejected
-// by the letter-set mask before any distance is computed.
-func (t *TextIndex) typos(w string, k int, fn func(id uint32, d int)) {
-	n := utf8.RuneCountInString(w)
-	m := letterMask(w)
-	for l := max(n-k, 0); l <= n+k && l <= maxTypoLen; l++ {
-		bk := &t.buckets[l]
-		for j, mask := range bk.masks {
-			if bits.OnesCount64(mask^m) > 2*k {
-				continue
-			}
-			id := bk.ids[j]
-			if d := Distance(w, t.terms[id], k); d >= 1 && d <= k {
-				fn(id, d)
-			}
-		}
-	}
-}
-
 // nameCover reports whether the distinctive words of doc's name (full),
 // and all of its words (exact), were matched, each on its own or joined
 // with a neighbour.

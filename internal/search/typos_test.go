@@ -1,0 +1,144 @@
+package search
+
+import (
+	"cmp"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+type typoHit struct {
+	id   uint32
+	dist int
+}
+
+// typosByScan is the reference for TextIndex.typos: every typo-searchable
+// word of the vocabulary measured against w, shorter words first, then in
+// vocabulary order. words are the single words of the names and brands
+// indexed (joins and extras are not searched with typos).
+func typosByScan(t *TextIndex, words map[string]bool, w string, k int) []typoHit {
+	type found struct {
+		typoHit
+		n int
+	}
+	var out []found
+	n := utf8.RuneCountInString(w)
+	for id, term := range t.terms {
+		tn := utf8.RuneCountInString(term)
+		if !words[term] || !typoSearchable(term) || tn < n-k || tn > n+k {
+			continue
+		}
+		if d := Distance(w, term, k); d >= 1 && d <= k {
+			out = append(out, found{typoHit{uint32(id), d}, tn})
+		}
+	}
+	slices.SortFunc(out, func(a, b found) int { return cmp.Or(cmp.Compare(a.n, b.n), cmp.Compare(a.id, b.id)) })
+	hits := make([]typoHit, len(out))
+	for i, f := range out {
+		hits[i] = f.typoHit
+	}
+	return hits
+}
+
+func typosByIndex(t *TextIndex, w string, k int) []typoHit {
+	var hits []typoHit
+	t.typos(w, k, func(id uint32, d int) { hits = append(hits, typoHit{id, d}) })
+	return hits
+}
+
+// TestTyposMatchScan checks the deletion index against a scan of the whole
+// vocabulary: the same words, distances and order for query words that are
+// vocabulary words with one or two edits of every kind, and for random
+// words, Unicode letters included.
+func TestTyposMatchScan(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 11))
+	letters := []rune("aeioulnrstmdkbgpéøß")
+	letter := func() rune { return letters[r.IntN(len(letters))] }
+	word := func(n int) string {
+		var b strings.Builder
+		for range n {
+			b.WriteRune(letter())
+		}
+		return b.String()
+	}
+	var docs []string
+	var vocab []string
+	for range 600 {
+		var name []string
+		for range 1 + r.IntN(3) {
+			w := word(3 + r.IntN(10))
+			name = append(name, w)
+			vocab = append(vocab, w)
+		}
+		docs = append(docs, strings.Join(name, " ")+" | "+word(5+r.IntN(4)))
+	}
+	// Near neighbours, so that lookups find several words.
+	for i := range 300 {
+		w := []rune(vocab[i])
+		w[r.IntN(len(w))] = letter()
+		docs = append(docs, string(w)+" | x")
+	}
+	ix := smallText(t, docs...)
+	words := map[string]bool{}
+	for _, d := range docs {
+		for _, w := range strings.Fields(strings.Replace(d, "|", " ", 1)) {
+			words[Fold(w)] = true
+		}
+	}
+	edit := func(w string) string {
+		rs := []rune(w)
+		i := r.IntN(len(rs))
+		switch r.IntN(4) {
+		case 0: // substitute
+			rs[i] = letter()
+		case 1: // insert
+			rs = slices.Insert(rs, i, letter())
+		case 2: // delete
+			rs = slices.Delete(rs, i, i+1)
+		default: // swap neighbours
+			if i+1 < len(rs) {
+				rs[i], rs[i+1] = rs[i+1], rs[i]
+			}
+		}
+		return string(rs)
+	}
+	checked, found := 0, 0
+	for i := range 3000 {
+		var q string
+		switch i % 3 {
+		case 0:
+			q = edit(vocab[r.IntN(len(vocab))])
+		case 1:
+			q = edit(edit(vocab[r.IntN(len(vocab))]))
+		default:
+			q = word(4 + r.IntN(12))
+		}
+		k := TyposFor(q)
+		if k == 0 {
+			continue
+		}
+		want, got := typosByScan(ix, words, q, k), typosByIndex(ix, q, k)
+		if !slices.Equal(got, want) {
+			t.Fatalf("typos(%q, %d) = %v, the scan finds %v", q, k, got, want)
+		}
+		checked++
+		found += len(want)
+	}
+	if checked < 1500 || found < 300 {
+		t.Fatalf("only %d lookups checked, %d words found: the test lost its reach", checked, found)
+	}
+}
+
+// TestTyposLongWord: a query word longer than any filed word finds none,
+// cheaply (its two-letter deletions are not even hashed).
+func TestTyposLongWord(t *testing.T) {
+	ix := smallText(t, strings.Repeat("a", maxTypoLen)+" | x")
+	if got := typosByIndex(ix, strings.Repeat("a", maxTypoLen+1), 2); len(got) != 1 {
+		t.Fatalf("a word one letter longer than the longest: %v, want it found", got)
+	}
+	if got := typosByIndex(ix, strings.Repeat("a", 400), 2); len(got) != 0 {
+		t.Fatalf("a 400-letter word found %v", got)
+	}
+}
