@@ -183,7 +183,7 @@ func filterCounts(t *search.TextIndex, lx *search.Lexicon, q string, n int, coun
 	}
 	want := pq.Mask(search.Content)
 	hit := make([]bool, n)
-	t.Search(pq, nil, func(m search.Match) {
+	t.Search(pq, nil, func(m *search.Match) {
 		if m.Mask&want == want {
 			hit[m.Doc] = true
 		}

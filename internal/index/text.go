@@ -145,7 +145,7 @@ func (b *builder) buildLines() {
 // in order (see rankKey): content words matched; asked edition and gender
 // met; match quality of the content words (exact > other spelling > prefix
 // > typo, summed over words); the name matched exactly, then its
-// distinctive words matched (search.Match); weak words matched;
+// distinctive words matched (search.Match.NameCover); weak words matched;
 // popularity. Weak words come after the name so that a stray "perfume" or
 // "for her" lifts a result among equals but never above the perfume the
 // other words name.
@@ -154,9 +154,23 @@ func (ix *Index) searchPerfumes(pq search.Query, keep func(uint32) bool, page, l
 	top := newTopK(k)
 	content, weak := pq.Mask(search.Content), pq.Mask(search.Weak, search.Edition)
 	total := 0
-	ix.text.Search(pq, keep, func(m search.Match) {
+	ix.text.Search(pq, keep, func(m *search.Match) {
 		total++
-		top.push(ix.rankKey(pq, m, content, weak), m.Doc)
+		// The name's cover ranks below quality and above popularity: a
+		// match that could not enter the page even with its name matched
+		// exactly is counted without walking its name.
+		key := ix.rankKey(pq, m, content, weak)
+		if !top.admits(key | nameBits) {
+			return
+		}
+		full, exact := m.NameCover()
+		if full {
+			key |= fullNameBit
+		}
+		if exact {
+			key |= exactNameBit
+		}
+		top.push(key, m.Doc)
 	})
 	out := Page{Entries: []*Entry{}, Total: total, Page: p, Limit: l, Pages: pages(total, l)}
 	ranked := top.sorted()
@@ -168,13 +182,14 @@ func (ix *Index) searchPerfumes(pq search.Query, keep func(uint32) bool, page, l
 	return out
 }
 
-// rankKey packs a match's ranking into one integer, largest best:
+// rankKey packs a match's ranking into one integer, largest best, all but
+// the name's cover (nameBits, which the caller adds):
 //
 //	bits 58–62 content words matched   bits 56–57 edition/gender met
 //	bits 46–55 content quality         bit  45    exact name
 //	bit  44    full name               bits 39–43 weak words matched
 //	bits 0–38  popularity (higher = more rated)
-func (ix *Index) rankKey(pq search.Query, m search.Match, content, weak uint32) uint64 {
+func (ix *Index) rankKey(pq search.Query, m *search.Match, content, weak uint32) uint64 {
 	e := &ix.entries[m.Doc]
 	var attr uint64
 	if pq.Edition != "" && strings.EqualFold(e.Concentration(), pq.Edition) {
@@ -183,17 +198,17 @@ func (ix *Index) rankKey(pq search.Query, m search.Match, content, weak uint32) 
 	if pq.Gender != "" && string(e.Gender()) == pq.Gender {
 		attr++
 	}
-	var full uint64
-	if m.FullName {
-		full = 1
-	}
-	if m.ExactName {
-		full |= 2
-	}
 	return uint64(bits.OnesCount32(m.Mask&content))<<58 | attr<<56 |
-		uint64(min(m.Quality, 1023))<<46 | full<<44 |
+		uint64(min(m.Quality, 1023))<<46 |
 		uint64(bits.OnesCount32(m.Mask&weak))<<39 | ix.popKey(m.Doc)
 }
+
+// The name's cover in rankKey's key.
+const (
+	exactNameBit = uint64(1) << 45
+	fullNameBit  = uint64(1) << 44
+	nameBits     = exactNameBit | fullNameBit
+)
 
 // popKey is a document's popularity as a key part: larger for more rated.
 func (ix *Index) popKey(doc uint32) uint64 {

@@ -35,6 +35,13 @@ func (t *topK) push(key uint64, doc uint32) {
 	}
 }
 
+// admits reports whether push would keep key now: a caller can skip
+// the rest of a key's making when not even its best possible value would be
+// kept.
+func (t *topK) admits(key uint64) bool {
+	return len(t.h) < t.k || (len(t.h) > 0 && key > t.h[0].key)
+}
+
 func (t *topK) up(i int) {
 	for i > 0 {
 		p := (i - 1) / 2

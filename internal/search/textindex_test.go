@@ -17,9 +17,18 @@ func smallText(t *testing.T, docs ...string) *TextIndex {
 	return b.Build()
 }
 
-func search(ix *TextIndex, q string) map[uint32]Match {
-	out := map[uint32]Match{}
-	ix.Search(ParseQuery(q, DefaultLexicon()), nil, func(m Match) { out[m.Doc] = m })
+// found is a Match with its NameCover, as a test compares them.
+type found struct {
+	Match
+	FullName, ExactName bool
+}
+
+func search(ix *TextIndex, q string) map[uint32]found {
+	out := map[uint32]found{}
+	ix.Search(ParseQuery(q, DefaultLexicon()), nil, func(m *Match) {
+		full, exact := m.NameCover()
+		out[m.Doc] = found{*m, full, exact}
+	})
 	return out
 }
 
@@ -105,12 +114,12 @@ func TestTextIndexMasksAndKeep(t *testing.T) {
 	ix := smallText(t, "Sauvage | Dior", "Sauvage | Other", "Homme | Dior")
 	q := ParseQuery("dior sauvage for men", DefaultLexicon())
 	got := map[uint32]uint32{}
-	ix.Search(q, func(doc uint32) bool { return doc != 1 }, func(m Match) { got[m.Doc] = m.Mask })
+	ix.Search(q, func(doc uint32) bool { return doc != 1 }, func(m *Match) { got[m.Doc] = m.Mask })
 	if len(got) != 2 || got[0] != 0b0011 || got[2] != 0b0001 {
 		t.Errorf("masks %v", got)
 	}
 	// Weak words alone never start a result.
-	ix.Search(ParseQuery("dior for", DefaultLexicon()), nil, func(m Match) {
+	ix.Search(ParseQuery("dior for", DefaultLexicon()), nil, func(m *Match) {
 		if m.Mask&1 == 0 {
 			t.Errorf("document %d found by a weak word only", m.Doc)
 		}

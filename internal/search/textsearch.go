@@ -30,16 +30,23 @@ type Match struct {
 	// Quality sums the best match quality of each matched content token
 	// (weak words lift a result by their count, not their quality).
 	Quality int
-	// FullName is set when every distinctive word of the document's name
-	// (not weak, not of the brand, not an edition word) was matched by some
-	// query word: "sauvage" names Sauvage and Sauvage Eau de Parfum fully,
-	// not Sauvage Eau Forte.
-	FullName bool
-	// ExactName is set when every word of the name was matched and the name
-	// has a word besides the brand's: "sauvage" is Sauvage exactly, not Eau
-	// Sauvage; "dolce gabbana" is not Dolce by Dolce&Gabbana exactly.
-	ExactName bool
+	// Read by NameCover, valid while visit runs.
+	t  *TextIndex
+	sc *searchScratch
 }
+
+// NameCover reports whether the document's name was matched in full and
+// exactly. It may be called only while Search's visit runs, and costs a
+// walk over the name's words: a caller ranking by it can first rank by
+// what Match holds and skip it for documents that cannot make its page.
+//
+// full is set when every distinctive word of the name (not weak, not of
+// the brand, not an edition word) was matched by some query word:
+// "sauvage" names Sauvage and Sauvage Eau de Parfum fully, not Sauvage Eau
+// Forte. exact is set when every word of the name was matched and the name
+// has a word besides the brand's: "sauvage" is Sauvage exactly, not Eau
+// Sauvage; "dolce gabbana" is not Dolce by Dolce&Gabbana exactly.
+func (m *Match) NameCover() (full, exact bool) { return m.t.nameCover(m.Doc, m.sc) }
 
 // hit is one vocabulary term matched by a run of query tokens. whole is
 // set unless the term was matched as a prefix: only whole words and joins
@@ -69,7 +76,7 @@ type searchScratch struct {
 // Search calls visit for every document that matches at least one content
 // token of q (see Query) and passes keep (nil keeps all). Documents come in
 // no particular order; ranking is the caller's.
-func (t *TextIndex) Search(q Query, keep func(doc uint32) bool, visit func(Match)) {
+func (t *TextIndex) Search(q Query, keep func(doc uint32) bool, visit func(m *Match)) {
 	if len(q.Tokens) == 0 {
 		return
 	}
@@ -95,9 +102,10 @@ func (t *TextIndex) Search(q Query, keep func(doc uint32) bool, visit func(Match
 			}
 		}
 	}
+	m := Match{t: t, sc: sc}
 	for _, doc := range sc.touched {
-		full, exact := t.nameCover(doc, sc)
-		visit(Match{Doc: doc, Mask: sc.mask[doc], Quality: int(sc.quality[doc]), FullName: full, ExactName: exact})
+		m.Doc, m.Mask, m.Quality = doc, sc.mask[doc], int(sc.quality[doc])
+		visit(&m)
 	}
 }
 

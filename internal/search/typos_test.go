@@ -19,11 +19,11 @@ type typoHit struct {
 // vocabulary order. words are the single words of the names and brands
 // indexed (joins and extras are not searched with typos).
 func typosByScan(t *TextIndex, words map[string]bool, w string, k int) []typoHit {
-	type found struct {
+	type lenHit struct {
 		typoHit
 		n int
 	}
-	var out []found
+	var out []lenHit
 	n := utf8.RuneCountInString(w)
 	for id, term := range t.terms {
 		tn := utf8.RuneCountInString(term)
@@ -31,10 +31,10 @@ func typosByScan(t *TextIndex, words map[string]bool, w string, k int) []typoHit
 			continue
 		}
 		if d := Distance(w, term, k); d >= 1 && d <= k {
-			out = append(out, found{typoHit{uint32(id), d}, tn})
+			out = append(out, lenHit{typoHit{uint32(id), d}, tn})
 		}
 	}
-	slices.SortFunc(out, func(a, b found) int { return cmp.Or(cmp.Compare(a.n, b.n), cmp.Compare(a.id, b.id)) })
+	slices.SortFunc(out, func(a, b lenHit) int { return cmp.Or(cmp.Compare(a.n, b.n), cmp.Compare(a.id, b.id)) })
 	hits := make([]typoHit, len(out))
 	for i, f := range out {
 		hits[i] = f.typoHit
