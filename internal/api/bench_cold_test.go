@@ -27,10 +27,12 @@ func BenchmarkColdAnswers(b *testing.B) {
 	}
 	h := newServer(b, func(c *newConfig) { c.Catalogue, c.AnswerCacheMB = cp, -1 })
 	var slugs []string
+	var entries []*index.Entry
 	for i, id := range ix.IDs() {
 		if i%7 == 0 {
 			e, _ := ix.ByID(id)
 			slugs = append(slugs, e.Slug())
+			entries = append(entries, e)
 		}
 	}
 	b.Run("match", func(b *testing.B) {
@@ -42,6 +44,34 @@ func BenchmarkColdAnswers(b *testing.B) {
 			for j := i + 1; j < 20; j++ {
 				qs = append(qs, "/api/perfumes/match?accords="+url.QueryEscape(accs[i].Name+","+accs[j].Name))
 			}
+		}
+		b.ReportAllocs()
+		i := 0
+		for b.Loop() {
+			rec := do(b, h, "GET", qs[i%len(qs)])
+			if rec.Code != http.StatusOK {
+				b.Fatalf("%d %s", rec.Code, rec.Body)
+			}
+			i++
+		}
+	})
+	b.Run("search", func(b *testing.B) {
+		// As the load benchmark's cold mix: "brand name", the name, the
+		// name with a letter dropped, the beginning of the name.
+		var qs []string
+		for i, e := range entries {
+			name := []rune(e.Name())
+			switch i % 4 {
+			case 0:
+				name = []rune(e.Brand() + " " + e.Name())
+			case 2:
+				if len(name) > 4 {
+					name = append(name[:len(name)/2], name[len(name)/2+1:]...)
+				}
+			case 3:
+				name = name[:min(len(name), max(3, len(name)*2/3))]
+			}
+			qs = append(qs, "/api/perfumes?q="+url.QueryEscape(string(name)))
 		}
 		b.ReportAllocs()
 		i := 0
