@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/fragrance-data/fragrance/internal/catalog"
 	"github.com/fragrance-data/fragrance/internal/index"
@@ -24,7 +26,43 @@ import (
 // render turns index entries into JSON; it knows the service's public URLs.
 // It is shared by all requests and never changed after New.
 type render struct {
-	urls view.URLs
+	urls    view.URLs
+	accords accordMemo
+}
+
+// accordMemoMax bounds the accordMemo: accord names come from the
+// catalogue (a hundred or so), but a bound keeps a strange catalogue or many
+// reloads from growing it without end.
+const accordMemoMax = 1 << 12
+
+// accordMemo remembers, per accord name, its encoded object around the
+// strength: `{"name":"woody","strength":` and `,"color":"#8B5A2B"}`. An
+// accord object was three lookups and escapes of strings that never change
+// (the name, the colour's memo, the colour); a list page writes some 160.
+// The zero value is ready; reads do not contend (sync.Map).
+type accordMemo struct {
+	m    sync.Map // name → *accordParts
+	size atomic.Int64
+}
+
+type accordParts struct{ open, close string }
+
+// parts returns the encoded parts of the accord name, made with urls'
+// colours and remembered.
+func (m *accordMemo) parts(name string, urls view.URLs) *accordParts {
+	if v, ok := m.m.Load(name); ok {
+		return v.(*accordParts)
+	}
+	p := &accordParts{
+		open:  string(jsonenc.AppendString([]byte(`{"name":`), name)) + `,"strength":`,
+		close: string(jsonenc.AppendString([]byte(`,"color":`), urls.AccordColor(name))) + "}",
+	}
+	if m.size.Load() < accordMemoMax {
+		if _, loaded := m.m.LoadOrStore(name, p); !loaded {
+			m.size.Add(1)
+		}
+	}
+	return p
 }
 
 // encoder encodes one answer. imageTransparentAvailable and the image URLs
@@ -65,13 +103,10 @@ func appendAccords[L accordList](en *encoder, b []byte, as L) []byte {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = append(b, `{"name":`...)
-		b = jsonenc.AppendString(b, a.Name)
-		b = append(b, `,"strength":`...)
+		p := en.accords.parts(a.Name, en.urls)
+		b = append(b, p.open...)
 		b = jsonenc.AppendFloat(b, a.Strength)
-		b = append(b, `,"color":`...)
-		b = jsonenc.AppendString(b, en.urls.AccordColor(a.Name))
-		b = append(b, '}')
+		b = append(b, p.close...)
 	}
 	return append(b, ']')
 }

@@ -97,6 +97,12 @@ func AppendFloat(b []byte, f float64) []byte {
 		return append(b, "null"...)
 	}
 	abs := math.Abs(f)
+	if abs >= 1 && abs < 1<<53 && f == math.Trunc(f) {
+		// A whole number (an accord's strength, a count) is its digits:
+		// what the shortest representation gives, at a fraction of the
+		// cost (a third of a list page's encoding went to strengths).
+		return strconv.AppendInt(b, int64(f), 10)
+	}
 	format := byte('f')
 	if abs != 0 && (abs < 1e-6 || abs >= 1e21) {
 		format = 'e'

@@ -32,7 +32,8 @@ func TestAppendString(t *testing.T) {
 }
 
 func TestAppendFloat(t *testing.T) {
-	for _, f := range []float64{0, 1, -1, 0.5, 3.86, 100, 99.9, 1e-7, 1.5e-6, 1e20, 1e21, 123456789.125, -2.5e-9, math.MaxFloat64, math.SmallestNonzeroFloat64} {
+	for _, f := range []float64{0, 1, -1, 0.5, 3.86, 100, 99.9, 1e-7, 1.5e-6, 1e20, 1e21, 123456789.125, -2.5e-9, math.MaxFloat64, math.SmallestNonzeroFloat64,
+		47, -100, 1e15, 1<<53 - 1, 1 << 53, 1<<53 + 2, 4503599627370497, math.Copysign(0, -1)} {
 		if got, want := AppendFloat(nil, f), stdJSON(t, f); !bytes.Equal(got, want) {
 			t.Errorf("AppendFloat(%v) = %s, want %s", f, got, want)
 		}
