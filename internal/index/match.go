@@ -89,14 +89,22 @@ type wish struct {
 	block []uint32 // those of the block's
 	shift uint     // of a posting's document: 8 for an accord, 2 for a note
 	bits  wishBits // its bitmaps, empty when its postings are read instead
+	left  uint32   // with bitmaps: the first document of the next block it has documents in
 	// most is the most it adds to a sum (its best fit, 0 when that is
 	// less, as a perfume lacking it adds 0), big the most it adds or
 	// takes away.
 	most, big float64
 	fit       [256]float32 // an accord's fit by strength (a note had adds 1)
-	bandFit   [8]float32   // an accord's best fit in each band of strength
-	pres      [blockWords]uint64
-	rank      [blockWords]uint16 // per word of pres: the bits set in those before
+	// bound is the most a perfume adds by its code: for an accord with
+	// bitmaps its band of strength, else 1 when it has the wish; 0 when
+	// it lacks it.
+	bound [8]float64
+	// The block's: the documents having it, its bands' bitmaps (for an
+	// accord with bitmaps) and per word of pres the bits set in those
+	// before.
+	pres   [blockWords]uint64
+	planes []uint64
+	rank   [blockWords]uint16
 }
 
 // matchWishes pushes, by score, the perfumes having at least one of r's
@@ -137,23 +145,27 @@ func (ix *Index) matchWishes(r *resolved, top *topK) int {
 		for st := range w.fit {
 			w.fit[st] = float32(search.AccordFit(r.accWant[i], float64(st)))
 		}
-		for b := range w.bandFit {
-			w.bandFit[b] = float32(math.Inf(-1))
+		for b := 1; b < len(w.bound); b++ {
+			w.bound[b] = math.Inf(-1)
 		}
 		for st, b := range strengthBand {
-			f := w.fit[st]
-			w.bandFit[b] = max(w.bandFit[b], f)
-			w.most, w.big = max(w.most, float64(f)), max(w.big, math.Abs(float64(f)))
+			f := float64(w.fit[st])
+			w.bound[b] = max(w.bound[b], f)
+			w.most, w.big = max(w.most, f), max(w.big, math.Abs(f))
+		}
+		if w.bits.words == nil { // the postings tell no band: had is 1
+			w.bound[1] = w.most
 		}
 	}
 	for i, id := range r.noteIDs {
 		w := &ws[len(r.accIDs)+i]
 		w.all, w.shift, w.bits = s.notePost[s.noteOff[id]:s.noteOff[id+1]], 2, ix.bits.note[id]
-		w.most, w.big = 1, 1
+		w.most, w.big, w.bound[1] = 1, 1, 1
 	}
 	most, big := 0.0, 1.0
 	for i := range ws {
 		ws[i].post = ws[i].all
+		ws[i].skip(0)
 		most, big = most+ws[i].most, big+ws[i].big
 	}
 	// A float32 sum of n terms is within (n-1)·2⁻²⁴ of their magnitudes'
@@ -161,13 +173,11 @@ func (ix *Index) matchWishes(r *resolved, top *topK) int {
 	slack := float64(len(ws)) * big * 0x1p-22
 	m := matchScan{ix: ix, top: top, need: r.need, n: float32(len(ws))}
 	m.setOver()
-	var sums *[matchBlock]float32
+	var sc *matchScratch
 	for {
 		next := uint32(math.MaxUint32) // the first document a wish has left
 		for i := range ws {
-			if w := &ws[i]; len(w.post) > 0 {
-				next = min(next, w.post[0]>>w.shift)
-			}
+			next = min(next, ws[i].first())
 		}
 		if next == math.MaxUint32 {
 			return m.total
@@ -196,15 +206,16 @@ func (ix *Index) matchWishes(r *resolved, top *topK) int {
 			cand[j] &= x
 			c += bits.OnesCount64(cand[j])
 		}
-		switch {
-		case c == 0:
-		case 2*c*len(ws) <= read:
-			m.pick(base, ws, &cand)
-		default:
-			if sums == nil {
-				sums = new([matchBlock]float32)
-			}
-			m.add(base, ws, &cand, sums)
+		if c == 0 {
+			continue
+		}
+		if sc == nil {
+			sc = new(matchScratch)
+		}
+		if 2*c*len(ws) <= read {
+			m.pick(base, ws, &cand, slack, sc)
+		} else {
+			m.add(base, ws, &cand, &sc.sums)
 		}
 	}
 }
@@ -220,7 +231,9 @@ func (w *wish) load(base uint32, least float64, cand *[blockWords]uint64) {
 	}
 	b := base / matchBlock
 	w.block, w.post = w.all[w.bits.off[b]:w.bits.off[b+1]], w.all[w.bits.off[b+1]:]
+	w.skip(int(b) + 1)
 	if w.shift == 2 {
+		w.planes = nil
 		w.pres = [blockWords]uint64(w.bits.words[b*blockWords:])
 		if least >= 1 {
 			*cand = [blockWords]uint64{}
@@ -232,6 +245,7 @@ func (w *wish) load(base uint32, least float64, cand *[blockWords]uint64) {
 		return
 	}
 	pl := w.bits.words[b*3*blockWords:][:3*blockWords]
+	w.planes = pl
 	p0, p1, p2 := pl[:blockWords], pl[blockWords:2*blockWords], pl[2*blockWords:]
 	for j := range w.pres {
 		w.pres[j] = p0[j] | p1[j] | p2[j]
@@ -241,16 +255,46 @@ func (w *wish) load(base uint32, least float64, cand *[blockWords]uint64) {
 	}
 	lo, hi := uint8(8), uint8(0) // the bands whose best fit is over least
 	for c := uint8(1); c < 8; c++ {
-		if float64(w.bandFit[c]) > least {
+		if w.bound[c] > least {
 			lo, hi = min(lo, c), c
 		}
 	}
-	if lo > hi {
+	switch {
+	case lo > hi:
 		*cand = [blockWords]uint64{}
-		return
+	case lo == 1 && hi == 7:
+		for j, x := range w.pres {
+			cand[j] &= x
+		}
+	default:
+		from, past := newBandTest(lo), newBandTest(hi+1)
+		for j := range cand {
+			cand[j] &= from.test(p0[j], p1[j], p2[j]) &^ past.test(p0[j], p1[j], p2[j])
+		}
 	}
-	for j := range cand {
-		cand[j] &= bandsFrom(p0[j], p1[j], p2[j], lo) &^ bandsFrom(p0[j], p1[j], p2[j], hi+1)
+}
+
+// first is the first document w has left, or for a wish with bitmaps the
+// first of the block it is in, which needs no posting read.
+func (w *wish) first() uint32 {
+	switch {
+	case w.bits.words != nil:
+		return w.left
+	case len(w.post) > 0:
+		return w.post[0] >> w.shift
+	}
+	return math.MaxUint32
+}
+
+// skip sets w.left to the first block from b that w has documents in.
+func (w *wish) skip(b int) {
+	off := w.bits.off
+	for b < len(off)-1 && off[b+1] == off[b] {
+		b++
+	}
+	w.left = math.MaxUint32
+	if b < len(off)-1 {
+		w.left = uint32(b) * matchBlock
 	}
 }
 
@@ -258,6 +302,7 @@ func (w *wish) load(base uint32, least float64, cand *[blockWords]uint64) {
 func (w *wish) read(base uint32, least float64, cand *[blockWords]uint64) {
 	end := base + matchBlock
 	w.pres = [blockWords]uint64{}
+	w.planes = nil
 	var keep [blockWords]uint64
 	floor := float32(least) // at most least, so that fit > floor keeps more
 	if float64(floor) > least {
@@ -316,44 +361,80 @@ func (m *matchScan) filter(base uint32, live *[blockWords]uint64) {
 	}
 }
 
+// matchScratch is the working memory of matchWishes' scoring.
+type matchScratch struct {
+	sums [matchBlock]float32 // zero between blocks
+	docs [matchBlock]uint16
+}
+
 // pick scores the candidates of the block from base one by one, and
 // pushes those over the floor: a candidate has a wish when its bit in the
 // wish's bitmap is set, and the bits set before it tell where its
-// posting is among the block's.
-func (m *matchScan) pick(base uint32, ws []wish, cand *[blockWords]uint64) {
-	for i := range ws {
-		if w := &ws[i]; w.shift == 8 {
-			r := 0
-			for j, x := range w.pres {
-				w.rank[j] = uint16(r)
-				r += bits.OnesCount64(x)
+// posting is among the block's. It goes wish by wish, the order of the
+// sums, over every candidate: with no branch on whether a candidate has
+// the wish (one lacking it adds 0, which leaves its sum as it was), the
+// postings the candidates need are loaded side by side, not one after
+// another's cache miss.
+func (m *matchScan) pick(base uint32, ws []wish, cand *[blockWords]uint64, slack float64, sc *matchScratch) {
+	docs := sc.docs[:0]
+	for j, word := range cand {
+		for ; word != 0; word &= word - 1 {
+			docs = append(docs, uint16(j*64+bits.TrailingZeros64(word)))
+		}
+	}
+	// The candidates whose bands or wishes had can't bring them over the
+	// floor are dropped before their postings are read.
+	floor, n := float64(m.over), 0
+	for _, d := range docs {
+		j, b := d/64, d%64
+		bound := slack
+		for i := range ws {
+			w := &ws[i]
+			code := w.pres[j] >> b & 1
+			if w.planes != nil {
+				code = w.planes[j]>>b&1 | w.planes[blockWords+j]>>b&1<<1 | w.planes[2*blockWords+j]>>b&1<<2
 			}
+			bound += w.bound[code]
+		}
+		if bound > floor {
+			docs[n] = d
+			n++
+		}
+	}
+	docs = docs[:n]
+	sum := sc.sums[:len(docs)] // zero, as add leaves it
+	for i := range ws {
+		w := &ws[i]
+		if len(w.block) == 0 {
+			continue
+		}
+		if w.shift == 2 {
+			for k, d := range docs {
+				sum[k] += float32(w.pres[d/64] >> (d % 64) & 1)
+			}
+			continue
+		}
+		r := 0
+		for j, x := range w.pres {
+			w.rank[j] = uint16(r)
+			r += bits.OnesCount64(x)
+		}
+		last := len(w.block) - 1
+		for k, d := range docs {
+			x := w.pres[d/64]
+			at := min(int(w.rank[d/64])+bits.OnesCount64(x&(1<<(d%64)-1)), last)
+			had := -uint32(x >> (d % 64) & 1) // all ones when the candidate has it
+			sum[k] += math.Float32frombits(math.Float32bits(w.fit[uint8(w.block[at])]) & had)
 		}
 	}
 	over := m.over
-	for j, word := range cand {
-		for word != 0 {
-			b := bits.TrailingZeros64(word)
-			word &= word - 1
-			var s float32
-			for i := range ws {
-				w := &ws[i]
-				x := w.pres[j]
-				if x>>b&1 == 0 {
-					continue
-				}
-				if w.shift == 2 {
-					s++
-					continue
-				}
-				s += w.fit[uint8(w.block[int(w.rank[j])+bits.OnesCount64(x&(1<<b-1))])]
-			}
-			if s > over {
-				m.push(s, base+uint32(j*64+b))
-				over = m.over
-			}
+	for k, s := range sum {
+		if s > over {
+			m.push(s, base+uint32(docs[k]))
+			over = m.over
 		}
 	}
+	clear(sum)
 }
 
 // add scores the candidates of the block from base by adding up every

@@ -113,20 +113,33 @@ func stored(off, post []uint32, blocks, n int, shift uint, planes int) []wishBit
 	return out
 }
 
-// bandsFrom is the bitmap word of the documents whose band (planes p0,
-// p1, p2, its bits from the lowest) is at least c (0–8): a comparison of
-// 64 three-bit numbers with a constant, bit by bit from the lowest.
-func bandsFrom(p0, p1, p2 uint64, c uint8) uint64 {
-	if c >= 8 {
+// bandTest compares 64 documents' bands (three-bit numbers, as planes of
+// their bits from the lowest) with a constant c, bit by bit from the
+// lowest: the documents' numbers are at least c's low bits so far when
+// their bit is set and c's is not, or when both are set, or they are
+// equal and were so far. keep[i] is all ones where c's bit i is 0.
+type bandTest struct {
+	keep [3]uint64
+	none bool // c is past every band
+}
+
+func newBandTest(c uint8) bandTest {
+	t := bandTest{none: c >= 8}
+	for i := range t.keep {
+		if c>>i&1 == 0 {
+			t.keep[i] = ^uint64(0)
+		}
+	}
+	return t
+}
+
+// test is the bitmap word of the documents whose band is at least c.
+func (t *bandTest) test(p0, p1, p2 uint64) uint64 {
+	if t.none {
 		return 0
 	}
 	ge := ^uint64(0)
-	for i, p := range [3]uint64{p0, p1, p2} {
-		if c>>i&1 != 0 {
-			ge &= p
-		} else {
-			ge |= p
-		}
-	}
-	return ge
+	ge = p0&ge | t.keep[0]&(p0|ge)
+	ge = p1&ge | t.keep[1]&(p1|ge)
+	return p2&ge | t.keep[2]&(p2|ge)
 }
