@@ -142,7 +142,7 @@ func (ix *Index) matchWishes(r *resolved, top *topK) int {
 	for i, id := range r.accIDs {
 		w := &ws[i]
 		w.all, w.shift, w.bits = s.accPost[s.accOff[id]:s.accOff[id+1]], 8, ix.bits.acc[id]
-		for st := range w.fit {
+		for st := range strengthBand { // the strengths there are (build clamps them)
 			w.fit[st] = float32(search.AccordFit(r.accWant[i], float64(st)))
 		}
 		for b := 1; b < len(w.bound); b++ {
@@ -346,7 +346,9 @@ func (m *matchScan) setOver() { m.over = sumOver(below32(m.top.floor()), m.n) }
 
 func (m *matchScan) push(sum float32, doc uint32) {
 	m.top.push(scoreKey(float64(sum/m.n))|m.ix.popKey(doc), doc)
-	m.setOver()
+	if len(m.top.h) == m.top.k { // else the floor is still -1
+		m.setOver()
+	}
 }
 
 // filter keeps in live the documents of the block from base that pass
@@ -450,11 +452,10 @@ func (m *matchScan) add(base uint32, ws []wish, cand *[blockWords]uint64, sums *
 	}
 	over := m.over
 	for j, word := range cand {
-		for word != 0 {
-			b := bits.TrailingZeros64(word)
-			word &= word - 1
-			if s := sums[j*64+b]; s > over {
-				m.push(s, base+uint32(j*64+b))
+		for ; word != 0; word &= word - 1 {
+			d := j*64 + bits.TrailingZeros64(word)
+			if s := sums[d]; s > over {
+				m.push(s, base+uint32(d))
 				over = m.over
 			}
 		}
