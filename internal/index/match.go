@@ -422,10 +422,28 @@ func (m *matchScan) pick(base uint32, ws []wish, cand *[blockWords]uint64, slack
 			r += bits.OnesCount64(x)
 		}
 		last := len(w.block) - 1
+		if w.planes == nil {
+			for k, d := range docs {
+				x := w.pres[d/64]
+				at := min(int(w.rank[d/64])+bits.OnesCount64(x&(1<<(d%64)-1)), last)
+				had := -uint32(x >> (d % 64) & 1) // all ones when the candidate has it
+				sum[k] += math.Float32frombits(math.Float32bits(w.fit[uint8(w.block[at])]) & had)
+			}
+			continue
+		}
+		// The top band is one strength (100, the commonest): a perfume
+		// in it has its fit known without its posting.
+		p0, p1, p2 := w.planes[:blockWords], w.planes[blockWords:2*blockWords], w.planes[2*blockWords:]
+		topFit := w.fit[bandStart[7]]
 		for k, d := range docs {
-			x := w.pres[d/64]
-			at := min(int(w.rank[d/64])+bits.OnesCount64(x&(1<<(d%64)-1)), last)
-			had := -uint32(x >> (d % 64) & 1) // all ones when the candidate has it
+			j, b := d/64, d%64
+			if (p0[j]&p1[j]&p2[j])>>b&1 != 0 {
+				sum[k] += topFit
+				continue
+			}
+			x := w.pres[j]
+			at := min(int(w.rank[j])+bits.OnesCount64(x&(1<<b-1)), last)
+			had := -uint32(x >> b & 1) // all ones when the candidate has it
 			sum[k] += math.Float32frombits(math.Float32bits(w.fit[uint8(w.block[at])]) & had)
 		}
 	}
