@@ -159,7 +159,7 @@ type Index struct {
 	has []uint16
 	sim *simIndex
 	// bits are the bitmaps Match counts and prunes with.
-	bits matchBits
+	bits *matchBits
 	// neighbours holds the kept similar and dupes lists (neighbours.go),
 	// filled after the build; the only part of an Index that changes.
 	neighbours *neighbours

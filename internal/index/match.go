@@ -138,7 +138,12 @@ type wish struct {
 // catalogue.
 func (ix *Index) matchWishes(r *resolved, top *topK) int {
 	s := ix.sim
-	ws := make([]wish, len(r.accIDs)+len(r.noteIDs))
+	work, _ := ix.bits.pool.Get().(*matchWork)
+	if work == nil {
+		work = new(matchWork)
+	}
+	defer ix.bits.pool.Put(work)
+	ws := work.wishes(len(r.accIDs) + len(r.noteIDs))
 	for i, id := range r.accIDs {
 		w := &ws[i]
 		w.all, w.shift, w.bits = s.accPost[s.accOff[id]:s.accOff[id+1]], 8, ix.bits.acc[id]
@@ -173,7 +178,7 @@ func (ix *Index) matchWishes(r *resolved, top *topK) int {
 	slack := float64(len(ws)) * big * 0x1p-22
 	m := matchScan{ix: ix, top: top, need: r.need, n: float32(len(ws))}
 	m.setOver()
-	var sc *matchScratch
+	sc := &work.scratch
 	for {
 		next := uint32(math.MaxUint32) // the first document a wish has left
 		for i := range ws {
@@ -208,9 +213,6 @@ func (ix *Index) matchWishes(r *resolved, top *topK) int {
 		}
 		if c == 0 {
 			continue
-		}
-		if sc == nil {
-			sc = new(matchScratch)
 		}
 		if 2*c*len(ws) <= read {
 			m.pick(base, ws, &cand, slack, sc)
@@ -354,13 +356,29 @@ func (m *matchScan) push(sum float32, doc uint32) {
 // filter keeps in live the documents of the block from base that pass
 // the filters.
 func (m *matchScan) filter(base uint32, live *[blockWords]uint64) {
-	mb := &m.ix.bits
+	mb := m.ix.bits
 	for need := m.need; need != 0; need &= need - 1 {
 		f := mb.filter[bits.TrailingZeros16(need)*mb.words+int(base/64):][:blockWords]
 		for j := range live {
 			live[j] &= f[j]
 		}
 	}
+}
+
+// matchWork is the working memory of a matchWishes, kept for the next.
+type matchWork struct {
+	ws      []wish
+	scratch matchScratch
+}
+
+// wishes returns n zero wishes.
+func (w *matchWork) wishes(n int) []wish {
+	if cap(w.ws) < n {
+		w.ws = make([]wish, n)
+	}
+	ws := w.ws[:n]
+	clear(ws)
+	return ws
 }
 
 // matchScratch is the working memory of matchWishes' scoring.

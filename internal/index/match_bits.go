@@ -1,6 +1,9 @@
 package index
 
-import "math/bits"
+import (
+	"math/bits"
+	"sync"
+)
 
 // blockWords is how many words of bits hold a block of documents.
 const blockWords = matchBlock / 64
@@ -23,6 +26,7 @@ type matchBits struct {
 	filter []uint64
 	// acc and note are by accord and note id, empty for the rare ones.
 	acc, note []wishBits
+	pool      sync.Pool // *matchWork
 }
 
 // storedShare is the least share of the catalogue (its inverse) an accord
@@ -59,10 +63,10 @@ var strengthBand = func() (t [101]uint8) {
 
 // buildMatchBits makes the bitmaps of the filters (from has) and of the
 // common accords and notes (from their postings).
-func buildMatchBits(s *simIndex, has []uint16) matchBits {
+func buildMatchBits(s *simIndex, has []uint16) *matchBits {
 	n := len(has)
 	blocks := (n + matchBlock - 1) / matchBlock
-	mb := matchBits{words: blocks * blockWords}
+	mb := &matchBits{words: blocks * blockWords}
 	mb.filter = make([]uint64, hasBits*mb.words)
 	for d, h := range has {
 		for h != 0 {
