@@ -384,6 +384,7 @@ func (w *matchWork) wishes(n int) []wish {
 // matchScratch is the working memory of matchWishes' scoring.
 type matchScratch struct {
 	sums [matchBlock]float32 // zero between blocks
+	keys [matchBlock]keyed
 	docs [matchBlock]uint16
 }
 
@@ -465,14 +466,23 @@ func (m *matchScan) pick(base uint32, ws []wish, cand *[blockWords]uint64, slack
 			sum[k] += math.Float32frombits(math.Float32bits(w.fit[uint8(w.block[at])]) & had)
 		}
 	}
-	over := m.over
+	// The keys of those over the floor are made before any is pushed, so
+	// that their places in the popularity order (each a cache miss) are
+	// read side by side.
+	keys := sc.keys[:0]
 	for k, s := range sum {
-		if s > over {
-			m.push(s, base+uint32(docs[k]))
-			over = m.over
+		if s > m.over {
+			doc := base + uint32(docs[k])
+			keys = append(keys, keyed{scoreKey(float64(s/m.n)) | m.ix.popKey(doc), doc})
 		}
 	}
 	clear(sum)
+	for _, kd := range keys {
+		m.top.push(kd.key, kd.doc)
+	}
+	if len(m.top.h) == m.top.k {
+		m.setOver()
+	}
 }
 
 // add scores the candidates of the block from base by adding up every
