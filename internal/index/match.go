@@ -167,17 +167,21 @@ func (ix *Index) matchWishes(r *resolved, top *topK) int {
 		w.all, w.shift, w.bits = s.notePost[s.noteOff[id]:s.noteOff[id+1]], 2, ix.bits.note[id]
 		w.most, w.big, w.bound[1] = 1, 1, 1
 	}
-	most, big := 0.0, 1.0
+	most, big, bitmaps := 0.0, 1.0, false
 	for i := range ws {
 		ws[i].post = ws[i].all
 		ws[i].skip(0)
 		most, big = most+ws[i].most, big+ws[i].big
+		bitmaps = bitmaps || ws[i].bits.words != nil
 	}
 	// A float32 sum of n terms is within (n-1)·2⁻²⁴ of their magnitudes'
 	// sum of the exact one.
 	slack := float64(len(ws)) * big * 0x1p-22
 	m := matchScan{ix: ix, top: top, need: r.need, n: float32(len(ws))}
 	m.setOver()
+	if !bitmaps {
+		return m.matchPostings(ws, &work.marks)
+	}
 	sc := &work.scratch
 	for {
 		next := uint32(math.MaxUint32) // the first document a wish has left
@@ -369,6 +373,7 @@ func (m *matchScan) filter(base uint32, live *[blockWords]uint64) {
 type matchWork struct {
 	ws      []wish
 	scratch matchScratch
+	marks   wishSums // for matchPostings
 }
 
 // wishes returns n zero wishes.
