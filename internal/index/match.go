@@ -110,32 +110,34 @@ type wish struct {
 // matchWishes pushes, by score, the perfumes having at least one of r's
 // accords or notes and passing its filters, and counts them.
 //
-// The exact Total asks for every perfume having a wish to be found, but
-// not to be scored: it is counted from bitmaps, a block of documents at a
-// time, as the bits of (the OR of every wish's documents) AND (the
-// documents passing the filters), from matchBits for the filters and the
-// common accords and notes and from the postings of the rare ones.
+// The exact Total needs every perfume having a wish found, not scored. A
+// block of documents at a time, it is the popcount of (the OR of the
+// wishes' documents) AND (the documents passing the filters), bitmaps
+// that matchBits holds for the filters and the common accords and notes
+// and that the postings of a rare one make. When no wish asked has
+// bitmaps, matchPostings walks the postings instead: that costs only
+// theirs.
 //
 // Only perfumes whose sum can be over the heap's floor are scored, as
-// MaxScore would: a wish's most (its best fit) bounds what it adds, so a
-// perfume lacking a wish, or having it with a fit at most the floor's
-// sum less the other wishes' most, can't enter. Such a wish is required,
-// and the bitmaps of an accord's bands of strength (or an uncommon
-// one's postings) rule out its perfumes whose band's best fit is too
-// low: once the page is full of good fits, the candidates left are a
-// few of a block's documents. The bounds are in float64 and widened by
-// more than float32 summation errs, so that no perfume is ruled out whose
-// float32 sum could reach the floor; ties then go to topK, as every
-// candidate over the floor is pushed.
+// MaxScore would have it: a wish's most (its best fit) bounds what it
+// adds, so a perfume lacking a wish, or having it at a fit at most the
+// floor's sum less the other wishes' most, can't enter. When lacking it
+// is enough to stay out, the wish is required: the candidates are the
+// perfumes having it in a band of strength whose best fit is high enough
+// (its bitmaps tell the bands; a rare accord's postings tell the fits).
+// Once the page is full of good fits, a few of a block's perfumes are
+// left, often none. Then (pick) each is bounded by its bands, the sum of
+// every wish's best fit in the band it has, and only those the bound
+// does not rule out have their postings read. The bounds are in float64
+// and widened by more than float32 summation can err, so no perfume is
+// ruled out whose float32 sum could reach the floor; a tie on the floor
+// is topK's to decide, as every candidate over it is pushed.
 //
-// The candidates are scored one by one (a bit of each wish's bitmap
-// tells whether it has the wish, and the bits before it where its
-// posting is) when they are few beside the block's postings, else the
-// block's postings are added up as before, each wish in the order asked,
-// into sums that stay in the L1 cache; both add every perfume's fits in
-// that order, so the float32 sums are the same. Blocks no wish has a
-// document in are skipped, so a rare note costs its postings, not the
-// catalogue.
+// Where the candidates are many beside the block's postings (before the
+// heap is full, or under a deep page's low floor), the block's postings
+// are added up whole into sums instead (add). Both add a perfume's fits
+// in the order the wishes were asked, so the float32 sums are the same.
+// Blocks no wish has a document in are skipped.
 func (ix *Index) matchWishes(r *resolved, top *topK) int {
 	s := ix.sim
 	work, _ := ix.bits.pool.Get().(*matchWork)

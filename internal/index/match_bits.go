@@ -15,10 +15,10 @@ const hasBits = 9
 // rule out most of those that cannot enter its page, a word of 64
 // documents at a time, reading no postings (see matchWishes).
 //
-// Only accords and notes common enough to have a posting for at least one
-// document in sharedShare have them: a bitmap costs a bit per document,
-// and a rare one's postings are few to read. At 200,000 perfumes the 26
-// such accords, 29 such notes and the filters hold some 3 MB.
+// Only accords and notes on at least one perfume in storedShare have
+// them: a bitmap costs a bit per perfume, and a rare one's postings are
+// few to read. At 200,000 perfumes the 26 such accords (three bitmaps
+// each), 29 such notes and the filters hold 2.9 MB.
 type matchBits struct {
 	words int // per bitmap: the documents rounded up to whole blocks, over 64
 	// filter is a bitmap per bit of profile.has: bit i's documents are
@@ -44,11 +44,13 @@ type wishBits struct {
 	off   []uint32
 }
 
-// bandStart is the least strength of each band (1–7) of strength a
-// bitmap tells apart; 0 is an accord lacked. The bands are narrow towards
-// the top, where most wanted strengths and most kept perfumes are: a
-// wish for 100 keeps, once the page is full of fits above 0.95, the
-// perfumes in the top two or three bands.
+// bandStart is the least strength of each band (1–7) of strength the
+// bitmaps tell apart; 0 is an accord lacked. The bands narrow towards the
+// top, where most wanted strengths and most kept perfumes are: two wishes
+// for 100 keep, once the page is full of fits above 0.95, the perfumes in
+// the top three bands of both. The top band is 100 alone, a perfume's
+// strongest accord and a seventh of all strengths, whose fit pick knows
+// without reading the posting.
 var bandStart = [9]int{0, 0, 30, 50, 65, 80, 90, 100, 101}
 
 // strengthBand is the band of each strength 0–100.
