@@ -158,6 +158,8 @@ type Index struct {
 	// in cache where the fourteen of a profile did not.
 	has []uint16
 	sim *simIndex
+	// bits are the bitmaps Match counts and prunes with.
+	bits *matchBits
 	// neighbours holds the kept similar and dupes lists (neighbours.go),
 	// filled after the build; the only part of an Index that changes.
 	neighbours *neighbours

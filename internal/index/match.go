@@ -1,7 +1,6 @@
 package index
 
 import (
-	"encoding/binary"
 	"fmt"
 	"math"
 	"math/bits"
@@ -77,119 +76,268 @@ func (ix *Index) Match(q MatchQuery) (MatchResult, error) {
 	return res, nil
 }
 
-// matchBlock is how many documents matchWishes adds up at a time: few
-// enough that their sums and marks (10 KB) stay in the L1 cache while
-// every wish's postings stream through, many enough that the work per
-// block and wish is nothing beside its postings.
+// matchBlock is how many documents matchWishes takes at a time: few
+// enough that their sums (8 KB) stay in the L1 cache while every wish's
+// postings stream through, many enough that the work per block and wish
+// is nothing beside its postings. matchBits are by block too.
 const matchBlock = 1 << 11
 
-// wishSums are the sums of one block of documents: each one's fit to the
-// wishes so far, and a mark (1) on each having one of them. A mark is a
-// byte, not a bit, so that setting it is a store: a bit is a load and a
-// store, and the postings of one word's documents would wait on each
-// other. Eight marks read as a word are counted by a popcount.
-type wishSums struct {
-	sum  [matchBlock]float32
-	seen [matchBlock]uint8
-}
-
-// wish is an asked accord or note as matchWishes walks it: its postings
-// not yet added (documents ascending), those of the current block, and
-// for an accord its fit by strength (a note had adds 1).
+// wish is an asked accord or note as matchWishes walks it.
 type wish struct {
-	post, block []uint32
-	shift       uint // of a posting's document: 8 for an accord, 2 for a note
-	fit         [256]float32
+	all   []uint32 // its postings: doc<<shift | value, documents ascending
+	post  []uint32 // those of documents past the block
+	block []uint32 // those of the block's
+	shift uint     // of a posting's document: 8 for an accord, 2 for a note
+	bits  wishBits // its bitmaps, empty when its postings are read instead
+	left  uint32   // with bitmaps: the first document of the next block it has documents in
+	// most is the most it adds to a sum (its best fit, 0 when that is
+	// less, as a perfume lacking it adds 0), big the most it adds or
+	// takes away.
+	most, big float64
+	fit       [256]float32 // an accord's fit by strength (a note had adds 1)
+	// bound is the most a perfume adds by its code: for an accord with
+	// bitmaps its band of strength, else 1 when it has the wish; 0 when
+	// it lacks it.
+	bound [8]float64
+	// The block's: the documents having it, its bands' bitmaps (for an
+	// accord with bitmaps) and per word of pres the bits set in those
+	// before.
+	pres   [blockWords]uint64
+	planes []uint64
+	rank   [blockWords]uint16
 }
 
 // matchWishes pushes, by score, the perfumes having at least one of r's
 // accords or notes and passing its filters, and counts them.
 //
-// The answer's exact Total asks for every posting of every wish to be
-// read, however early a bound could tell that no more perfume can enter
-// the page (as WAND or MaxScore would): the perfumes having a wish must
-// all be found to be counted, and adding a fit costs little beside
-// finding one. So the postings are walked whole, a block of documents at
-// a time, each wish in the order asked (the float32 sums are those of
-// adding every perfume's fits in that order), into sums and marks that
-// stay in the L1 cache; the block's perfumes are then counted and tested
-// against the heap's floor (dense, or sparse when the block has few
-// postings). Blocks no wish has a document in are skipped, so a rare note
-// costs its postings, not the catalogue.
+// The exact Total needs every perfume having a wish found, not scored. A
+// block of documents at a time, it is the popcount of (the OR of the
+// wishes' documents) AND (the documents passing the filters), bitmaps
+// that matchBits holds for the filters and the common accords and notes
+// and that the postings of a rare one make. When no wish asked has
+// bitmaps, matchPostings walks the postings instead: that costs only
+// theirs.
+//
+// Only perfumes whose sum can be over the heap's floor are scored, as
+// MaxScore would have it: a wish's most (its best fit) bounds what it
+// adds, so a perfume lacking a wish, or having it at a fit at most the
+// floor's sum less the other wishes' most, can't enter. When lacking it
+// is enough to stay out, the wish is required: the candidates are the
+// perfumes having it in a band of strength whose best fit is high enough
+// (its bitmaps tell the bands; a rare accord's postings tell the fits).
+// Once the page is full of good fits, a few of a block's perfumes are
+// left, often none. Then (pick) each is bounded by its bands, the sum of
+// every wish's best fit in the band it has, and only those the bound
+// does not rule out have their postings read. The bounds are in float64
+// and widened by more than float32 summation can err, so no perfume is
+// ruled out whose float32 sum could reach the floor; a tie on the floor
+// is topK's to decide, as every candidate over it is pushed.
+//
+// Where the candidates are many beside the block's postings (before the
+// heap is full, or under a deep page's low floor), the block's postings
+// are added up whole into sums instead (add). Both add a perfume's fits
+// in the order the wishes were asked, so the float32 sums are the same.
+// Blocks no wish has a document in are skipped.
 func (ix *Index) matchWishes(r *resolved, top *topK) int {
 	s := ix.sim
-	ws := make([]wish, 0, len(r.accIDs)+len(r.noteIDs))
+	work, _ := ix.bits.pool.Get().(*matchWork)
+	if work == nil {
+		work = new(matchWork)
+	}
+	defer ix.bits.pool.Put(work)
+	ws := work.wishes(len(r.accIDs) + len(r.noteIDs))
 	for i, id := range r.accIDs {
-		w := wish{post: s.accPost[s.accOff[id]:s.accOff[id+1]], shift: 8}
-		for st := range w.fit {
+		w := &ws[i]
+		w.all, w.shift, w.bits = s.accPost[s.accOff[id]:s.accOff[id+1]], 8, ix.bits.acc[id]
+		for st := range strengthBand { // the strengths there are (build clamps them)
 			w.fit[st] = float32(search.AccordFit(r.accWant[i], float64(st)))
 		}
-		ws = append(ws, w)
+		for b := 1; b < len(w.bound); b++ {
+			w.bound[b] = math.Inf(-1)
+		}
+		for st, b := range strengthBand {
+			f := float64(w.fit[st])
+			w.bound[b] = max(w.bound[b], f)
+			w.most, w.big = max(w.most, f), max(w.big, math.Abs(f))
+		}
+		if w.bits.words == nil { // the postings tell no band: had is 1
+			w.bound[1] = w.most
+		}
 	}
-	for _, id := range r.noteIDs {
-		ws = append(ws, wish{post: s.notePost[s.noteOff[id]:s.noteOff[id+1]], shift: 2})
+	for i, id := range r.noteIDs {
+		w := &ws[len(r.accIDs)+i]
+		w.all, w.shift, w.bits = s.notePost[s.noteOff[id]:s.noteOff[id+1]], 2, ix.bits.note[id]
+		w.most, w.big, w.bound[1] = 1, 1, 1
 	}
+	most, big, bitmaps := 0.0, 1.0, false
+	for i := range ws {
+		ws[i].post = ws[i].all
+		ws[i].skip(0)
+		most, big = most+ws[i].most, big+ws[i].big
+		bitmaps = bitmaps || ws[i].bits.words != nil
+	}
+	// A float32 sum of n terms is within (n-1)·2⁻²⁴ of their magnitudes'
+	// sum of the exact one.
+	slack := float64(len(ws)) * big * 0x1p-22
 	m := matchScan{ix: ix, top: top, need: r.need, n: float32(len(ws))}
 	m.setOver()
-	sums := new(wishSums)
+	if !bitmaps {
+		return m.matchPostings(ws, &work.marks)
+	}
+	sc := &work.scratch
 	for {
 		next := uint32(math.MaxUint32) // the first document a wish has left
 		for i := range ws {
-			if w := &ws[i]; len(w.post) > 0 {
-				next = min(next, w.post[0]>>w.shift)
-			}
+			next = min(next, ws[i].first())
 		}
 		if next == math.MaxUint32 {
 			return m.total
 		}
 		base := next &^ (matchBlock - 1)
-		added := 0
+		var live, cand [blockWords]uint64
+		for j := range cand {
+			cand[j] = math.MaxUint64
+		}
+		over, read := float64(m.over), 0
 		for i := range ws {
 			w := &ws[i]
-			var n int
-			if w.shift == 2 {
-				n = addNoteFits(w.post, base+matchBlock, sums)
-			} else {
-				n = addAccordFits(w.post, base+matchBlock, &w.fit, sums)
+			// A perfume lacking w, or having it at a fit at most least,
+			// has a sum at most over: w is required when least ≥ 0.
+			least := over - (most - w.most) - slack
+			w.load(base, least, &cand)
+			for j, x := range w.pres {
+				live[j] |= x
 			}
-			w.block, w.post = w.post[:n], w.post[n:]
-			added += n
+			read += len(w.block)
 		}
-		if added < matchBlock/8 {
-			m.sparse(base, ws, sums)
+		m.filter(base, &live)
+		c := 0
+		for j, x := range live {
+			m.total += bits.OnesCount64(x)
+			cand[j] &= x
+			c += bits.OnesCount64(cand[j])
+		}
+		if c == 0 {
+			continue
+		}
+		if 2*c*len(ws) <= read {
+			m.pick(base, ws, &cand, slack, sc)
 		} else {
-			m.dense(base, sums)
+			m.add(base, ws, &cand, &sc.sums)
 		}
 	}
 }
 
-// addAccordFits adds to sums the fits of an accord's first postings, those
-// of documents below end (all in sums' block), marks their documents, and
-// returns how many it added. It and addNoteFits are Match's hot loop: a
-// posting is a load, an add and two stores.
-func addAccordFits(post []uint32, end uint32, fit *[256]float32, sums *wishSums) int {
-	for i, p := range post {
-		if p>>8 >= end {
-			return i
-		}
-		d := p >> 8 & (matchBlock - 1)
-		sums.sum[d] += fit[uint8(p)]
-		sums.seen[d] = 1
+// load takes w's postings of the block from base: it sets w.block and
+// w.pres, and when least is at least 0 (w is required) it keeps in cand
+// only the documents having w at a fit over least, or some of those
+// lacking it as well.
+func (w *wish) load(base uint32, least float64, cand *[blockWords]uint64) {
+	if w.bits.words == nil {
+		w.read(base, least, cand)
+		return
 	}
-	return len(post)
+	b := base / matchBlock
+	w.block, w.post = w.all[w.bits.off[b]:w.bits.off[b+1]], w.all[w.bits.off[b+1]:]
+	w.skip(int(b) + 1)
+	if w.shift == 2 {
+		w.planes = nil
+		w.pres = [blockWords]uint64(w.bits.words[b*blockWords:])
+		if least >= 1 {
+			*cand = [blockWords]uint64{}
+		} else if least >= 0 {
+			for j, x := range w.pres {
+				cand[j] &= x
+			}
+		}
+		return
+	}
+	pl := w.bits.words[b*3*blockWords:][:3*blockWords]
+	w.planes = pl
+	p0, p1, p2 := pl[:blockWords], pl[blockWords:2*blockWords], pl[2*blockWords:]
+	for j := range w.pres {
+		w.pres[j] = p0[j] | p1[j] | p2[j]
+	}
+	if least < 0 {
+		return
+	}
+	lo, hi := uint8(8), uint8(0) // the bands whose best fit is over least
+	for c := uint8(1); c < 8; c++ {
+		if w.bound[c] > least {
+			lo, hi = min(lo, c), c
+		}
+	}
+	switch {
+	case lo > hi:
+		*cand = [blockWords]uint64{}
+	case lo == 1 && hi == 7:
+		for j, x := range w.pres {
+			cand[j] &= x
+		}
+	default:
+		from, past := newBandTest(lo), newBandTest(hi+1)
+		for j := range cand {
+			cand[j] &= from.test(p0[j], p1[j], p2[j]) &^ past.test(p0[j], p1[j], p2[j])
+		}
+	}
 }
 
-// addNoteFits is addAccordFits for a note: 1 for every perfume having it.
-func addNoteFits(post []uint32, end uint32, sums *wishSums) int {
-	for i, p := range post {
-		if p>>2 >= end {
-			return i
-		}
-		d := p >> 2 & (matchBlock - 1)
-		sums.sum[d]++
-		sums.seen[d] = 1
+// first is the first document w has left, or for a wish with bitmaps the
+// first of the block it is in, which needs no posting read.
+func (w *wish) first() uint32 {
+	switch {
+	case w.bits.words != nil:
+		return w.left
+	case len(w.post) > 0:
+		return w.post[0] >> w.shift
 	}
-	return len(post)
+	return math.MaxUint32
+}
+
+// skip sets w.left to the first block from b that w has documents in.
+func (w *wish) skip(b int) {
+	off := w.bits.off
+	for b < len(off)-1 && off[b+1] == off[b] {
+		b++
+	}
+	w.left = math.MaxUint32
+	if b < len(off)-1 {
+		w.left = uint32(b) * matchBlock
+	}
+}
+
+// read is load for a wish without bitmaps: it reads the postings.
+func (w *wish) read(base uint32, least float64, cand *[blockWords]uint64) {
+	end := base + matchBlock
+	w.pres = [blockWords]uint64{}
+	w.planes = nil
+	var keep [blockWords]uint64
+	floor := float32(least) // at most least, so that fit > floor keeps more
+	if float64(floor) > least {
+		floor = math.Nextafter32(floor, float32(math.Inf(-1)))
+	}
+	n := len(w.post)
+	for i, p := range w.post {
+		if p>>w.shift >= end {
+			n = i
+			break
+		}
+		d := p >> w.shift & (matchBlock - 1)
+		w.pres[d/64] |= 1 << (d % 64)
+		f := float32(1)
+		if w.shift == 8 {
+			f = w.fit[uint8(p)]
+		}
+		if f > floor {
+			keep[d/64] |= 1 << (d % 64)
+		}
+	}
+	w.block, w.post = w.post[:n], w.post[n:]
+	if least >= 0 {
+		for j, x := range keep {
+			cand[j] &= x
+		}
+	}
 }
 
 // matchScan is the ranking of matchWishes.
@@ -206,78 +354,180 @@ func (m *matchScan) setOver() { m.over = sumOver(below32(m.top.floor()), m.n) }
 
 func (m *matchScan) push(sum float32, doc uint32) {
 	m.top.push(scoreKey(float64(sum/m.n))|m.ix.popKey(doc), doc)
-	m.setOver()
-}
-
-// dense counts and pushes the perfumes marked in sums (the block from
-// base), reading every document of the block in turn, and leaves sums
-// zero for the next. That costs a block's length, not its postings, but
-// as the scan in document order has no branch that the branch predictor
-// could miss, it is the faster wherever postings are not rare.
-//
-// Without filters (and once the floor is not negative, so that an
-// unmarked document's sum, 0, is never over it) the count is a popcount
-// of the marks and the test is on the sums alone; with them a perfume is
-// counted and tested when marked and passing.
-func (m *matchScan) dense(base uint32, sums *wishSums) {
-	has := m.ix.has[base:min(int(base)+matchBlock, len(m.ix.has))]
-	sum, seen := sums.sum[:len(has)], sums.seen[:len(has)]
-	if m.need == 0 && m.over >= 0 {
-		for i := 0; i < matchBlock; i += 8 {
-			m.total += bits.OnesCount64(binary.LittleEndian.Uint64(sums.seen[i:]))
-		}
-		over := m.over
-		for d, s := range sum {
-			if s > over { // rarely, once the heap is full
-				m.push(s, base+uint32(d))
-				over = m.over
-			}
-		}
-	} else {
-		need, over, total := m.need, m.over, m.total
-		for d, s := range sum {
-			// Whether a perfume counts is a coin toss the branch
-			// predictor would lose, so it is counted without a branch
-			// (the ifs compile to conditional moves); the branch taken
-			// is on the sum, rarely over once the heap is full.
-			pass := int(seen[d])
-			if has[d]&need != need {
-				pass = 0
-			}
-			total += pass
-			if s > over && pass != 0 {
-				m.push(s, base+uint32(d))
-				over = m.over
-			}
-		}
-		m.total = total
+	if len(m.top.h) == m.top.k { // else the floor is still -1
+		m.setOver()
 	}
-	clear(sums.sum[:])
-	clear(sums.seen[:])
 }
 
-// sparse is dense for a block with few postings: it reads only the
-// documents the wishes' postings of the block name, and clears only their
-// sums and marks. A document named by several wishes is taken once, at
-// its first posting (its mark then cleared).
-func (m *matchScan) sparse(base uint32, ws []wish, sums *wishSums) {
-	has := m.ix.has[base:min(int(base)+matchBlock, len(m.ix.has))]
+// filter keeps in live the documents of the block from base that pass
+// the filters.
+func (m *matchScan) filter(base uint32, live *[blockWords]uint64) {
+	mb := m.ix.bits
+	for need := m.need; need != 0; need &= need - 1 {
+		f := mb.filter[bits.TrailingZeros16(need)*mb.words+int(base/64):][:blockWords]
+		for j := range live {
+			live[j] &= f[j]
+		}
+	}
+}
+
+// matchWork is the working memory of a matchWishes, kept for the next.
+type matchWork struct {
+	ws      []wish
+	scratch matchScratch
+	marks   wishSums // for matchPostings
+}
+
+// wishes returns n zero wishes.
+func (w *matchWork) wishes(n int) []wish {
+	if cap(w.ws) < n {
+		w.ws = make([]wish, n)
+	}
+	ws := w.ws[:n]
+	clear(ws)
+	return ws
+}
+
+// matchScratch is the working memory of matchWishes' scoring.
+type matchScratch struct {
+	sums [matchBlock]float32 // zero between blocks
+	keys [matchBlock]keyed
+	docs [matchBlock]uint16
+}
+
+// pick scores the candidates of the block from base one by one, and
+// pushes those over the floor: a candidate has a wish when its bit in the
+// wish's bitmap is set, and the bits set before it tell where its
+// posting is among the block's. It goes wish by wish, the order of the
+// sums, over every candidate: with no branch on whether a candidate has
+// the wish (one lacking it adds 0, which leaves its sum as it was), the
+// postings the candidates need are loaded side by side, not one after
+// another's cache miss.
+func (m *matchScan) pick(base uint32, ws []wish, cand *[blockWords]uint64, slack float64, sc *matchScratch) {
+	docs := sc.docs[:0]
+	for j, word := range cand {
+		for ; word != 0; word &= word - 1 {
+			docs = append(docs, uint16(j*64+bits.TrailingZeros64(word)))
+		}
+	}
+	// The candidates whose bands or wishes had can't bring them over the
+	// floor are dropped before their postings are read.
+	floor, n := float64(m.over), 0
+	for _, d := range docs {
+		j, b := d/64, d%64
+		bound := slack
+		for i := range ws {
+			w := &ws[i]
+			code := w.pres[j] >> b & 1
+			if w.planes != nil {
+				code = w.planes[j]>>b&1 | w.planes[blockWords+j]>>b&1<<1 | w.planes[2*blockWords+j]>>b&1<<2
+			}
+			bound += w.bound[code]
+		}
+		if bound > floor {
+			docs[n] = d
+			n++
+		}
+	}
+	docs = docs[:n]
+	sum := sc.sums[:len(docs)] // zero, as add leaves it
 	for i := range ws {
-		for _, p := range ws[i].block {
-			d := p >> ws[i].shift & (matchBlock - 1)
-			if sums.seen[d] == 0 {
+		w := &ws[i]
+		if len(w.block) == 0 {
+			continue
+		}
+		if w.shift == 2 {
+			for k, d := range docs {
+				sum[k] += float32(w.pres[d/64] >> (d % 64) & 1)
+			}
+			continue
+		}
+		r := 0
+		for j, x := range w.pres {
+			w.rank[j] = uint16(r)
+			r += bits.OnesCount64(x)
+		}
+		last := len(w.block) - 1
+		if w.planes == nil {
+			for k, d := range docs {
+				x := w.pres[d/64]
+				at := min(int(w.rank[d/64])+bits.OnesCount64(x&(1<<(d%64)-1)), last)
+				had := -uint32(x >> (d % 64) & 1) // all ones when the candidate has it
+				sum[k] += math.Float32frombits(math.Float32bits(w.fit[uint8(w.block[at])]) & had)
+			}
+			continue
+		}
+		// The top band is one strength (100, the commonest): a perfume
+		// in it has its fit known without its posting.
+		p0, p1, p2 := w.planes[:blockWords], w.planes[blockWords:2*blockWords], w.planes[2*blockWords:]
+		topFit := w.fit[bandStart[7]]
+		for k, d := range docs {
+			j, b := d/64, d%64
+			if (p0[j]&p1[j]&p2[j])>>b&1 != 0 {
+				sum[k] += topFit
 				continue
 			}
-			s := sums.sum[d]
-			sums.seen[d], sums.sum[d] = 0, 0
-			if has[d]&m.need != m.need {
-				continue
-			}
-			m.total++
-			if s > m.over {
+			x := w.pres[j]
+			at := min(int(w.rank[j])+bits.OnesCount64(x&(1<<b-1)), last)
+			had := -uint32(x >> b & 1) // all ones when the candidate has it
+			sum[k] += math.Float32frombits(math.Float32bits(w.fit[uint8(w.block[at])]) & had)
+		}
+	}
+	// The keys of those over the floor are made before any is pushed, so
+	// that their places in the popularity order (each a cache miss) are
+	// read side by side.
+	keys := sc.keys[:0]
+	for k, s := range sum {
+		if s > m.over {
+			doc := base + uint32(docs[k])
+			keys = append(keys, keyed{scoreKey(float64(s/m.n)) | m.ix.popKey(doc), doc})
+		}
+	}
+	clear(sum)
+	for _, kd := range keys {
+		m.top.push(kd.key, kd.doc)
+	}
+	if len(m.top.h) == m.top.k {
+		m.setOver()
+	}
+}
+
+// add scores the candidates of the block from base by adding up every
+// posting of the block, wish after wish, into sums, pushes those over the
+// floor, and leaves sums zero.
+func (m *matchScan) add(base uint32, ws []wish, cand *[blockWords]uint64, sums *[matchBlock]float32) {
+	for i := range ws {
+		if w := &ws[i]; w.shift == 2 {
+			addNoteFits(w.block, sums)
+		} else {
+			addAccordFits(w.block, &w.fit, sums)
+		}
+	}
+	over := m.over
+	for j, word := range cand {
+		for ; word != 0; word &= word - 1 {
+			d := j*64 + bits.TrailingZeros64(word)
+			if s := sums[d]; s > over {
 				m.push(s, base+uint32(d))
+				over = m.over
 			}
 		}
+	}
+	clear(sums[:])
+}
+
+// addAccordFits adds to sums the fits of an accord's postings of one
+// block. It and addNoteFits are a posting's load, add and store.
+func addAccordFits(block []uint32, fit *[256]float32, sums *[matchBlock]float32) {
+	for _, p := range block {
+		sums[p>>8&(matchBlock-1)] += fit[uint8(p)]
+	}
+}
+
+// addNoteFits is addAccordFits for a note: 1 for every perfume having it.
+func addNoteFits(block []uint32, sums *[matchBlock]float32) {
+	for _, p := range block {
+		sums[p>>2&(matchBlock-1)]++
 	}
 }
 

@@ -143,3 +143,63 @@ func TestMatchRandomMatchesReference(t *testing.T) {
 		}
 	}
 }
+
+// TestMatchPruningMatchesReference stresses what matchWishes skips
+// scoring: deep pages (a low floor), filters few perfumes pass, wanted
+// strengths at the ends of the bands, one wish, notes alone and many
+// wishes, mostly of the commonest accords and notes (those with
+// bitmaps), on the real catalogue and on one of copies of it, whose
+// equal scores leave every tie to the popularity order.
+func TestMatchPruningMatchesReference(t *testing.T) {
+	ixs := []*Index{realIndex(t)}
+	if !testing.Short() && !raceEnabled {
+		_, ref := realCatalogue(t)
+		ixs = append(ixs, Build(scaledCatalogue(t, 90_000), Options{AccordColor: ref.Color}))
+	}
+	for _, ix := range ixs {
+		accs, _ := ix.Accords("", 30)
+		notes, _ := ix.Notes(40)
+		rng := rand.New(rand.NewPCG(3, uint64(ix.Len())))
+		strengths := []float64{0, 40, 100, 100, 29, 30, 79.5, 80, 90, 99.6}
+		genders := []catalog.Gender{"", "masculine", "feminine", "unisex"}
+		seasons := []string{"", "winter", "spring", "summer", "fall"}
+		times := []string{"", "day", "night"}
+		pages := [][2]int{{1, 20}, {1, 1}, {5, 50}, {3, 37}, {1, 200}, {40, 50}}
+		n := 150
+		if testing.Short() || raceEnabled {
+			n = 30
+		}
+		for i := range n {
+			pg := pages[rng.IntN(len(pages))]
+			q := MatchQuery{Page: pg[0], Limit: pg[1]}
+			if i%3 == 0 { // filters most perfumes fail
+				q.Gender, q.Season, q.Time = genders[1+rng.IntN(3)], seasons[1+rng.IntN(4)], times[1+rng.IntN(2)]
+			} else if i%3 == 1 {
+				q.Gender, q.Season = genders[rng.IntN(4)], seasons[rng.IntN(5)]
+			}
+			var nAcc, nNote int
+			switch i % 5 {
+			case 0: // one accord
+				nAcc = 1
+			case 1: // notes only
+				nNote = 1 + rng.IntN(3)
+			case 2: // many wishes
+				nAcc, nNote = 4+rng.IntN(4), rng.IntN(3)
+			default:
+				nAcc, nNote = 1+rng.IntN(3), rng.IntN(2)
+			}
+			for range nAcc {
+				q.Accords = append(q.Accords, AccordWant{accs[rng.IntN(len(accs))].Name, strengths[rng.IntN(len(strengths))]})
+			}
+			for range nNote {
+				q.Notes = append(q.Notes, notes[rng.IntN(len(notes))].Name)
+			}
+			got, gerr := ix.Match(q)
+			want, werr := refMatch(ix, q)
+			if fmt.Sprint(gerr) != fmt.Sprint(werr) || !reflect.DeepEqual(got, want) {
+				t.Errorf("%d perfumes: Match(%+v) = %q of %d, %v\nwant %q of %d, %v", ix.Len(), q,
+					scoredNames(got.Items), got.Total, gerr, scoredNames(want.Items), want.Total, werr)
+			}
+		}
+	}
+}

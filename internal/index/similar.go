@@ -88,6 +88,7 @@ func (b *builder) buildSimilarity() {
 	}
 	s.curated = curatedPairs(b.opts.Curated, ix.bySlug)
 	ix.sim = s
+	ix.bits = buildMatchBits(s, ix.has)
 }
 
 // confidence is search.Confidence as stored in the inverse norms.
