@@ -142,3 +142,22 @@ func TestTyposLongWord(t *testing.T) {
 		t.Fatalf("a 400-letter word found %v", got)
 	}
 }
+
+// TestPrefixesMatchScan checks the prefix range's two binary searches
+// against comparing every word, Unicode and prefixes of no word included.
+func TestPrefixesMatchScan(t *testing.T) {
+	ix := smallText(t, "ab abc abd abzz ac b | x", "aé aéb aêc é éa | y", "zz zzz | z")
+	for _, p := range []string{"a", "ab", "abc", "abz", "aé", "a\xc3", "é", "z", "zz", "zzzz", "b", "q", "\xff"} {
+		var got, want []string
+		ix.minPrefix = 1
+		ix.prefixes(p, func(id uint32) { got = append(got, ix.terms[id]) })
+		for _, w := range ix.terms {
+			if w != p && strings.HasPrefix(w, p) {
+				want = append(want, w)
+			}
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("prefixes(%q) = %q, want %q", p, got, want)
+		}
+	}
+}
