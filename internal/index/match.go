@@ -186,14 +186,10 @@ func (ix *Index) matchWishes(r *resolved, top *topK) int {
 	}
 	sc := &work.scratch
 	for {
-		next := uint32(math.MaxUint32) // the first document a wish has left
-		for i := range ws {
-			next = min(next, ws[i].first())
-		}
-		if next == math.MaxUint32 {
+		base, ok := nextBlock(ws)
+		if !ok {
 			return m.total
 		}
-		base := next &^ (matchBlock - 1)
 		var live, cand [blockWords]uint64
 		for j := range cand {
 			cand[j] = math.MaxUint64
@@ -280,6 +276,16 @@ func (w *wish) load(base uint32, least float64, cand *[blockWords]uint64) {
 			cand[j] &= from.test(p0[j], p1[j], p2[j]) &^ past.test(p0[j], p1[j], p2[j])
 		}
 	}
+}
+
+// nextBlock returns the first document of the next block a wish has a
+// document in, or false when every wish is walked.
+func nextBlock(ws []wish) (base uint32, ok bool) {
+	next := uint32(math.MaxUint32) // the first document a wish has left
+	for i := range ws {
+		next = min(next, ws[i].first())
+	}
+	return next &^ (matchBlock - 1), next != math.MaxUint32
 }
 
 // first is the first document w has left, or for a wish with bitmaps the

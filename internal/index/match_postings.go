@@ -2,7 +2,6 @@ package index
 
 import (
 	"encoding/binary"
-	"math"
 	"math/bits"
 )
 
@@ -25,14 +24,10 @@ type wishSums struct {
 // note costs its postings, not the catalogue. sums is zero, and left so.
 func (m *matchScan) matchPostings(ws []wish, sums *wishSums) int {
 	for {
-		next := uint32(math.MaxUint32) // the first document a wish has left
-		for i := range ws {
-			next = min(next, ws[i].first())
-		}
-		if next == math.MaxUint32 {
+		base, ok := nextBlock(ws)
+		if !ok {
 			return m.total
 		}
-		base := next &^ (matchBlock - 1)
 		added := 0
 		for i := range ws {
 			w := &ws[i]
