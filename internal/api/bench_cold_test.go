@@ -35,6 +35,18 @@ func BenchmarkColdAnswers(b *testing.B) {
 			entries = append(entries, e)
 		}
 	}
+	// each asks the paths in turn, round and round.
+	each := func(b *testing.B, paths []string) {
+		b.ReportAllocs()
+		i := 0
+		for b.Loop() {
+			rec := do(b, h, "GET", paths[i%len(paths)])
+			if rec.Code != http.StatusOK {
+				b.Fatalf("%d %s", rec.Code, rec.Body)
+			}
+			i++
+		}
+	}
 	b.Run("match", func(b *testing.B) {
 		// Every pair of the 20 commonest accords, as the load benchmark's
 		// cold mix asks them.
@@ -45,15 +57,7 @@ func BenchmarkColdAnswers(b *testing.B) {
 				qs = append(qs, "/api/perfumes/match?accords="+url.QueryEscape(accs[i].Name+","+accs[j].Name))
 			}
 		}
-		b.ReportAllocs()
-		i := 0
-		for b.Loop() {
-			rec := do(b, h, "GET", qs[i%len(qs)])
-			if rec.Code != http.StatusOK {
-				b.Fatalf("%d %s", rec.Code, rec.Body)
-			}
-			i++
-		}
+		each(b, qs)
 	})
 	b.Run("search", func(b *testing.B) {
 		// As the load benchmark's cold mix: "brand name", the name, the
@@ -73,27 +77,15 @@ func BenchmarkColdAnswers(b *testing.B) {
 			}
 			qs = append(qs, "/api/perfumes?q="+url.QueryEscape(string(name)))
 		}
-		b.ReportAllocs()
-		i := 0
-		for b.Loop() {
-			rec := do(b, h, "GET", qs[i%len(qs)])
-			if rec.Code != http.StatusOK {
-				b.Fatalf("%d %s", rec.Code, rec.Body)
-			}
-			i++
-		}
+		each(b, qs)
 	})
 	for _, route := range []struct{ name, suffix string }{{"detail", ""}, {"similar", "/similar"}, {"dupes", "/dupes"}} {
 		b.Run(route.name, func(b *testing.B) {
-			b.ReportAllocs()
-			i := 0
-			for b.Loop() {
-				rec := do(b, h, "GET", "/api/perfumes/"+slugs[i%len(slugs)]+route.suffix)
-				if rec.Code != http.StatusOK {
-					b.Fatalf("%d %s", rec.Code, rec.Body)
-				}
-				i++
+			paths := make([]string, len(slugs))
+			for i, slug := range slugs {
+				paths[i] = "/api/perfumes/" + slug + route.suffix
 			}
+			each(b, paths)
 		})
 	}
 }
