@@ -205,7 +205,7 @@ func (b *TextIndexBuilder) Build() *TextIndex {
 			typo.add(uint32(newID), o.s)
 		}
 	}
-	t.typo = typo.build()
+	t.typo = typo.build(t.terms)
 	for i, id := range t.nameWords {
 		t.nameWords[i] = remap[id&^wordFlags] | id&wordFlags
 	}
