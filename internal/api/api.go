@@ -97,7 +97,7 @@ func New(cfg Config) *API {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
 	a := &API{cfg: cfg, log: cfg.Logger, now: time.Now}
-	a.render = &render{urls: cfg.URLs}
+	a.render = newRender(cfg.URLs)
 	a.answers = newAnswerCache(cfg.AnswerCacheMB, cfg.MemoryLimit)
 	if cfg.AnswerCacheMinCost != 0 {
 		a.answers.minCost = max(cfg.AnswerCacheMinCost, 0)

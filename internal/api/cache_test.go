@@ -393,7 +393,7 @@ func (f versionedImages) TransparentAvailable(id int64) bool { return true }
 func TestFrozenImageURLs(t *testing.T) {
 	v := 1
 	u := view.NewURLs("https://x", versionedImages{&v}, nil)
-	en := encoder{render: &render{urls: u}}
+	en := encoder{render: newRender(u)}
 	b := append([]byte(`{"p":{"id":"a"`), nil...)
 	b = en.appendImages(b, 7, true)
 	b = append(b, "}}"...)

@@ -4,8 +4,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
-	"sync/atomic"
 
 	"github.com/fragrance-data/fragrance/internal/catalog"
 	"github.com/fragrance-data/fragrance/internal/index"
@@ -26,43 +24,25 @@ import (
 // render turns index entries into JSON; it knows the service's public URLs.
 // It is shared by all requests and never changed after New.
 type render struct {
-	urls    view.URLs
-	accords accordMemo
-}
-
-// accordMemoMax bounds the accordMemo: accord names come from the
-// catalogue (a hundred or so), but a bound keeps a strange catalogue or many
-// reloads from growing it without end.
-const accordMemoMax = 1 << 12
-
-// accordMemo remembers, per accord name, its encoded object around the
-// strength: `{"name":"woody","strength":` and `,"color":"#8B5A2B"}`. An
-// accord object was three lookups and escapes of strings that never change
-// (the name, the colour's memo, the colour); a list page writes some 160.
-// The zero value is ready; reads do not contend (sync.Map).
-type accordMemo struct {
-	m    sync.Map // name → *accordParts
-	size atomic.Int64
+	urls view.URLs
+	// accords remembers, per accord name, its encoded object around the
+	// strength: `{"name":"woody","strength":` and `,"color":"#8B5A2B"}`.
+	// An accord object was three lookups and escapes of strings that never
+	// change (the name, the colour's memo, the colour); a list page writes
+	// some 160.
+	accords *view.Memo[accordParts]
 }
 
 type accordParts struct{ open, close string }
 
-// parts returns the encoded parts of the accord name, made with urls'
-// colours and remembered.
-func (m *accordMemo) parts(name string, urls view.URLs) *accordParts {
-	if v, ok := m.m.Load(name); ok {
-		return v.(*accordParts)
-	}
-	p := &accordParts{
-		open:  string(jsonenc.AppendString([]byte(`{"name":`), name)) + `,"strength":`,
-		close: string(jsonenc.AppendString([]byte(`,"color":`), urls.AccordColor(name))) + "}",
-	}
-	if m.size.Load() < accordMemoMax {
-		if _, loaded := m.m.LoadOrStore(name, p); !loaded {
-			m.size.Add(1)
+// newRender returns the render of urls.
+func newRender(urls view.URLs) *render {
+	return &render{urls: urls, accords: view.NewMemo(func(name string) accordParts {
+		return accordParts{
+			open:  string(jsonenc.AppendString([]byte(`{"name":`), name)) + `,"strength":`,
+			close: string(jsonenc.AppendString([]byte(`,"color":`), urls.AccordColor(name))) + "}",
 		}
-	}
-	return p
+	})}
 }
 
 // encoder encodes one answer. imageTransparentAvailable and the image URLs
@@ -103,7 +83,7 @@ func appendAccords[L accordList](en *encoder, b []byte, as L) []byte {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		p := en.accords.parts(a.Name, en.urls)
+		p := en.accords.Get(a.Name)
 		b = append(b, p.open...)
 		b = jsonenc.AppendFloat(b, a.Strength)
 		b = append(b, p.close...)

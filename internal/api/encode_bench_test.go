@@ -22,7 +22,7 @@ func BenchmarkEncode(b *testing.B) {
 		b.Fatal(err)
 	}
 	u := view.NewURLs("https://fragrance.example", nil, func(string) string { return "#CCCCCC" })
-	fast := &render{urls: u}
+	fast := newRender(u)
 	buf := make([]byte, 0, 64<<10)
 	b.Run("list/fast", func(b *testing.B) {
 		b.ReportAllocs()

@@ -101,7 +101,7 @@ func testRenders(t *testing.T) []struct {
 			name string
 			fast *render
 			ref  view.URLs
-		}{tc.name, &render{urls: u}, u})
+		}{tc.name, newRender(u), u})
 	}
 	return out
 }

@@ -24,8 +24,8 @@ type Images interface {
 type URLs struct {
 	base   string
 	images Images
-	colors *memoStrings
-	slugs  *memoStrings
+	colors *Memo[string]
+	slugs  *Memo[string]
 }
 
 // NewURLs returns the URLs of a service whose public base URL is base
@@ -36,7 +36,7 @@ func NewURLs(base string, images Images, color func(string) string) URLs {
 		color = func(string) string { return "#CCCCCC" }
 	}
 	return URLs{base: strings.TrimRight(base, "/"), images: images,
-		colors: newMemoStrings(color), slugs: newMemoStrings(search.Slugify)}
+		colors: NewMemo(color), slugs: NewMemo(search.Slugify)}
 }
 
 // Base is the public base URL, without a trailing slash.
@@ -71,35 +71,37 @@ func (u URLs) TransparentAvailable(id int64) bool {
 func (u URLs) Buy(slug string) string { return u.base + "/goto/" + slug }
 
 // AccordColor is the colour of an accord.
-func (u URLs) AccordColor(name string) string { return u.colors.get(name) }
+func (u URLs) AccordColor(name string) string { return u.colors.Get(name) }
 
 // PerfumerSlug is the slug of a perfumer's page.
-func (u URLs) PerfumerSlug(name string) string { return u.slugs.get(name) }
+func (u URLs) PerfumerSlug(name string) string { return u.slugs.Get(name) }
 
-// memoStringsMax bounds a memoStrings: names come from the catalogue
-// (accords, perfumers), a few thousand at most, but a bound keeps a strange
-// catalogue or many reloads from growing it without end.
-const memoStringsMax = 1 << 16
+// memoMax bounds a Memo: names come from the catalogue (accords,
+// perfumers), a few thousand at most, but a bound keeps a strange catalogue
+// or many reloads from growing it without end.
+const memoMax = 1 << 16
 
-// memoStrings remembers the results of a pure string function, such as an
-// accord's colour (which folds the name on every call) or a perfumer's slug.
-// Answers call it for every accord of every perfume, so reads must not
-// contend: a sync.Map serves the steady state without locks.
-type memoStrings struct {
-	f    func(string) string
-	m    sync.Map // string → string
+// Memo remembers the results of a pure function of a string, such as an
+// accord's colour (which folds the name on every call), a perfumer's slug
+// or an accord's encoded JSON. Answers call it for every accord of every
+// perfume, so reads must not contend: a sync.Map serves the steady state
+// without locks.
+type Memo[V any] struct {
+	f    func(string) V
+	m    sync.Map // string → V
 	size atomic.Int64
 }
 
-func newMemoStrings(f func(string) string) *memoStrings { return &memoStrings{f: f} }
+// NewMemo returns a Memo of f.
+func NewMemo[V any](f func(string) V) *Memo[V] { return &Memo[V]{f: f} }
 
-// get returns f(s), remembered.
-func (m *memoStrings) get(s string) string {
+// Get returns f(s), remembered.
+func (m *Memo[V]) Get(s string) V {
 	if v, ok := m.m.Load(s); ok {
-		return v.(string)
+		return v.(V)
 	}
 	v := m.f(s)
-	if m.size.Load() < memoStringsMax {
+	if m.size.Load() < memoMax {
 		if _, loaded := m.m.LoadOrStore(s, v); !loaded {
 			m.size.Add(1)
 		}
