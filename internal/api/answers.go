@@ -149,9 +149,9 @@ func (fz *frozen) appendTo(b []byte, urls view.URLs) []byte {
 		b = append(b, fz.body[prev:h.pos]...)
 		switch h.kind {
 		case holeImage:
-			b = jsonenc.AppendString(b, urls.Image(h.id))
+			b = urls.AppendImageJSON(b, h.id)
 		case holeTransparent:
-			b = jsonenc.AppendString(b, urls.Transparent(h.id))
+			b = urls.AppendTransparentJSON(b, h.id)
 		default:
 			b = jsonenc.AppendBool(b, urls.TransparentAvailable(h.id))
 		}

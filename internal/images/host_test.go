@@ -33,10 +33,26 @@ func TestURLs(t *testing.T) {
 	if got, want := e.svc.TransparentURL(31861), "https://img.example.com/perfume-nobg/31861.webp"; got != want {
 		t.Errorf("TransparentURL = %q, want %q", got, want)
 	}
+	sameJSONURLs(t, e.svc, 31861)
 	// A drawn bottle's version is its drawing's: the same on another
 	// replica, without drawing anything.
 	if got, other := e.svc.ImageURL(31861), newTestEnv(t).svc.ImageURL(31861); got != other {
 		t.Errorf("ImageURL differs between two services: %q and %q", got, other)
+	}
+}
+
+// sameJSONURLs checks that the URLs of id appended as JSON strings are
+// the URLs, as encoding/json spells them.
+func sameJSONURLs(t *testing.T, svc *images.Service, id int64) {
+	t.Helper()
+	for _, c := range []struct {
+		url  string
+		json []byte
+	}{{svc.ImageURL(id), svc.AppendImageURLJSON([]byte("x"), id)}, {svc.TransparentURL(id), svc.AppendTransparentURLJSON([]byte("x"), id)}} {
+		want, _ := json.Marshal(c.url)
+		if got := c.json; string(got) != "x"+string(want) {
+			t.Errorf("appended as JSON: %s, want x%s", got, want)
+		}
 	}
 }
 
@@ -219,6 +235,7 @@ func TestHostTransparentAfterProcessing(t *testing.T) {
 	if !strings.Contains(url, ".webp?v=") {
 		t.Fatalf("TransparentURL once made = %q, want a version", url)
 	}
+	sameJSONURLs(t, e.svc, 31861)
 	res := do(t, e.svc.Handler(), "GET", hostPath(url), nil)
 	data := body(t, res)
 	wantHeaders(t, res, 200, map[string]string{

@@ -48,6 +48,7 @@ import (
 	"github.com/fragrance-data/fragrance/internal/catalog"
 	"github.com/fragrance-data/fragrance/internal/images/bottle"
 	"github.com/fragrance-data/fragrance/internal/imgstore"
+	"github.com/fragrance-data/fragrance/internal/jsonenc"
 )
 
 // Catalogue is the perfume data the image host needs. The service adapts
@@ -144,10 +145,12 @@ type Config struct {
 // Service is the image host. It is safe for concurrent use.
 type Service struct {
 	baseURL string
-	store   imgstore.Store
-	cat     Catalogue
-	log     *slog.Logger
-	painter *bottle.Painter
+	// baseJSON is baseURL escaped for a JSON string.
+	baseJSON string
+	store    imgstore.Store
+	cat      Catalogue
+	log      *slog.Logger
+	painter  *bottle.Painter
 
 	placeholderOnce sync.Once
 	placeholderJPEG []byte
@@ -205,6 +208,7 @@ func New(ctx context.Context, cfg Config, store imgstore.Store, cat Catalogue) (
 	}
 	s := &Service{
 		baseURL:  strings.TrimRight(cfg.BaseURL, "/"),
+		baseJSON: string(jsonenc.AppendStringBody(nil, strings.TrimRight(cfg.BaseURL, "/"))),
 		store:    store,
 		cat:      cat,
 		log:      cfg.Logger,
@@ -234,6 +238,28 @@ func (s *Service) ImageURL(id int64) string {
 // id, with its version once it is made.
 func (s *Service) TransparentURL(id int64) string {
 	return s.url("/perfume-nobg/", id, ".webp", s.versions.get(imgstore.Nobg, id))
+}
+
+// AppendImageURLJSON appends ImageURL(id) as a JSON string, without
+// making the string: API answers write one for every perfume they list.
+func (s *Service) AppendImageURLJSON(b []byte, id int64) []byte {
+	return s.appendURLJSON(b, "/perfume/", id, ".jpg", s.photoVersion(id))
+}
+
+// AppendTransparentURLJSON appends TransparentURL(id) as a JSON string.
+func (s *Service) AppendTransparentURLJSON(b []byte, id int64) []byte {
+	return s.appendURLJSON(b, "/perfume-nobg/", id, ".webp", s.versions.get(imgstore.Nobg, id))
+}
+
+// appendURLJSON is url as a JSON string appended to b; dir and ext need
+// no escaping.
+func (s *Service) appendURLJSON(b []byte, dir string, id int64, ext string, v version) []byte {
+	b = append(append(append(b, '"'), s.baseJSON...), dir...)
+	b = append(strconv.AppendInt(b, id, 10), ext...)
+	if v != 0 {
+		b = v.appendTo(append(b, "?v="...))
+	}
+	return append(b, '"')
 }
 
 func (s *Service) url(dir string, id int64, ext string, v version) string {

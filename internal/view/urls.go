@@ -6,6 +6,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/fragrance-data/fragrance/internal/jsonenc"
 	"github.com/fragrance-data/fragrance/internal/search"
 )
 
@@ -24,8 +25,17 @@ type Images interface {
 type URLs struct {
 	base   string
 	images Images
+	json   jsonImages // images, when it appends its URLs as JSON
 	colors *Memo[string]
 	slugs  *Memo[string]
+}
+
+// jsonImages is Images that appends its URLs as JSON strings without
+// making them (the image host): answers write two for every perfume they
+// list.
+type jsonImages interface {
+	AppendImageURLJSON(b []byte, id int64) []byte
+	AppendTransparentURLJSON(b []byte, id int64) []byte
 }
 
 // NewURLs returns the URLs of a service whose public base URL is base
@@ -35,7 +45,8 @@ func NewURLs(base string, images Images, color func(string) string) URLs {
 	if color == nil {
 		color = func(string) string { return "#CCCCCC" }
 	}
-	return URLs{base: strings.TrimRight(base, "/"), images: images,
+	j, _ := images.(jsonImages)
+	return URLs{base: strings.TrimRight(base, "/"), images: images, json: j,
 		colors: NewMemo(color), slugs: NewMemo(search.Slugify)}
 }
 
@@ -52,6 +63,22 @@ func (u URLs) Image(id int64) string {
 		return u.base + "/img/perfume/" + strconv.FormatInt(id, 10) + ".jpg"
 	}
 	return u.images.ImageURL(id)
+}
+
+// AppendImageJSON appends Image(id) as a JSON string.
+func (u URLs) AppendImageJSON(b []byte, id int64) []byte {
+	if u.json != nil {
+		return u.json.AppendImageURLJSON(b, id)
+	}
+	return jsonenc.AppendString(b, u.Image(id))
+}
+
+// AppendTransparentJSON appends Transparent(id) as a JSON string.
+func (u URLs) AppendTransparentJSON(b []byte, id int64) []byte {
+	if u.json != nil {
+		return u.json.AppendTransparentURLJSON(b, id)
+	}
+	return jsonenc.AppendString(b, u.Transparent(id))
 }
 
 // Transparent is the transparent-background image URL of a perfume.
