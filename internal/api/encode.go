@@ -31,6 +31,8 @@ type render struct {
 	// change (the name, the colour's memo, the colour); a list page writes
 	// some 160.
 	accords *view.Memo[accordParts]
+	// items keeps the perfumes' encoded list items (nil: none).
+	items *itemMemo
 }
 
 type accordParts struct{ open, close string }
@@ -53,6 +55,7 @@ func newRender(urls view.URLs) *render {
 // values whenever it is written (see frozen).
 type encoder struct {
 	*render
+	items  *itemGen // the catalogue's encoded list items; nil: none
 	holes  []hole
 	counts answerCounts
 }
@@ -117,29 +120,6 @@ func appendIdent(b []byte, e *index.Entry) []byte {
 	b = jsonenc.AppendString(b, e.Name())
 	b = append(b, `,"brand":`...)
 	return jsonenc.AppendString(b, e.Brand())
-}
-
-// appendListFields appends the members of a list item, without braces; a
-// detail continues after them.
-func (en *encoder) appendListFields(b []byte, e *index.Entry) []byte {
-	b = appendIdent(b, e)
-	b = append(b, `,"year":`...)
-	b = jsonenc.AppendOptInt(b, e.Year)
-	b = append(b, `,"rating":`...)
-	b = jsonenc.AppendOptFloat(b, e.Rating)
-	b = append(b, `,"ratingCount":`...)
-	b = jsonenc.AppendInt(b, e.RatingCount)
-	b = append(b, `,"concentration":`...)
-	b = jsonenc.AppendOptString(b, e.Concentration())
-	b = append(b, `,"gender":`...)
-	b = jsonenc.AppendString(b, string(e.Gender()))
-	b = append(b, `,"priceTier":`...)
-	b = jsonenc.AppendOptString(b, string(e.PriceTier()))
-	b = en.appendImages(b, e.ID, true)
-	b = append(b, `,"buyUrl":`...)
-	b = appendBuy(b, en.urls, e.Slug())
-	b = append(b, `,"accords":`...)
-	return appendAccords(en, b, e.Accords())
 }
 
 // appendList appends a perfume list item array.
@@ -277,7 +257,7 @@ func (en *encoder) appendDetail(b []byte, e *index.Entry, similar []index.Scored
 
 // appendSimilarFields appends the members of a similar item, without braces.
 func (en *encoder) appendSimilarFields(b []byte, s *index.Scored) []byte {
-	b = appendIdent(b, s.Entry)
+	b = en.appendIdentOf(b, s.Entry)
 	b = append(b, `,"matchScore":`...)
 	b = jsonenc.AppendFloat(b, s.Score)
 	b = en.appendImages(b, s.ID, true)
@@ -286,7 +266,7 @@ func (en *encoder) appendSimilarFields(b []byte, s *index.Scored) []byte {
 	b = append(b, `,"sharedNotes":`...)
 	b = jsonenc.AppendStrings(b, s.SharedNotes)
 	b = append(b, `,"accords":`...)
-	return appendAccords(en, b, s.Accords())
+	return en.appendAccordsOf(b, s.Entry)
 }
 
 // appendSimilar appends similar items, or dupe items (which add priceTier
@@ -358,7 +338,7 @@ func (en *encoder) appendMatches(b []byte, ss []index.Scored) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, '{')
-		b = appendIdent(b, s.Entry)
+		b = en.appendIdentOf(b, s.Entry)
 		b = append(b, `,"matchScore":`...)
 		b = jsonenc.AppendFloat(b, s.Score)
 		b = append(b, `,"rating":`...)
@@ -368,7 +348,7 @@ func (en *encoder) appendMatches(b []byte, ss []index.Scored) []byte {
 		b = append(b, `,"image":`...)
 		b = en.appendImage(b, s.ID)
 		b = append(b, `,"accords":`...)
-		b = appendAccords(en, b, s.Accords())
+		b = en.appendAccordsOf(b, s.Entry)
 		b = append(b, '}')
 	}
 	return append(b, ']')

@@ -37,6 +37,10 @@ func refEncode(t testing.TB, v any) []byte {
 // filled.
 func fastEncode(rd *render, f func(en *encoder, b []byte) []byte) []byte {
 	en := &encoder{render: rd}
+	if rd.items != nil {
+		ix, _ := refIndex()
+		en.items = rd.items.of(ix)
+	}
 	fz := &frozen{body: append(f(en, nil), '\n'), holes: en.holes}
 	return fz.appendTo(nil, rd.urls)
 }
@@ -97,11 +101,17 @@ func testRenders(t *testing.T) []struct {
 		images view.Images
 	}{{"default-images", "http://127.0.0.1:8080/a\"b\u2028\x01é", nil}, {"image-host", "https://fragrance.example", fakeImages{}}} {
 		u := view.NewURLs(tc.base, tc.images, ref.Color)
+		memo := newRender(u)
+		memo.items = newItemMemo(64 << 20) // room for every item
 		out = append(out, struct {
 			name string
 			fast *render
 			ref  view.URLs
-		}{tc.name, newRender(u), u})
+		}{tc.name, newRender(u), u}, struct {
+			name string
+			fast *render
+			ref  view.URLs
+		}{tc.name + "-item-memo", memo, u})
 	}
 	return out
 }
@@ -109,6 +119,8 @@ func testRenders(t *testing.T) []struct {
 // TestEncodersMatchReference encodes every perfume of the bundled catalogue
 // as a list item, a fifth of them as details (some with similar perfumes),
 // and samples of every other answer, both ways, and wants the same bytes.
+// With the item memo, the answers are encoded twice: as the memo fills,
+// and from it.
 func TestEncodersMatchReference(t *testing.T) {
 	ix, err := refIndex()
 	if err != nil {
@@ -116,28 +128,38 @@ func TestEncodersMatchReference(t *testing.T) {
 	}
 	all := ix.Perfumes(index.ListQuery{Page: 1, Limit: ix.Len()})
 	for _, r := range testRenders(t) {
-		t.Run(r.name, func(t *testing.T) {
-			step := 5 // every perfume is encoded in the page below; a fifth as details
-			if raceEnabled {
-				step = 50
+		passes := 1
+		if r.fast.items != nil {
+			passes = 2
+		}
+		for pass := range passes {
+			name := r.name
+			if pass > 0 {
+				name += "-kept"
 			}
-			for i, e := range all.Entries {
-				if i%step != 0 {
-					continue
+			t.Run(name, func(t *testing.T) {
+				step := 5 // every perfume is encoded in the page below; a fifth as details
+				if raceEnabled {
+					step = 50
 				}
-				var similar []index.Scored
-				if i%97 == 0 { // similarity is slow; a sample shows the embedded items
-					_, similar, _ = ix.Similar(e.Slug(), 5)
+				for i, e := range all.Entries {
+					if i%step != 0 {
+						continue
+					}
+					var similar []index.Scored
+					if i%97 == 0 { // similarity is slow; a sample shows the embedded items
+						_, similar, _ = ix.Similar(e.Slug(), 5)
+					}
+					sameBytes(t, "detail "+e.Slug(), refEncode(t, r.ref.Detail(e, similar)),
+						fastEncode(r.fast, func(en *encoder, b []byte) []byte { return en.appendDetail(b, e, similar) }))
 				}
-				sameBytes(t, "detail "+e.Slug(), refEncode(t, r.ref.Detail(e, similar)),
-					fastEncode(r.fast, func(en *encoder, b []byte) []byte { return en.appendDetail(b, e, similar) }))
-			}
-			for _, pg := range []index.Page{all, ix.Perfumes(index.ListQuery{Q: "xyzzy", Page: 1, Limit: 20})} {
-				sameBytes(t, "page", refEncode(t, r.ref.Page(pg)), fastEncode(r.fast, func(en *encoder, b []byte) []byte { return en.appendPage(b, pg) }))
-			}
-			checkScoredAnswers(t, ix, r.fast, r.ref)
-			checkCountAnswers(t, ix, r.fast)
-		})
+				for _, pg := range []index.Page{all, ix.Perfumes(index.ListQuery{Q: "xyzzy", Page: 1, Limit: 20})} {
+					sameBytes(t, "page", refEncode(t, r.ref.Page(pg)), fastEncode(r.fast, func(en *encoder, b []byte) []byte { return en.appendPage(b, pg) }))
+				}
+				checkScoredAnswers(t, ix, r.fast, r.ref)
+				checkCountAnswers(t, ix, r.fast)
+			})
+		}
 	}
 }
 

@@ -42,7 +42,7 @@ func writeJSON(w http.ResponseWriter, v any) error {
 func (a *API) answer(w http.ResponseWriter, r *http.Request, ix *index.Index, key string, encode func(en *encoder, b []byte) ([]byte, error)) error {
 	g := a.answers.generation(ix)
 	if g == nil {
-		return a.answerUncached(w, encode)
+		return a.answerUncached(w, ix, encode)
 	}
 	fz, p, lead := g.lookup(key)
 	switch {
@@ -79,7 +79,7 @@ func (a *API) freeze(g *answerGen, key string, p *pendingAnswer, encode func(en 
 	defer func() { g.finish(key, p, fz, err, time.Since(start)) }()
 	bp := bufPool.Get().(*[]byte)
 	defer putBuf(bp)
-	en := encoder{render: a.render}
+	en := encoder{render: a.render, items: a.render.items.of(g.ix)}
 	b, err := encode(&en, (*bp)[:0])
 	if err != nil {
 		return nil, err
@@ -93,10 +93,10 @@ func (a *API) freeze(g *answerGen, key string, p *pendingAnswer, encode func(en 
 var errAnswerFailed = errors.New("the answer could not be made")
 
 // answerUncached encodes and writes an answer without the cache.
-func (a *API) answerUncached(w http.ResponseWriter, encode func(en *encoder, b []byte) ([]byte, error)) error {
+func (a *API) answerUncached(w http.ResponseWriter, ix *index.Index, encode func(en *encoder, b []byte) ([]byte, error)) error {
 	bp := bufPool.Get().(*[]byte)
 	defer putBuf(bp)
-	en := encoder{render: a.render}
+	en := encoder{render: a.render, items: a.render.items.of(ix)}
 	b, err := encode(&en, (*bp)[:0])
 	if err != nil {
 		return err

@@ -128,3 +128,24 @@ func TestBuildEmpty(t *testing.T) {
 		}
 	}
 }
+
+// Pos finds every entry of its index at its position, and no entry of
+// another index, nor a copy of an entry.
+func TestPos(t *testing.T) {
+	ix, other := smallIndex(), smallIndex()
+	for i := range ix.entries {
+		if pos, ok := ix.Pos(&ix.entries[i]); !ok || pos != i {
+			t.Fatalf("Pos(entry %d) = %d, %v", i, pos, ok)
+		}
+		if pos, ok := ix.Pos(&other.entries[i]); ok {
+			t.Fatalf("Pos(entry %d of another index) = %d, true", i, pos)
+		}
+	}
+	e := ix.entries[0]
+	if _, ok := ix.Pos(&e); ok {
+		t.Error("Pos(a copy) found it")
+	}
+	if _, ok := ix.Pos(nil); ok {
+		t.Error("Pos(nil) found it")
+	}
+}

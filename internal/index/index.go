@@ -9,6 +9,7 @@ package index
 import (
 	"fmt"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/fragrance-data/fragrance/internal/catalog"
 	"github.com/fragrance-data/fragrance/internal/search"
@@ -173,6 +174,23 @@ type group struct {
 
 // Len is the number of perfumes.
 func (ix *Index) Len() int { return len(ix.entries) }
+
+// Pos returns the position of e among ix's perfumes, in [0, Len()), for a
+// caller that keeps something per perfume in a slice (the API's encoded
+// list items); false when e is not one of ix's entries (an entry of an
+// earlier catalogue, say). Entries live in one array, so the position is
+// e's offset in it.
+func (ix *Index) Pos(e *Entry) (int, bool) {
+	if e == nil || len(ix.entries) == 0 {
+		return 0, false
+	}
+	d := uintptr(unsafe.Pointer(e)) - uintptr(unsafe.Pointer(&ix.entries[0]))
+	i := d / unsafe.Sizeof(Entry{})
+	if i >= uintptr(len(ix.entries)) || &ix.entries[i] != e {
+		return 0, false
+	}
+	return int(i), true
+}
 
 // Perfume returns the perfume with the given slug; the error wraps
 // catalog.ErrNotFound when there is none.
