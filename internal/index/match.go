@@ -69,7 +69,6 @@ func (ix *Index) Match(q MatchQuery) (MatchResult, error) {
 		for _, kd := range ranked[from:] {
 			res.Items = append(res.Items, Scored{
 				Entry: &ix.entries[kd.doc], Score: search.Score(keyScore(kd.key)),
-				SharedAccords: ix.sharedAccords(kd.doc, r.accIDs), SharedNotes: ix.sharedNotes(kd.doc, r.noteIDs),
 			})
 		}
 	}

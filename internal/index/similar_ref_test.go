@@ -241,7 +241,6 @@ func refMatch(ix *Index, q MatchQuery) (MatchResult, error) {
 	for _, kd := range all[min(from, len(all)):] {
 		res.Items = append(res.Items, Scored{
 			Entry: &ix.entries[kd.doc], Score: search.Score(keyScore(kd.key)),
-			SharedAccords: ix.sharedAccords(kd.doc, r.accIDs), SharedNotes: ix.sharedNotes(kd.doc, r.noteIDs),
 		})
 	}
 	return res, nil

@@ -33,8 +33,12 @@ func checkScored(t *testing.T, what string, src *Entry, ss []Scored, limit int) 
 		if i > 0 && s.Score > ss[i-1].Score {
 			t.Errorf("%s: not sorted at %d: %v after %v", what, i, s.Score, ss[i-1].Score)
 		}
-		if s.SharedAccords == nil || s.SharedNotes == nil {
+		// Similar and dupes say what a result shares with its source, as
+		// empty lists when nothing; a match (no source) says nothing.
+		if shared := s.SharedAccords != nil || s.SharedNotes != nil; src != nil && (s.SharedAccords == nil || s.SharedNotes == nil) {
 			t.Errorf("%s: shared lists must be empty, not nil", what)
+		} else if src == nil && shared {
+			t.Errorf("%s: a match has no shared lists", what)
 		}
 	}
 }
@@ -94,8 +98,8 @@ func TestSimilarLineCap(t *testing.T) {
 
 func TestSimilarCurated(t *testing.T) {
 	ix := smallIndex()
-	_, got, _ := ix.Similar("tom-ford-tobacco-vanille", 5)
-	checkScored(t, "similar tobacco vanille", nil, got, 5)
+	src, got, _ := ix.Similar("tom-ford-tobacco-vanille", 5)
+	checkScored(t, "similar tobacco vanille", src, got, 5)
 	libre := slices.IndexFunc(got, func(s Scored) bool { return s.Name() == "Libre" })
 	if libre != 0 {
 		t.Errorf("curated partner Libre not first: %q", scoredNames(got))
