@@ -17,7 +17,8 @@ const DefaultAnswerCacheMB = 32
 
 // The automatic size (AnswerCacheMB 0): a tenth of the memory limit, but no
 // more than a quarter of what the catalogue leaves of it (the rest is the
-// collector's room), within [minAutoCache, maxAutoCache].
+// collector's room) less what the item memo takes of that quarter, within
+// [minAutoCache, maxAutoCache].
 const (
 	minAutoCache = 8 << 20
 	maxAutoCache = 256 << 20
@@ -141,8 +142,9 @@ func newAnswerCache(mb int, memoryLimit int64) *answerCache {
 
 // answerCacheBytes is the size of the cache for a catalogue of perfumes:
 // mb megabytes when mb > 0, else automatic: a tenth of memoryLimit, no
-// more than a quarter of what the catalogue leaves of it, within 8 and
-// 256 MB; DefaultAnswerCacheMB without a limit.
+// more than a quarter of what the catalogue leaves of it less the item
+// memo's share (itemMemoBytes), within 8 and 256 MB; DefaultAnswerCacheMB
+// without a limit.
 func answerCacheBytes(mb int, memoryLimit int64, perfumes int) int {
 	if mb > 0 {
 		return mb << 20
@@ -150,7 +152,7 @@ func answerCacheBytes(mb int, memoryLimit int64, perfumes int) int {
 	if memoryLimit <= 0 || memoryLimit == math.MaxInt64 {
 		return DefaultAnswerCacheMB << 20
 	}
-	n := min(memoryLimit/10, (memoryLimit-int64(perfumes)*catalogueBytesPerPerfume)/4)
+	n := min(memoryLimit/10, (memoryLimit-int64(perfumes)*catalogueBytesPerPerfume)/4-itemMemoBytes(memoryLimit, perfumes))
 	return int(max(minAutoCache, min(maxAutoCache, n)))
 }
 

@@ -217,8 +217,9 @@ func TestAnswerCacheSize(t *testing.T) {
 		{0, math.MaxInt64, 37_000, DefaultAnswerCacheMB * mb},
 		{0, 350 * mb, 37_000, 35 * mb},
 		{0, 350 * mb, 100_000, 35 * mb},
-		{0, 350 * mb, 200_000, (350*mb - 200_000*catalogueBytesPerPerfume) / 4},
-		{0, 350 * mb, 250_000, (350*mb - 250_000*catalogueBytesPerPerfume) / 4},
+		// The item memo's share comes out of the quarter the catalogue leaves.
+		{0, 350 * mb, 200_000, (350*mb-200_000*catalogueBytesPerPerfume)/4 - (350*mb-200_000*catalogueBytesPerPerfume)/16},
+		{0, 350 * mb, 250_000, (350*mb-250_000*catalogueBytesPerPerfume)/4 - (350*mb-250_000*catalogueBytesPerPerfume)/16},
 		{0, 350 * mb, 500_000, 8 * mb},
 		{0, 40 * mb, 0, 8 * mb},
 		{0, 4 << 30, 37_000, 256 * mb},

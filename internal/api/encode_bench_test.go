@@ -31,6 +31,16 @@ func BenchmarkEncode(b *testing.B) {
 			buf = en.appendPage(buf[:0], pg)
 		}
 	})
+	// kept: the page's items already in the item memo, as for popular
+	// perfumes listed again (the first iteration keeps them).
+	memo := newItemMemo(16 << 20)
+	b.Run("list/kept", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			en := encoder{render: fast, items: memo.of(ix)}
+			buf = en.appendPage(buf[:0], pg)
+		}
+	})
 	b.Run("list/reflect", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
@@ -41,6 +51,13 @@ func BenchmarkEncode(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			en := encoder{render: fast}
+			buf = en.appendDetail(buf[:0], e, similar)
+		}
+	})
+	b.Run("detail/kept", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			en := encoder{render: fast, items: memo.of(ix)}
 			buf = en.appendDetail(buf[:0], e, similar)
 		}
 	})

@@ -24,8 +24,8 @@ import (
 // so they are the ones kept; a perfume found after the memo is full is
 // encoded as before.
 type itemMemo struct {
-	limit int64 // bytes per catalogue
-	cur   atomic.Pointer[itemGen]
+	size func(perfumes int) int64 // bytes for a catalogue
+	cur  atomic.Pointer[itemGen]
 }
 
 // itemGen is the memo of one catalogue.
@@ -53,44 +53,70 @@ func (it *encodedItem) accordsOf() []byte { return it.b[it.accords:] }
 // holes: the item itself and the slices' headers.
 const itemOverhead = 80
 
-// The memo's automatic size: a thirty-second of the memory limit, within
-// [minItemMemo, maxItemMemo]; defaultItemMemo without a limit. At the
-// default limit that is some 11 MB, the list items of about 12,000
-// perfumes (920 bytes each on the bundled catalogue).
+// The memo's automatic size, per catalogue: a thirty-second of the memory
+// limit, but no more than a sixteenth of what the catalogue leaves of it,
+// and at most maxItemMemo; defaultItemMemo without a limit. The answer
+// cache's automatic size gives up as much (answerCacheBytes), so the two
+// together take no more of the collector's room than the answer cache
+// alone did: at 200,000 perfumes, where that room is small, a memo that
+// added to it cost more in collections than it saved in encoding. Under
+// the default 350 MiB limit: 11 MB on the bundled catalogue (the items of
+// about 12,000 perfumes, 920 bytes each), 8 MB at 200,000 perfumes.
 const (
-	minItemMemo     = 4 << 20
 	maxItemMemo     = 64 << 20
 	defaultItemMemo = 16 << 20
 )
 
-// itemMemoBytes is the memo's size for memoryLimit (0 or MaxInt64: none).
-func itemMemoBytes(memoryLimit int64) int64 {
+// itemMemoBytes is the memo's size for a catalogue of perfumes under
+// memoryLimit (0 or MaxInt64: none); 0 when the catalogue leaves no room.
+func itemMemoBytes(memoryLimit int64, perfumes int) int64 {
 	if memoryLimit <= 0 || memoryLimit == math.MaxInt64 {
 		return defaultItemMemo
 	}
-	return max(minItemMemo, min(maxItemMemo, memoryLimit/32))
+	left := memoryLimit - int64(perfumes)*catalogueBytesPerPerfume
+	return max(0, min(maxItemMemo, memoryLimit/32, left/16))
 }
 
-func newItemMemo(limit int64) *itemMemo { return &itemMemo{limit: limit} }
+// newItemMemo returns a memo of limit bytes per catalogue.
+func newItemMemo(limit int64) *itemMemo {
+	return &itemMemo{size: func(int) int64 { return limit }}
+}
+
+// newAutoItemMemo returns a memo sized for each catalogue by
+// itemMemoBytes.
+func newAutoItemMemo(memoryLimit int64) *itemMemo {
+	return &itemMemo{size: func(perfumes int) int64 { return itemMemoBytes(memoryLimit, perfumes) }}
+}
 
 // of returns the memo of ix, starting a new one when ix is a new catalogue;
 // nil when the memo is off (m nil or no room) or ix nil.
 func (m *itemMemo) of(ix *index.Index) *itemGen {
-	if m == nil || m.limit <= 0 || ix == nil {
+	if m == nil || ix == nil {
 		return nil
 	}
 	g := m.cur.Load()
 	if g != nil && g.ix == ix {
-		return g
+		return g.on()
 	}
-	ng := &itemGen{ix: ix, slots: make([]atomic.Pointer[encodedItem], ix.Len()), limit: m.limit}
+	ng := &itemGen{ix: ix, limit: m.size(ix.Len())}
+	if ng.limit > 0 {
+		ng.slots = make([]atomic.Pointer[encodedItem], ix.Len())
+	}
 	if m.cur.CompareAndSwap(g, ng) {
-		return ng
+		return ng.on()
 	}
 	if g = m.cur.Load(); g != nil && g.ix == ix {
-		return g
+		return g.on()
 	}
 	return nil // ix was replaced meanwhile: encode without a memo
+}
+
+// on is g, or nil when its catalogue leaves the memo no room.
+func (g *itemGen) on() *itemGen {
+	if g.limit <= 0 {
+		return nil
+	}
+	return g
 }
 
 // item returns e's kept item, encoding and keeping it when the memo has

@@ -2,6 +2,7 @@ package api
 
 import (
 	"bytes"
+	"math"
 	"testing"
 
 	"github.com/fragrance-data/fragrance/internal/bundled"
@@ -80,4 +81,50 @@ func equalHoles(a, b []hole) bool {
 		}
 	}
 	return true
+}
+
+// TestItemMemoSize checks the memo's automatic size: a thirty-second of the
+// memory limit, at most a sixteenth of what the catalogue leaves, none when
+// it leaves nothing; and that the memo and the answer cache together take
+// no more of that room than the answer cache alone would.
+func TestItemMemoSize(t *testing.T) {
+	const mb = 1 << 20
+	left := func(limit int64, perfumes int) int64 { return limit - int64(perfumes)*catalogueBytesPerPerfume }
+	for _, tt := range []struct {
+		limit    int64
+		perfumes int
+		want     int64
+	}{
+		{0, 37_000, defaultItemMemo},
+		{math.MaxInt64, 200_000, defaultItemMemo},
+		{350 * mb, 37_000, 350 * mb / 32},
+		{350 * mb, 200_000, left(350*mb, 200_000) / 16},
+		{350 * mb, 500_000, 0},
+		{8 << 30, 37_000, maxItemMemo},
+	} {
+		got := itemMemoBytes(tt.limit, tt.perfumes)
+		if got != tt.want {
+			t.Errorf("itemMemoBytes(%d, %d) = %d, want %d", tt.limit, tt.perfumes, got, tt.want)
+		}
+		if tt.limit != 0 && tt.limit != math.MaxInt64 {
+			cache := int64(answerCacheBytes(0, tt.limit, tt.perfumes))
+			if quarter := left(tt.limit, tt.perfumes) / 4; cache > minAutoCache && cache+got > max(quarter, tt.limit/10) {
+				t.Errorf("limit %d, %d perfumes: cache %d + memo %d beyond %d", tt.limit, tt.perfumes, cache, got, quarter)
+			}
+		}
+	}
+	// A catalogue that leaves no room gets no memo; one that does, a memo.
+	ix, err := refIndex()
+	if err != nil {
+		t.Fatal(err)
+	}
+	full := int64(ix.Len()) * catalogueBytesPerPerfume
+	if g := newAutoItemMemo(full).of(ix); g != nil {
+		t.Errorf("a memo of %d bytes for a catalogue that fills the memory limit", g.limit)
+	}
+	if g := newAutoItemMemo(full + 64*mb).of(ix); g == nil {
+		t.Error("no memo for a catalogue that leaves 64 MiB")
+	} else if want := itemMemoBytes(full+64*mb, ix.Len()); g.limit != want || want <= 0 {
+		t.Errorf("memo of %d bytes, want %d", g.limit, want)
+	}
 }
