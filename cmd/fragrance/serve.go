@@ -98,7 +98,7 @@ func serveFlags(cio cmdIO) (*flags, *serveConfig) {
 		logLevel:        f.String("log-level", "info", "log level: debug, info, warn or error"),
 		reloadEvery:     f.Duration("reload-every", 5*time.Second, "how often to check the store for a newer catalogue"),
 		shutdownTimeout: f.Duration("shutdown-timeout", 15*time.Second, "how long graceful shutdown waits for requests in flight"),
-		answerCache:     f.String("answer-cache-mb", "auto", "megabytes of encoded answers kept per catalogue, those dearest to make per byte (repeated requests skip the index and the encoding); auto: a tenth of the memory limit, at most a quarter of what the loaded catalogue leaves of it, within 8 and 256 (32 without a limit); 0: none"),
+		answerCache:     f.String("answer-cache-mb", "auto", "megabytes of encoded answers kept per catalogue, those dearest to make per byte (repeated requests skip the index and the encoding); auto: a tenth of the memory limit, at most a quarter of what the loaded catalogue leaves of it less the encoded list items' share, within 8 and 256 (32 without a limit); 0: none"),
 		memoryLimit:     f.String("memory-limit", defaultMemoryLimit, "soft limit of the Go heap (e.g. 350MiB, 1GiB; 0: none); GOMEMLIMIT, when set, wins"),
 		gcPercent:       f.Int("gc-percent", defaultGCPercent, "heap growth, in percent of the live heap, that starts a collection (-1: only at the memory limit); GOGC, when set, wins"),
 		pprofAddr:       f.String("pprof-addr", "", "serve Go profiles (/debug/pprof/) on this separate address, e.g. 127.0.0.1:6060; off when empty. Never expose it publicly"),

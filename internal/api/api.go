@@ -68,8 +68,9 @@ type Config struct {
 	// AnswerCacheMB is how many megabytes of encoded answers are kept per
 	// catalogue: 0 sizes the cache from MemoryLimit and the catalogue (a
 	// tenth of the limit, no more than a quarter of what the catalogue
-	// leaves of it, within 8 and 256 MB; DefaultAnswerCacheMB without a
-	// limit), a negative number turns the cache off.
+	// leaves of it less the item memo's share, within 8 and 256 MB;
+	// DefaultAnswerCacheMB without a limit), a negative number turns the
+	// cache off. MemoryLimit also sizes the item memo (itemMemoBytes).
 	AnswerCacheMB int
 	// AnswerCacheMinCost is the least an answer must have cost to make
 	// for the cache to keep it: 0 means 10 µs, a negative duration keeps

@@ -202,7 +202,8 @@ func TestAnswerCacheBound(t *testing.T) {
 }
 
 // TestAnswerCacheSize: the automatic size is a tenth of the memory limit,
-// no more than a quarter of what the catalogue leaves, within 8 and 256
+// no more than a quarter of what the catalogue leaves less the item memo's
+// share, within 8 and 256
 // MB; an explicit size wins.
 func TestAnswerCacheSize(t *testing.T) {
 	const mb = 1 << 20
