@@ -170,15 +170,10 @@ func (ix *Index) fromKept(src uint32, list nbList) []Scored {
 	if len(list.docs) == 0 {
 		return out
 	}
-	accs, notes := ix.sim.accIDs(src), ix.sim.noteIDs(src)
 	for i, doc := range list.docs {
-		out = append(out, Scored{
-			Entry:         &ix.entries[doc],
-			Score:         float64(list.tenths[i]) / 10,
-			SharedAccords: ix.sharedAccords(doc, accs),
-			SharedNotes:   ix.sharedNotes(doc, notes),
-		})
+		out = append(out, Scored{Entry: &ix.entries[doc], Score: float64(list.tenths[i]) / 10})
 	}
+	ix.fillShared(out, src, func(i int) uint32 { return list.docs[i] })
 	return out
 }
 

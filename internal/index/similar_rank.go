@@ -33,10 +33,10 @@ func (ix *Index) rankLimited(src uint32, limit int, maxTier uint8, sc *simScratc
 	if len(picked) == 0 {
 		return out
 	}
-	accs, notes := ix.sim.accIDs(src), ix.sim.noteIDs(src)
 	for _, r := range picked {
-		out = append(out, ix.scored(r, accs, notes))
+		out = append(out, ix.scored(r))
 	}
+	ix.fillShared(out, src, func(i int) uint32 { return picked[i].doc })
 	return out
 }
 
@@ -163,15 +163,10 @@ func capLines(ranked []keyed, limit, lineCap int, line []uint64) []keyed {
 	return out
 }
 
-// scored builds a result item sharing accords and notes with the given
-// ids; the ranking key holds the score in its upper half.
-func (ix *Index) scored(r keyed, accs, notes []uint32) Scored {
-	return Scored{
-		Entry:         &ix.entries[r.doc],
-		Score:         search.Score(keyScore(r.key)),
-		SharedAccords: ix.sharedAccords(r.doc, accs),
-		SharedNotes:   ix.sharedNotes(r.doc, notes),
-	}
+// scored builds a result item, without its shared lists (fillShared); the
+// ranking key holds the score in its upper half.
+func (ix *Index) scored(r keyed) Scored {
+	return Scored{Entry: &ix.entries[r.doc], Score: search.Score(keyScore(r.key))}
 }
 
 // scoreKey puts a 0–1 score in the upper half of a ranking key, above a
@@ -180,50 +175,52 @@ func scoreKey(s float64) uint64 { return uint64(min(max(s, 0), 1)*(1<<30)) << 32
 
 func keyScore(key uint64) float64 { return float64(key>>32) / (1 << 30) }
 
-// sharedAccords lists doc's accords (with doc's strengths) whose ids are
-// in want, strongest first.
-func (ix *Index) sharedAccords(doc uint32, want []uint32) []catalog.AccordStrength {
-	refs := ix.sim.docAccs[ix.sim.docAccOff[doc]:ix.sim.docAccOff[doc+1]]
-	// Sized for the most it can hold (bar repeated ids): every result
-	// item has two such lists, and growing them cost more allocations
-	// than the rest of a query. Empty, never nil.
-	out := make([]catalog.AccordStrength, 0, min(len(refs), len(want)))
-	accs := ix.entries[doc].Accords()
-	for _, r := range refs {
-		if slices.Contains(want, r.id()) {
-			out = append(out, accs.At(int(r.pos())))
+// fillShared sets what each of out (the documents doc(i), found for src)
+// shares with src: its accords (with its own strengths, strongest first)
+// and its notes (in pyramid order, by their canonical names) among src's.
+// The lists of all items are cut from one array each, not made two per
+// item (an answer of 20 made 40 allocations), each capped at its own
+// length so that appending to one cannot overwrite the next; empty, never
+// nil.
+func (ix *Index) fillShared(out []Scored, src uint32, doc func(i int) uint32) {
+	if len(out) == 0 {
+		return
+	}
+	s := ix.sim
+	var accBuf, noteBuf [64]uint32
+	srcAccs, srcNotes := accBuf[:0], noteBuf[:0]
+	for _, r := range s.docAccs[s.docAccOff[src]:s.docAccOff[src+1]] {
+		srcAccs = append(srcAccs, r.id())
+	}
+	for _, r := range s.docNotes[s.docNoteOff[src]:s.docNoteOff[src+1]] {
+		srcNotes = append(srcNotes, r.id())
+	}
+	type span struct{ acc, note int32 }
+	var small [32]span
+	ends := small[:0]
+	accs := make([]catalog.AccordStrength, 0, len(out)*min(len(srcAccs), 3))
+	notes := make([]string, 0, len(out)*min(len(srcNotes), 3))
+	for i := range out {
+		d := doc(i)
+		list := ix.entries[d].Accords()
+		for _, r := range s.docAccs[s.docAccOff[d]:s.docAccOff[d+1]] {
+			if slices.Contains(srcAccs, r.id()) {
+				accs = append(accs, list.At(int(r.pos())))
+			}
 		}
-	}
-	return out
-}
-
-// sharedNotes lists doc's notes whose ids are in want, in pyramid order,
-// by their canonical names.
-func (ix *Index) sharedNotes(doc uint32, want []uint32) []string {
-	refs := ix.sim.docNotes[ix.sim.docNoteOff[doc]:ix.sim.docNoteOff[doc+1]]
-	out := make([]string, 0, min(len(refs), len(want))) // as in sharedAccords
-	for _, r := range refs {
-		if slices.Contains(want, r.id()) {
-			out = append(out, ix.noteName[r.id()])
+		for _, r := range s.docNotes[s.docNoteOff[d]:s.docNoteOff[d+1]] {
+			if slices.Contains(srcNotes, r.id()) {
+				notes = append(notes, ix.noteName[r.id()])
+			}
 		}
+		ends = append(ends, span{int32(len(accs)), int32(len(notes))})
 	}
-	return out
-}
-
-func (s *simIndex) accIDs(doc uint32) []uint32 {
-	out := make([]uint32, 0, s.docAccOff[doc+1]-s.docAccOff[doc])
-	for _, r := range s.docAccs[s.docAccOff[doc]:s.docAccOff[doc+1]] {
-		out = append(out, r.id())
+	var prev span
+	for i, e := range ends {
+		out[i].SharedAccords = accs[prev.acc:e.acc:e.acc]
+		out[i].SharedNotes = notes[prev.note:e.note:e.note]
+		prev = e
 	}
-	return out
-}
-
-func (s *simIndex) noteIDs(doc uint32) []uint32 {
-	out := make([]uint32, 0, s.docNoteOff[doc+1]-s.docNoteOff[doc])
-	for _, r := range s.docNotes[s.docNoteOff[doc]:s.docNoteOff[doc+1]] {
-		out = append(out, r.id())
-	}
-	return out
 }
 
 // accumulate adds up src's dot products with every perfume sharing an

@@ -84,9 +84,53 @@ func (rr *refRanker) ranked(src uint32, maxTier uint8, most int) []keyed {
 // refScored turns the first limit of ranked into Similar's items.
 func refScored(ix *Index, src uint32, ranked []keyed, limit int) []Scored {
 	out := []Scored{}
-	accs, notes := ix.sim.accIDs(src), ix.sim.noteIDs(src)
+	accs, notes := refAccIDs(ix.sim, src), refNoteIDs(ix.sim, src)
 	for _, r := range ranked[:min(limit, len(ranked))] {
-		out = append(out, ix.scored(r, accs, notes))
+		out = append(out, Scored{
+			Entry: &ix.entries[r.doc], Score: search.Score(keyScore(r.key)),
+			SharedAccords: refSharedAccords(ix, r.doc, accs), SharedNotes: refSharedNotes(ix, r.doc, notes),
+		})
+	}
+	return out
+}
+
+// refSharedAccords lists doc's accords (with doc's strengths) whose ids
+// are in want, strongest first: fillShared's reference, one item at a time.
+func refSharedAccords(ix *Index, doc uint32, want []uint32) []catalog.AccordStrength {
+	out := []catalog.AccordStrength{}
+	accs := ix.entries[doc].Accords()
+	for _, r := range ix.sim.docAccs[ix.sim.docAccOff[doc]:ix.sim.docAccOff[doc+1]] {
+		if slices.Contains(want, r.id()) {
+			out = append(out, accs.At(int(r.pos())))
+		}
+	}
+	return out
+}
+
+// refSharedNotes lists doc's notes whose ids are in want, in pyramid
+// order, by their canonical names.
+func refSharedNotes(ix *Index, doc uint32, want []uint32) []string {
+	out := []string{}
+	for _, r := range ix.sim.docNotes[ix.sim.docNoteOff[doc]:ix.sim.docNoteOff[doc+1]] {
+		if slices.Contains(want, r.id()) {
+			out = append(out, ix.noteName[r.id()])
+		}
+	}
+	return out
+}
+
+func refAccIDs(s *simIndex, doc uint32) []uint32 {
+	var out []uint32
+	for _, r := range s.docAccs[s.docAccOff[doc]:s.docAccOff[doc+1]] {
+		out = append(out, r.id())
+	}
+	return out
+}
+
+func refNoteIDs(s *simIndex, doc uint32) []uint32 {
+	var out []uint32
+	for _, r := range s.docNotes[s.docNoteOff[doc]:s.docNoteOff[doc+1]] {
+		out = append(out, r.id())
 	}
 	return out
 }
