@@ -208,7 +208,6 @@ func New(ctx context.Context, cfg Config, store imgstore.Store, cat Catalogue) (
 	}
 	s := &Service{
 		baseURL:  strings.TrimRight(cfg.BaseURL, "/"),
-		baseJSON: string(jsonenc.AppendStringBody(nil, strings.TrimRight(cfg.BaseURL, "/"))),
 		store:    store,
 		cat:      cat,
 		log:      cfg.Logger,
@@ -219,6 +218,7 @@ func New(ctx context.Context, cfg Config, store imgstore.Store, cat Catalogue) (
 		clientIP: cfg.ClientIP,
 		wake:     make(chan struct{}, 1),
 	}
+	s.baseJSON = string(jsonenc.AppendStringBody(nil, s.baseURL))
 	if err := s.Refresh(ctx); err != nil {
 		return nil, err
 	}
@@ -251,25 +251,26 @@ func (s *Service) AppendTransparentURLJSON(b []byte, id int64) []byte {
 	return s.appendURLJSON(b, "/perfume-nobg/", id, ".webp", s.versions.get(imgstore.Nobg, id))
 }
 
-// appendURLJSON is url as a JSON string appended to b; dir and ext need
-// no escaping.
+// appendURLJSON is url as a JSON string appended to b: the same URL, after
+// the base URL escaped for JSON (dir and ext need no escaping).
 func (s *Service) appendURLJSON(b []byte, dir string, id int64, ext string, v version) []byte {
-	b = append(append(append(b, '"'), s.baseJSON...), dir...)
-	b = append(strconv.AppendInt(b, id, 10), ext...)
-	if v != 0 {
-		b = v.appendTo(append(b, "?v="...))
-	}
-	return append(b, '"')
+	return append(appendURL(append(b, '"'), s.baseJSON, dir, id, ext, v), '"')
 }
 
 func (s *Service) url(dir string, id int64, ext string, v version) string {
 	b := make([]byte, 0, len(s.baseURL)+len(dir)+20+len(ext)+3+versionDigits)
-	b = append(append(b, s.baseURL...), dir...)
+	return string(appendURL(b, s.baseURL, dir, id, ext, v))
+}
+
+// appendURL appends the URL of an image: base, dir, id and ext, and its
+// version when it has one.
+func appendURL(b []byte, base, dir string, id int64, ext string, v version) []byte {
+	b = append(append(b, base...), dir...)
 	b = append(strconv.AppendInt(b, id, 10), ext...)
 	if v != 0 {
 		b = v.appendTo(append(b, "?v="...))
 	}
-	return string(b)
+	return b
 }
 
 // TransparentAvailable reports whether the transparent image of id has been
