@@ -91,6 +91,10 @@ type hole struct {
 	kind holeKind
 }
 
+// holeBytes is what a hole takes in memory (pos, id and kind, padded), for
+// the answer cache's and the item memo's accounts.
+const holeBytes = 24
+
 // holeKind says what fills a hole.
 type holeKind uint8
 
@@ -120,7 +124,7 @@ func newFrozen(body []byte, holes []hole, counts answerCounts) *frozen {
 
 // size is about what fz holds in memory, its filled copy included.
 func (fz *frozen) size() int {
-	n := len(fz.body) + 24*len(fz.holes) + 128
+	n := len(fz.body) + holeBytes*len(fz.holes) + 128
 	if len(fz.holes) > 0 {
 		n += len(fz.body) + 80*len(fz.holes) // a URL is longer than a flag
 	}

@@ -100,7 +100,7 @@ func New(cfg Config) *API {
 	a := &API{cfg: cfg, log: cfg.Logger, now: time.Now}
 	a.render = newRender(cfg.URLs)
 	a.answers = newAnswerCache(cfg.AnswerCacheMB, cfg.MemoryLimit)
-	a.render.items = newAutoItemMemo(cfg.MemoryLimit)
+	a.render.itemMemo = newAutoItemMemo(cfg.MemoryLimit)
 	if cfg.AnswerCacheMinCost != 0 {
 		a.answers.minCost = max(cfg.AnswerCacheMinCost, 0)
 	}

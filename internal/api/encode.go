@@ -31,8 +31,9 @@ type render struct {
 	// change (the name, the colour's memo, the colour); a list page writes
 	// some 160.
 	accords *view.Memo[accordParts]
-	// items keeps the perfumes' encoded list items (nil: none).
-	items *itemMemo
+	// itemMemo keeps the perfumes' encoded list items (nil: none); an
+	// encoder gets its catalogue's (encoderFor).
+	itemMemo *itemMemo
 }
 
 type accordParts struct{ open, close string }
@@ -58,6 +59,12 @@ type encoder struct {
 	items  *itemGen // the catalogue's encoded list items; nil: none
 	holes  []hole
 	counts answerCounts
+}
+
+// encoderFor returns an encoder of an answer about catalogue ix (nil: a
+// catalogue not served, whose items are not kept).
+func (rd *render) encoderFor(ix *index.Index) encoder {
+	return encoder{render: rd, items: rd.itemMemo.of(ix)}
 }
 
 // view notes that the answer shows perfume id through an answer of kind,
@@ -257,7 +264,8 @@ func (en *encoder) appendDetail(b []byte, e *index.Entry, similar []index.Scored
 
 // appendSimilarFields appends the members of a similar item, without braces.
 func (en *encoder) appendSimilarFields(b []byte, s *index.Scored) []byte {
-	b = en.appendIdentOf(b, s.Entry)
+	it := en.item(s.Entry)
+	b = appendIdentOf(b, s.Entry, it)
 	b = append(b, `,"matchScore":`...)
 	b = jsonenc.AppendFloat(b, s.Score)
 	b = en.appendImages(b, s.ID, true)
@@ -266,7 +274,7 @@ func (en *encoder) appendSimilarFields(b []byte, s *index.Scored) []byte {
 	b = append(b, `,"sharedNotes":`...)
 	b = jsonenc.AppendStrings(b, s.SharedNotes)
 	b = append(b, `,"accords":`...)
-	return en.appendAccordsOf(b, s.Entry)
+	return en.appendAccordsOf(b, s.Entry, it)
 }
 
 // appendSimilar appends similar items, or dupe items (which add priceTier
@@ -338,7 +346,8 @@ func (en *encoder) appendMatches(b []byte, ss []index.Scored) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, '{')
-		b = en.appendIdentOf(b, s.Entry)
+		it := en.item(s.Entry)
+		b = appendIdentOf(b, s.Entry, it)
 		b = append(b, `,"matchScore":`...)
 		b = jsonenc.AppendFloat(b, s.Score)
 		b = append(b, `,"rating":`...)
@@ -348,7 +357,7 @@ func (en *encoder) appendMatches(b []byte, ss []index.Scored) []byte {
 		b = append(b, `,"image":`...)
 		b = en.appendImage(b, s.ID)
 		b = append(b, `,"accords":`...)
-		b = en.appendAccordsOf(b, s.Entry)
+		b = en.appendAccordsOf(b, s.Entry, it)
 		b = append(b, '}')
 	}
 	return append(b, ']')

@@ -145,7 +145,7 @@ func (en *encoder) item(e *index.Entry) *encodedItem {
 	// passes the limit (by one item per request at most), so that a full
 	// memo is seen as full before anything is encoded for it.
 	if g.slots[pos].CompareAndSwap(nil, it) {
-		g.bytes.Add(int64(len(it.b) + 24*len(it.holes) + itemOverhead))
+		g.bytes.Add(int64(len(it.b) + holeBytes*len(it.holes) + itemOverhead))
 	}
 	return it
 }
@@ -161,19 +161,19 @@ func (en *encoder) appendItem(b []byte, it *encodedItem) []byte {
 	return append(b, it.b...)
 }
 
-// appendIdentOf appends e's id, slug, name and brand members, from the
-// memo when e is kept there.
-func (en *encoder) appendIdentOf(b []byte, e *index.Entry) []byte {
-	if it := en.item(e); it != nil {
+// appendIdentOf appends e's id, slug, name and brand members: from it,
+// e's kept item (en.item), unless it is nil.
+func appendIdentOf(b []byte, e *index.Entry, it *encodedItem) []byte {
+	if it != nil {
 		return append(b, it.ident()...)
 	}
 	return appendIdent(b, e)
 }
 
-// appendAccordsOf appends e's accords array, from the memo when e is kept
-// there.
-func (en *encoder) appendAccordsOf(b []byte, e *index.Entry) []byte {
-	if it := en.item(e); it != nil {
+// appendAccordsOf appends e's accords array: from it, e's kept item,
+// unless it is nil.
+func (en *encoder) appendAccordsOf(b []byte, e *index.Entry, it *encodedItem) []byte {
+	if it != nil {
 		return append(b, it.accordsOf()...)
 	}
 	return appendAccords(en, b, e.Accords())

@@ -25,9 +25,9 @@ func TestItemMemo(t *testing.T) {
 	}
 	rd := newRender(view.NewURLs("https://fragrance.example", fakeImages{}, ref.Color))
 	const limit = 50 << 10
-	rd.items = newItemMemo(limit)
-	g := rd.items.of(ix)
-	if g == nil || rd.items.of(ix) != g {
+	rd.itemMemo = newItemMemo(limit)
+	g := rd.itemMemo.of(ix)
+	if g == nil || rd.itemMemo.of(ix) != g {
 		t.Fatal("no memo, or a second one for the same catalogue")
 	}
 	page := ix.Perfumes(index.ListQuery{Page: 1, Limit: 200})
@@ -66,7 +66,7 @@ func TestItemMemo(t *testing.T) {
 	if it := en.item(&otherEntry); it != nil {
 		t.Fatal("an entry that is not the catalogue's was kept")
 	}
-	if ng := rd.items.of(other); ng == nil || ng == g || ng.bytes.Load() != 0 {
+	if ng := rd.itemMemo.of(other); ng == nil || ng == g || ng.bytes.Load() != 0 {
 		t.Fatal("a new catalogue did not start a new, empty memo")
 	}
 }

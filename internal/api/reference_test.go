@@ -36,12 +36,9 @@ func refEncode(t testing.TB, v any) []byte {
 // fastEncode is what Server.answer writes: the encoding with its holes
 // filled.
 func fastEncode(rd *render, f func(en *encoder, b []byte) []byte) []byte {
-	en := &encoder{render: rd}
-	if rd.items != nil {
-		ix, _ := refIndex()
-		en.items = rd.items.of(ix)
-	}
-	fz := &frozen{body: append(f(en, nil), '\n'), holes: en.holes}
+	ix, _ := refIndex()
+	en := rd.encoderFor(ix)
+	fz := &frozen{body: append(f(&en, nil), '\n'), holes: en.holes}
 	return fz.appendTo(nil, rd.urls)
 }
 
@@ -81,20 +78,20 @@ var refIndex = sync.OnceValues(func() (*index.Index, error) {
 	return index.Build(ps, index.Options{AccordColor: ref.Color}), nil
 })
 
-func testRenders(t *testing.T) []struct {
+// testRender is an encoder set-up to compare with the reference encoding
+// through the same URLs.
+type testRender struct {
 	name string
 	fast *render
 	ref  view.URLs
-} {
+}
+
+func testRenders(t *testing.T) []testRender {
 	ref, err := bundled.LoadReference()
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out []struct {
-		name string
-		fast *render
-		ref  view.URLs
-	}
+	var out []testRender
 	for _, tc := range []struct {
 		name   string
 		base   string
@@ -102,16 +99,8 @@ func testRenders(t *testing.T) []struct {
 	}{{"default-images", "http://127.0.0.1:8080/a\"b\u2028\x01é", nil}, {"image-host", "https://fragrance.example", fakeImages{}}} {
 		u := view.NewURLs(tc.base, tc.images, ref.Color)
 		memo := newRender(u)
-		memo.items = newItemMemo(64 << 20) // room for every item
-		out = append(out, struct {
-			name string
-			fast *render
-			ref  view.URLs
-		}{tc.name, newRender(u), u}, struct {
-			name string
-			fast *render
-			ref  view.URLs
-		}{tc.name + "-item-memo", memo, u})
+		memo.itemMemo = newItemMemo(64 << 20) // room for every item
+		out = append(out, testRender{tc.name, newRender(u), u}, testRender{tc.name + "-item-memo", memo, u})
 	}
 	return out
 }
@@ -129,7 +118,7 @@ func TestEncodersMatchReference(t *testing.T) {
 	all := ix.Perfumes(index.ListQuery{Page: 1, Limit: ix.Len()})
 	for _, r := range testRenders(t) {
 		passes := 1
-		if r.fast.items != nil {
+		if r.fast.itemMemo != nil {
 			passes = 2
 		}
 		for pass := range passes {

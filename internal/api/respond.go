@@ -79,7 +79,7 @@ func (a *API) freeze(g *answerGen, key string, p *pendingAnswer, encode func(en 
 	defer func() { g.finish(key, p, fz, err, time.Since(start)) }()
 	bp := bufPool.Get().(*[]byte)
 	defer putBuf(bp)
-	en := encoder{render: a.render, items: a.render.items.of(g.ix)}
+	en := a.render.encoderFor(g.ix)
 	b, err := encode(&en, (*bp)[:0])
 	if err != nil {
 		return nil, err
@@ -96,7 +96,7 @@ var errAnswerFailed = errors.New("the answer could not be made")
 func (a *API) answerUncached(w http.ResponseWriter, ix *index.Index, encode func(en *encoder, b []byte) ([]byte, error)) error {
 	bp := bufPool.Get().(*[]byte)
 	defer putBuf(bp)
-	en := encoder{render: a.render, items: a.render.items.of(ix)}
+	en := a.render.encoderFor(ix)
 	b, err := encode(&en, (*bp)[:0])
 	if err != nil {
 		return err
