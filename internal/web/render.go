@@ -14,6 +14,7 @@ import (
 	"github.com/fragrance-data/fragrance/internal/problem"
 	"strconv"
 	"sync"
+	"sync/atomic"
 )
 
 // Page is what a handler of any area hands to Render: the head of the page
@@ -122,16 +123,36 @@ var bufPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 // Pages vary with the visitor's cookie choice (the banner), so they are
 // private to the browser and revalidated before reuse.
 func (t *Templates) Render(w http.ResponseWriter, r *http.Request, status int, name string, p Page) {
-	s := t.site
-	tpl, ok := t.pages[name]
+	buf := bufPool.Get().(*bytes.Buffer)
+	defer func() {
+		if buf.Cap() <= 1<<20 {
+			buf.Reset()
+			bufPool.Put(buf)
+		}
+	}()
+	rd, ok := t.render(w, r, buf, status, name, p, t.site.visitorOf(r))
 	if !ok {
-		s.ServerError(w, r, fmt.Errorf("web: no page template %q", name))
 		return
 	}
-	c := ReadConsent(r)
-	d := layoutData{Page: p, Base: s.base, Nonce: s.placeholder, Consent: c, Back: backOf(r.URL), Year: s.now().Year()}
-	if c.Analytics {
-		d.Analytics = s.analytics
+	t.site.serve(w, r, status, rd, rd.body)
+}
+
+// Kept holds a page's rendering for the next visitor of the same kind
+// (see RenderKept). The zero Kept holds none.
+type Kept struct {
+	rd atomic.Pointer[rendering]
+}
+
+// RenderKept is Render with status 200 for a page that stays the same as
+// long as kept does (its caller keeps the two together): the rendering
+// made for one visitor is kept and served again, with a fresh nonce, to
+// the next visitor of the same kind (the same cookie choice, the same
+// address, the same year), without the template. A visitor of another
+// kind gets a rendering of its own, which is then the kept one.
+func (t *Templates) RenderKept(w http.ResponseWriter, r *http.Request, name string, p Page, kept *Kept) {
+	if p.NoStore {
+		t.Render(w, r, http.StatusOK, name, p) // a secret is never served twice
+		return
 	}
 	buf := bufPool.Get().(*bytes.Buffer)
 	defer func() {
@@ -140,28 +161,103 @@ func (t *Templates) Render(w http.ResponseWriter, r *http.Request, status int, n
 			bufPool.Put(buf)
 		}
 	}()
+	v := t.site.visitorOf(r)
+	rd := kept.rd.Load()
+	if rd == nil || rd.visitor != v {
+		var ok bool
+		if rd, ok = t.render(w, r, buf, http.StatusOK, name, p, v); !ok {
+			return
+		}
+		keep := *rd
+		keep.body = bytes.Clone(rd.body)
+		kept.rd.Store(&keep)
+	} else {
+		buf.Reset()
+		buf.Write(rd.body) // the kept bytes keep their stand-ins
+	}
+	t.site.serve(w, r, http.StatusOK, rd, buf.Bytes())
+}
+
+// visitor is what of a request a page's layout depends on, besides the
+// page: the cookie choice (the banner, the analytics snippet), the
+// address a consent form returns to, and the year.
+type visitor struct {
+	consent Consent
+	back    string
+	year    int
+}
+
+// visitorOf is the visitor of r. The date of a cookie choice is left out:
+// the layout does not show it (TestLayoutIgnoresConsentDate), so visitors
+// who chose alike on different days share renderings.
+func (s *Site) visitorOf(r *http.Request) visitor {
+	c := ReadConsent(r)
+	c.Date = ""
+	return visitor{consent: c, back: backOf(r.URL), year: s.now().Year()}
+}
+
+// rendering is a page rendered for a visitor, with the nonce's stand-in:
+// its bytes, where the stand-in is in them, and its ETag.
+type rendering struct {
+	body      []byte
+	nonces    []int
+	etag      string
+	noStore   bool
+	analytics bool // the operator's snippet is in it (the CSP lets it load scripts)
+	visitor   visitor
+}
+
+// render renders page name for visitor v into buf, which the rendering's
+// body then is. On failure it has answered the error page and returns
+// false.
+func (t *Templates) render(w http.ResponseWriter, r *http.Request, buf *bytes.Buffer, status int, name string, p Page, v visitor) (*rendering, bool) {
+	s := t.site
+	tpl, ok := t.pages[name]
+	if !ok {
+		s.ServerError(w, r, fmt.Errorf("web: no page template %q", name))
+		return nil, false
+	}
+	d := layoutData{Page: p, Base: s.base, Nonce: s.placeholder, Consent: v.consent, Back: v.back, Year: v.year}
+	if v.consent.Analytics {
+		d.Analytics = s.analytics
+	}
 	buf.Reset()
 	if err := tpl.ExecuteTemplate(buf, "layout", d); err != nil {
 		if name == "500" {
 			s.log.ErrorContext(r.Context(), "the 500 page failed to render", "err", err)
 			http.Error(w, "The page failed on our side.", http.StatusInternalServerError)
-			return
+			return nil, false
 		}
 		s.ServerError(w, r, fmt.Errorf("render %s: %w", name, err))
-		return
+		return nil, false
 	}
 	body := buf.Bytes()
 	sum := sha256.Sum256(body)
-	etag := `"` + hex.EncodeToString(sum[:12]) + `"`
+	rd := &rendering{body: body, etag: `"` + hex.EncodeToString(sum[:12]) + `"`,
+		noStore: p.NoStore, analytics: d.Analytics != "", visitor: v}
+	for i := 0; ; {
+		j := bytes.Index(body[i:], []byte(s.placeholder))
+		if j < 0 {
+			break
+		}
+		rd.nonces = append(rd.nonces, i+j)
+		i += j + len(s.placeholder)
+	}
+	return rd, true
+}
+
+// serve answers rd with status; body is rd's bytes (or a copy), in which
+// the stand-ins are replaced by this answer's nonce.
+func (s *Site) serve(w http.ResponseWriter, r *http.Request, status int, rd *rendering, body []byte) {
 	h := w.Header()
 	h.Set("Content-Type", "text/html; charset=utf-8")
 	h.Set("Cache-Control", "private, no-cache")
 	h.Set("Vary", "Cookie")
-	if p.NoStore {
+	if rd.noStore {
 		h.Set("Cache-Control", "no-store")
 	} else if status == http.StatusOK {
-		h.Set("ETag", etag)
-		if r.Header.Get("If-None-Match") == etag {
+		h.Set("ETag", rd.etag)
+		if r.Header.Get("If-None-Match") == rd.etag {
 			// The browser keeps the policy of the page it has (with that
 			// page's nonce): a new one here would replace it.
 			h.Del("Content-Security-Policy")
@@ -170,23 +266,13 @@ func (t *Templates) Render(w http.ResponseWriter, r *http.Request, status int, n
 		}
 	}
 	nonce := newNonce()
-	replaceAll(body, s.placeholder, nonce)
-	h.Set("Content-Security-Policy", s.csp(nonce, d.Analytics != ""))
+	for _, at := range rd.nonces {
+		copy(body[at:], nonce)
+	}
+	h.Set("Content-Security-Policy", s.csp(nonce, rd.analytics))
 	h.Set("Content-Length", strconv.Itoa(len(body)))
 	w.WriteHeader(status)
 	w.Write(body)
-}
-
-// replaceAll replaces, in place, every old in b by new of the same length.
-func replaceAll(b []byte, old, new string) {
-	for i := 0; ; {
-		j := bytes.Index(b[i:], []byte(old))
-		if j < 0 {
-			return
-		}
-		copy(b[i+j:], new)
-		i += j + len(old)
-	}
 }
 
 // MarkdownType is the content type of the Markdown twins of the pages.

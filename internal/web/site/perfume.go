@@ -34,7 +34,7 @@ type layer struct {
 type fact struct{ Label, Value, Link string }
 
 // perfume is GET /perfumes/{slug}. A page asked before is served from the
-// page cache (see pageCache).
+// page cache (see pageCache), rendered once for each kind of visitor.
 func (s *Site) perfume(w http.ResponseWriter, r *http.Request, ix *index.Index) {
 	slug := r.PathValue("slug")
 	if twin, ok := strings.CutSuffix(slug, mdSuffix); ok {
@@ -51,8 +51,8 @@ func (s *Site) perfume(w http.ResponseWriter, r *http.Request, ix *index.Index) 
 		return
 	}
 	transparent, now := s.urls.TransparentAvailable(e.ID), time.Now()
-	if page, ok := s.cache.get(ix, slug, transparent, now); ok {
-		s.pages.Render(w, r, http.StatusOK, "html", page)
+	if page, kept, ok := s.cache.get(ix, slug, transparent, now); ok {
+		s.pages.RenderKept(w, r, "html", page, kept)
 		return
 	}
 	page, err := s.perfumePage(ix, slug)
@@ -60,8 +60,7 @@ func (s *Site) perfume(w http.ResponseWriter, r *http.Request, ix *index.Index) 
 		s.web.ServerError(w, r, err)
 		return
 	}
-	s.cache.put(ix, slug, transparent, now, page)
-	s.pages.Render(w, r, http.StatusOK, "html", page)
+	s.pages.RenderKept(w, r, "html", page, s.cache.put(ix, slug, transparent, now, page))
 }
 
 // perfumePage renders the page of a perfume: its head, and its content

@@ -5,7 +5,9 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/fragrance-data/fragrance/internal/servetest"
@@ -119,5 +121,96 @@ func TestSiteSearchRanksAsTheAPI(t *testing.T) {
 				t.Errorf("%q #%d: api %s, site search %s, page %s", q, i, slug, site.Perfumes[i].Slug, links[i][1])
 			}
 		}
+	}
+}
+
+// TestPerfumePageKept: a perfume page asked again by a visitor of the same
+// kind is served from its kept rendering, and reads exactly as the
+// template renders it for that visitor, with a nonce of its own that is
+// the CSP's; visitors of other kinds (cookie choice, address, query) get
+// their own page, whatever was kept before them.
+func TestPerfumePageKept(t *testing.T) {
+	withSnippet := func(c *servetest.Config) { c.Analytics = `<script src="https://stats.example/a.js" defer></script>` }
+	h := servetest.NewServer(t, withSnippet)
+	const path = "/perfumes/dior-sauvage"
+	kinds := []struct{ name, target, cookie string }{
+		{"no choice", path, ""},
+		{"necessary", path, "consent=necessary:2026-01-01"},
+		{"necessary, another day", path, "consent=necessary:2026-02-02"},
+		{"analytics", path, "consent=necessary.analytics:2026-01-01"},
+		{"with a query", path + "?ref=a%26b", ""},
+	}
+	get := func(target, cookie string, header ...string) (body, etag string, code int) {
+		t.Helper()
+		if cookie != "" {
+			header = append(header, "Cookie", cookie)
+		}
+		rec := servetest.Do(t, h, "GET", target, header...)
+		if rec.Code == http.StatusNotModified {
+			return "", rec.Header().Get("ETag"), rec.Code
+		}
+		csp := rec.Header().Get("Content-Security-Policy")
+		m := regexp.MustCompile(`'nonce-([A-Za-z0-9_-]{22})'`).FindStringSubmatch(csp)
+		// Errorf, not Fatalf: get also runs on goroutines of its own.
+		if rec.Code != http.StatusOK || m == nil {
+			t.Errorf("GET %s (%q) = %d, CSP %q", target, cookie, rec.Code, csp)
+			return "", "", rec.Code
+		}
+		b := rec.Body.String()
+		for _, n := range regexp.MustCompile(`nonce="([^"]*)"`).FindAllStringSubmatch(b, -1) {
+			if n[1] != m[1] {
+				t.Errorf("GET %s (%q): a script's nonce %q is not the CSP's %q", target, cookie, n[1], m[1])
+			}
+		}
+		if rec.Header().Get("Content-Length") != strconv.Itoa(len(b)) {
+			t.Errorf("GET %s: Content-Length %s for %d bytes", target, rec.Header().Get("Content-Length"), len(b))
+		}
+		return strings.ReplaceAll(b, m[1], "NONCE"), rec.Header().Get("ETag"), rec.Code
+	}
+	// Every kind twice in a row (rendered, then kept), then in turns, so
+	// that each kind finds another's rendering kept.
+	want := map[string]string{}
+	etags := map[string]string{}
+	seq := []int{0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 0, 3, 1, 0, 0, 3}
+	for _, i := range seq {
+		k := kinds[i]
+		body, etag, _ := get(k.target, k.cookie)
+		if w, ok := want[k.name]; !ok {
+			want[k.name], etags[k.name] = body, etag
+		} else if body != w || etag != etags[k.name] {
+			t.Errorf("%s: the page served again differs from its first rendering (ETag %s, then %s)", k.name, etags[k.name], etag)
+		}
+		if _, _, code := get(k.target, k.cookie, "If-None-Match", etag); code != http.StatusNotModified {
+			t.Errorf("%s: If-None-Match its ETag = %d", k.name, code)
+		}
+	}
+	// Served at once to many visitors of one kind, the kept rendering
+	// stays as it was (each answer fills a copy with its nonce).
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			for range 10 {
+				if body, _, _ := get(path, kinds[3].cookie); body != want[kinds[3].name] {
+					t.Error("a page served at the same time as others differs")
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	// The layout does not show the day of a choice, which is why visitors
+	// who chose alike on different days share a rendering: rendered
+	// afresh on a server of its own, the other day's page is the same.
+	fresh := servetest.NewServer(t, withSnippet)
+	rec := servetest.Do(t, fresh, "GET", path, "Cookie", kinds[2].cookie)
+	m := regexp.MustCompile(`'nonce-([A-Za-z0-9_-]{22})'`).FindStringSubmatch(rec.Header().Get("Content-Security-Policy"))
+	if m == nil || strings.ReplaceAll(rec.Body.String(), m[1], "NONCE") != want[kinds[1].name] {
+		t.Error("the page of a choice made on another day differs: the layout shows the date, and visitors of different days must not share renderings")
+	}
+	if want["no choice"] == want["necessary"] || want["necessary"] == want["analytics"] || want["no choice"] == want["with a query"] {
+		t.Error("visitors of different kinds got the same page")
+	}
+	if !strings.Contains(want["with a query"], `name="back" value="/perfumes/dior-sauvage?ref=a%26b"`) {
+		t.Error("the banner of a page with a query does not return to it")
 	}
 }
