@@ -15,13 +15,18 @@ import (
 // (web.Kept), served again to the next visitor of the same kind with only
 // its nonce new. Entries are dropped with the catalogue, after pageTTL
 // (similar perfumes' pictures change as transparent images are made), and
-// when the page's own picture changed; the whole cache is dropped when it
-// holds pageCacheMax pages or pageCacheBytes.
+// when the page's own picture changed.
+//
+// It holds at most pageCacheBytes (about pageCacheMax pages) in two
+// generations: pages go into the new one; when it is full, the old one is
+// dropped and the new one becomes old. A page found in the old generation
+// moves to the new one, so the pages asked often stay while the rest of
+// a long tail passes through.
 type pageCache struct {
-	mu    sync.Mutex
-	ix    *index.Index
-	m     map[string]cachedPage
-	bytes int
+	mu       sync.Mutex
+	ix       *index.Index
+	cur, old map[string]cachedPage
+	curBytes int
 }
 
 type cachedPage struct {
@@ -29,6 +34,7 @@ type cachedPage struct {
 	kept        *web.Kept
 	transparent bool
 	made        time.Time
+	size        int
 }
 
 const (
@@ -37,14 +43,21 @@ const (
 	pageTTL        = 10 * time.Minute
 )
 
-// get returns the kept page of slug in ix, if it is still good.
+// get returns the kept page of slug in ix, and where its rendering is
+// kept, if it is still good.
 func (c *pageCache) get(ix *index.Index, slug string, transparent bool, now time.Time) (web.Page, *web.Kept, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.ix != ix {
 		return web.Page{}, nil, false
 	}
-	p, ok := c.m[slug]
+	p, ok := c.cur[slug]
+	if !ok {
+		if p, ok = c.old[slug]; ok {
+			delete(c.old, slug)
+			c.add(slug, p)
+		}
+	}
 	if !ok || p.transparent != transparent || now.Sub(p.made) > pageTTL {
 		return web.Page{}, nil, false
 	}
@@ -52,21 +65,33 @@ func (c *pageCache) get(ix *index.Index, slug string, transparent bool, now time
 }
 
 // put keeps the page of slug in ix, and returns where its rendering is
-// kept.
+// to be kept.
 func (c *pageCache) put(ix *index.Index, slug string, transparent bool, now time.Time, p web.Page) *web.Kept {
-	size := cachedSize(p)
+	kept := new(web.Kept)
+	cp := cachedPage{page: p, kept: kept, transparent: transparent, made: now, size: cachedSize(p)}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.ix != ix || len(c.m) >= pageCacheMax || c.bytes+size > pageCacheBytes {
-		c.ix, c.m, c.bytes = ix, make(map[string]cachedPage, 256), 0
+	if c.ix != ix {
+		c.ix, c.cur, c.old, c.curBytes = ix, nil, nil, 0
 	}
-	if old, ok := c.m[slug]; ok {
-		c.bytes -= cachedSize(old.page)
-	}
-	kept := new(web.Kept)
-	c.m[slug] = cachedPage{page: p, kept: kept, transparent: transparent, made: now}
-	c.bytes += size
+	delete(c.old, slug)
+	c.add(slug, cp)
 	return kept
+}
+
+// add puts p in the new generation, turning generations first when it
+// is full. c.mu is held.
+func (c *pageCache) add(slug string, p cachedPage) {
+	if old, ok := c.cur[slug]; ok {
+		c.curBytes -= old.size
+	} else if len(c.cur) >= pageCacheMax/2 || c.curBytes+p.size > pageCacheBytes/2 {
+		c.old, c.cur, c.curBytes = c.cur, nil, 0
+	}
+	if c.cur == nil {
+		c.cur = make(map[string]cachedPage, 256)
+	}
+	c.cur[slug] = p
+	c.curBytes += p.size
 }
 
 // cachedSize is about what a perfume page takes in the cache: its texts,
