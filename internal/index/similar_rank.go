@@ -187,29 +187,51 @@ func (ix *Index) fillShared(out []Scored, src uint32, doc func(i int) uint32) {
 		return
 	}
 	s := ix.sim
+	// src's accords and notes, and a filter of their ids: most of a
+	// listed perfume's accords and notes are not src's, and the filter
+	// says so without a walk of src's list.
 	var accBuf, noteBuf [64]uint32
+	var accIn, noteIn idFilter
 	srcAccs, srcNotes := accBuf[:0], noteBuf[:0]
 	for _, r := range s.docAccs[s.docAccOff[src]:s.docAccOff[src+1]] {
 		srcAccs = append(srcAccs, r.id())
+		accIn.add(r.id())
 	}
 	for _, r := range s.docNotes[s.docNoteOff[src]:s.docNoteOff[src+1]] {
 		srcNotes = append(srcNotes, r.id())
+		noteIn.add(r.id())
 	}
-	type span struct{ acc, note int32 }
-	var small [32]span
-	ends := small[:0]
-	accs := make([]catalog.AccordStrength, 0, len(out)*min(len(srcAccs), 3))
-	notes := make([]string, 0, len(out)*min(len(srcNotes), 3))
+	// The items' lists are found first, all of them, and read after: the
+	// listed perfumes lie anywhere in memory, and loads that do not wait
+	// on one another overlap, where one item at a time waits for each.
+	type lists struct {
+		accs  []accRef
+		notes []noteRef
+		list  AccordList
+	}
+	var small [32]lists
+	items := small[:0]
 	for i := range out {
 		d := doc(i)
-		list := ix.entries[d].Accords()
-		for _, r := range s.docAccs[s.docAccOff[d]:s.docAccOff[d+1]] {
-			if slices.Contains(srcAccs, r.id()) {
-				accs = append(accs, list.At(int(r.pos())))
+		items = append(items, lists{
+			accs:  s.docAccs[s.docAccOff[d]:s.docAccOff[d+1]],
+			notes: s.docNotes[s.docNoteOff[d]:s.docNoteOff[d+1]],
+			list:  out[i].Entry.Accords(),
+		})
+	}
+	type span struct{ acc, note int32 }
+	var spans [32]span
+	ends := spans[:0]
+	accs := make([]catalog.AccordStrength, 0, len(out)*min(len(srcAccs), 3))
+	notes := make([]string, 0, len(out)*min(len(srcNotes), 3))
+	for _, it := range items {
+		for _, r := range it.accs {
+			if accIn.has(r.id()) && slices.Contains(srcAccs, r.id()) {
+				accs = append(accs, it.list.At(int(r.pos())))
 			}
 		}
-		for _, r := range s.docNotes[s.docNoteOff[d]:s.docNoteOff[d+1]] {
-			if slices.Contains(srcNotes, r.id()) {
+		for _, r := range it.notes {
+			if noteIn.has(r.id()) && slices.Contains(srcNotes, r.id()) {
 				notes = append(notes, ix.noteName[r.id()])
 			}
 		}
@@ -222,6 +244,14 @@ func (ix *Index) fillShared(out []Scored, src uint32, doc func(i int) uint32) {
 		prev = e
 	}
 }
+
+// idFilter is a set of ids that may say yes for an id not in it (one in
+// eight or so for a perfume's notes) but never no for one in it: one bit
+// for each id modulo 512.
+type idFilter [8]uint64
+
+func (f *idFilter) add(id uint32)      { f[id>>6&7] |= 1 << (id & 63) }
+func (f *idFilter) has(id uint32) bool { return f[id>>6&7]&(1<<(id&63)) != 0 }
 
 // accumulate adds up src's dot products with every perfume sharing an
 // accord or a note, walking only the postings of src's own accords and
