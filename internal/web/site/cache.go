@@ -10,10 +10,10 @@ import (
 )
 
 // pageCache keeps perfume pages for the catalogue being served, so that a
-// page asked again skips the similarity scans and the templates: its head
-// and content, and the whole page as last rendered for a visitor
-// (web.Kept), served again to the next visitor of the same kind with only
-// its nonce new. Entries are dropped with the catalogue, after pageTTL
+// page asked again skips the similarity scans and the content's template:
+// its head and content, and, once it is asked again, the whole page as
+// last rendered for a visitor (web.Kept), served again to the next visitor
+// of the same kind with only its nonce new. Entries are dropped with the catalogue, after pageTTL
 // (similar perfumes' pictures change as transparent images are made), and
 // when the page's own picture changed.
 //
@@ -64,9 +64,8 @@ func (c *pageCache) get(ix *index.Index, slug string, transparent bool, now time
 	return p.page, p.kept, true
 }
 
-// put keeps the page of slug in ix, and returns where its rendering is
-// to be kept.
-func (c *pageCache) put(ix *index.Index, slug string, transparent bool, now time.Time, p web.Page) *web.Kept {
+// put keeps the page of slug in ix.
+func (c *pageCache) put(ix *index.Index, slug string, transparent bool, now time.Time, p web.Page) {
 	kept := new(web.Kept)
 	cp := cachedPage{page: p, kept: kept, transparent: transparent, made: now, size: cachedSize(p)}
 	c.mu.Lock()
@@ -76,7 +75,6 @@ func (c *pageCache) put(ix *index.Index, slug string, transparent bool, now time
 	}
 	delete(c.old, slug)
 	c.add(slug, cp)
-	return kept
 }
 
 // add puts p in the new generation, turning generations first when it
@@ -95,7 +93,8 @@ func (c *pageCache) add(slug string, p cachedPage) {
 }
 
 // cachedSize is about what a perfume page takes in the cache: its texts,
-// and once more as much with the layout around them for its rendering.
+// and, counted from the start, once more as much with the layout around
+// them for the rendering it keeps once asked again.
 func cachedSize(p web.Page) int {
 	n := len(p.Title) + len(p.Description) + len(p.Path) + len(p.OGImage) + len(p.Markdown)
 	for _, ld := range p.JSONLD {

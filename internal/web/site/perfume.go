@@ -34,7 +34,8 @@ type layer struct {
 type fact struct{ Label, Value, Link string }
 
 // perfume is GET /perfumes/{slug}. A page asked before is served from the
-// page cache (see pageCache), rendered once for each kind of visitor.
+// page cache (see pageCache); asked again by a visitor of the same kind,
+// from its kept rendering.
 func (s *Site) perfume(w http.ResponseWriter, r *http.Request, ix *index.Index) {
 	slug := r.PathValue("slug")
 	if twin, ok := strings.CutSuffix(slug, mdSuffix); ok {
@@ -60,7 +61,10 @@ func (s *Site) perfume(w http.ResponseWriter, r *http.Request, ix *index.Index) 
 		s.web.ServerError(w, r, err)
 		return
 	}
-	s.pages.RenderKept(w, r, "html", page, s.cache.put(ix, slug, transparent, now, page))
+	// A page is rendered for keeping when it is asked again: most of a
+	// long tail is asked once, and its renderings would only be garbage.
+	s.cache.put(ix, slug, transparent, now, page)
+	s.pages.Render(w, r, http.StatusOK, "html", page)
 }
 
 // perfumePage renders the page of a perfume: its head, and its content
