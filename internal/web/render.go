@@ -163,7 +163,7 @@ func (t *Templates) RenderKept(w http.ResponseWriter, r *http.Request, name stri
 	}()
 	v := t.site.visitorOf(r)
 	rd := kept.rd.Load()
-	if rd == nil || rd.visitor != v {
+	if rd == nil || rd.visitor.kind() != v.kind() {
 		var ok bool
 		if rd, ok = t.render(w, r, buf, http.StatusOK, name, p, v); !ok {
 			return
@@ -187,13 +187,18 @@ type visitor struct {
 	year    int
 }
 
-// visitorOf is the visitor of r. The date of a cookie choice is left out:
-// the layout does not show it (TestLayoutIgnoresConsentDate), so visitors
-// who chose alike on different days share renderings.
+// visitorOf is the visitor of r.
 func (s *Site) visitorOf(r *http.Request) visitor {
-	c := ReadConsent(r)
-	c.Date = ""
-	return visitor{consent: c, back: backOf(r.URL), year: s.now().Year()}
+	return visitor{consent: ReadConsent(r), back: backOf(r.URL), year: s.now().Year()}
+}
+
+// kind is v without the date of its cookie choice: the layout does not
+// show it (only /privacy does, which is never kept; TestPerfumePageKept
+// checks it), so visitors who chose alike on different days share a kept
+// rendering.
+func (v visitor) kind() visitor {
+	v.consent.Date = ""
+	return v
 }
 
 // rendering is a page rendered for a visitor, with the nonce's stand-in:

@@ -211,6 +211,9 @@ func TestConsent(t *testing.T) {
 		if strings.Contains(page.Body.String(), `class="consent"`) {
 			t.Errorf("%v: the banner still shows after a choice", tt.form)
 		}
+		if _, date, _ := strings.Cut(ck.Value, ":"); !strings.Contains(page.Body.String(), "Your choice of "+date+": necessary") {
+			t.Errorf("%v: /privacy does not show the choice of %s", tt.form, date)
+		}
 	}
 	if rec := post(url.Values{"choice": {"accept"}}, "Sec-Fetch-Site", "cross-site"); rec.Code != http.StatusForbidden || len(rec.Result().Cookies()) != 0 {
 		t.Errorf("cross-site post = %d, cookies %v", rec.Code, rec.Result().Cookies())
