@@ -18,8 +18,8 @@ import (
 // BenchmarkPerfumePage renders perfume pages from the index as GET
 // /perfumes/{slug} does (similar perfumes, cheaper alternatives, template,
 // ETag, nonce), without the server's middleware: "warm" asks the 200 most
-// rated perfumes over and over (their content comes from the page cache,
-// the layout is rendered for each answer), "cold" walks the whole
+// rated perfumes over and over (from the second time, each is served from
+// its kept rendering with a fresh nonce), "cold" walks the whole
 // catalogue, so that every page is made from the index.
 //
 //	go test ./internal/web/site -run '^$' -bench PerfumePage -benchtime 2000x
