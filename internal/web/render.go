@@ -65,7 +65,6 @@ type layoutData struct {
 	Consent   Consent
 	Back      string        // the request's own path and query: where a consent form returns
 	Analytics template.HTML // the operator's snippet, after consent to analytics
-	Year      int
 }
 
 // Templates are the pages of one area, each parsed over the shared layout.
@@ -113,8 +112,22 @@ func (t *Templates) Content(name string, p Page) (template.HTML, error) {
 	return template.HTML(b.String()), nil
 }
 
-// bufPool recycles page buffers.
+// bufPool recycles page buffers (getBuf, putBuf).
 var bufPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// getBuf returns an empty buffer from the pool.
+func getBuf() *bytes.Buffer {
+	buf := bufPool.Get().(*bytes.Buffer)
+	buf.Reset()
+	return buf
+}
+
+// putBuf gives buf back to the pool, unless an outsized page grew it.
+func putBuf(buf *bytes.Buffer) {
+	if buf.Cap() <= 1<<20 {
+		bufPool.Put(buf)
+	}
+}
 
 // Render writes page name of t with status. The page is rendered with a
 // stand-in for the CSP nonce, its ETag is the hash of that rendering (so
@@ -123,13 +136,8 @@ var bufPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 // Pages vary with the visitor's cookie choice (the banner), so they are
 // private to the browser and revalidated before reuse.
 func (t *Templates) Render(w http.ResponseWriter, r *http.Request, status int, name string, p Page) {
-	buf := bufPool.Get().(*bytes.Buffer)
-	defer func() {
-		if buf.Cap() <= 1<<20 {
-			buf.Reset()
-			bufPool.Put(buf)
-		}
-	}()
+	buf := getBuf()
+	defer putBuf(buf)
 	rd, ok := t.render(w, r, buf, status, name, p, t.site.visitorOf(r))
 	if !ok {
 		return
@@ -146,21 +154,16 @@ type Kept struct {
 // RenderKept is Render with status 200 for a page that stays the same as
 // long as kept does (its caller keeps the two together): the rendering
 // made for one visitor is kept and served again, with a fresh nonce, to
-// the next visitor of the same kind (the same cookie choice, the same
-// address, the same year), without the template. A visitor of another
+// the next visitor of the same kind (the same cookie choice and the same
+// address), without the template. A visitor of another
 // kind gets a rendering of its own, which is then the kept one.
 func (t *Templates) RenderKept(w http.ResponseWriter, r *http.Request, name string, p Page, kept *Kept) {
 	if p.NoStore {
 		t.Render(w, r, http.StatusOK, name, p) // a secret is never served twice
 		return
 	}
-	buf := bufPool.Get().(*bytes.Buffer)
-	defer func() {
-		if buf.Cap() <= 1<<20 {
-			buf.Reset()
-			bufPool.Put(buf)
-		}
-	}()
+	buf := getBuf()
+	defer putBuf(buf)
 	v := t.site.visitorOf(r)
 	rd := kept.rd.Load()
 	if rd == nil || rd.visitor.kind() != v.kind() {
@@ -172,24 +175,22 @@ func (t *Templates) RenderKept(w http.ResponseWriter, r *http.Request, name stri
 		keep.body = bytes.Clone(rd.body)
 		kept.rd.Store(&keep)
 	} else {
-		buf.Reset()
 		buf.Write(rd.body) // the kept bytes keep their stand-ins
 	}
 	t.site.serve(w, r, http.StatusOK, rd, buf.Bytes())
 }
 
 // visitor is what of a request a page's layout depends on, besides the
-// page: the cookie choice (the banner, the analytics snippet), the
-// address a consent form returns to, and the year.
+// page: the cookie choice (the banner, the analytics snippet) and the
+// address a consent form returns to.
 type visitor struct {
 	consent Consent
 	back    string
-	year    int
 }
 
 // visitorOf is the visitor of r.
 func (s *Site) visitorOf(r *http.Request) visitor {
-	return visitor{consent: ReadConsent(r), back: backOf(r.URL), year: s.now().Year()}
+	return visitor{consent: ReadConsent(r), back: backOf(r.URL)}
 }
 
 // kind is v without the date of its cookie choice: the layout does not
@@ -204,12 +205,11 @@ func (v visitor) kind() visitor {
 // rendering is a page rendered for a visitor, with the nonce's stand-in:
 // its bytes, where the stand-in is in them, and its ETag.
 type rendering struct {
-	body      []byte
-	nonces    []int
-	etag      string
-	noStore   bool
-	analytics bool // the operator's snippet is in it (the CSP lets it load scripts)
-	visitor   visitor
+	body    []byte
+	nonces  []int
+	etag    string
+	noStore bool
+	visitor visitor
 }
 
 // render renders page name for visitor v into buf, which the rendering's
@@ -222,10 +222,7 @@ func (t *Templates) render(w http.ResponseWriter, r *http.Request, buf *bytes.Bu
 		s.ServerError(w, r, fmt.Errorf("web: no page template %q", name))
 		return nil, false
 	}
-	d := layoutData{Page: p, Base: s.base, Nonce: s.placeholder, Consent: v.consent, Back: v.back, Year: v.year}
-	if v.consent.Analytics {
-		d.Analytics = s.analytics
-	}
+	d := layoutData{Page: p, Base: s.base, Nonce: s.placeholder, Consent: v.consent, Back: v.back, Analytics: s.analyticsFor(v.consent)}
 	buf.Reset()
 	if err := tpl.ExecuteTemplate(buf, "layout", d); err != nil {
 		if name == "500" {
@@ -238,8 +235,7 @@ func (t *Templates) render(w http.ResponseWriter, r *http.Request, buf *bytes.Bu
 	}
 	body := buf.Bytes()
 	sum := sha256.Sum256(body)
-	rd := &rendering{body: body, etag: `"` + hex.EncodeToString(sum[:12]) + `"`,
-		noStore: p.NoStore, analytics: d.Analytics != "", visitor: v}
+	rd := &rendering{body: body, etag: `"` + hex.EncodeToString(sum[:12]) + `"`, noStore: p.NoStore, visitor: v}
 	for i := 0; ; {
 		j := bytes.Index(body[i:], []byte(s.placeholder))
 		if j < 0 {
@@ -249,6 +245,15 @@ func (t *Templates) render(w http.ResponseWriter, r *http.Request, buf *bytes.Bu
 		i += j + len(s.placeholder)
 	}
 	return rd, true
+}
+
+// analyticsFor is the operator's snippet for a visitor of cookie choice
+// c: none without consent to analytics.
+func (s *Site) analyticsFor(c Consent) template.HTML {
+	if c.Analytics {
+		return s.analytics
+	}
+	return ""
 }
 
 // serve answers rd with status; body is rd's bytes (or a copy), in which
@@ -274,7 +279,8 @@ func (s *Site) serve(w http.ResponseWriter, r *http.Request, status int, rd *ren
 	for _, at := range rd.nonces {
 		copy(body[at:], nonce)
 	}
-	h.Set("Content-Security-Policy", s.csp(nonce, rd.analytics))
+	// With the operator's snippet in the page, the CSP lets it load scripts.
+	h.Set("Content-Security-Policy", s.csp(nonce, s.analyticsFor(rd.visitor.consent) != ""))
 	h.Set("Content-Length", strconv.Itoa(len(body)))
 	w.WriteHeader(status)
 	w.Write(body)
