@@ -358,6 +358,9 @@ func backOf(u *url.URL) string {
 	if len(path) > maxBack {
 		return "/"
 	}
+	if u.RawQuery == "" {
+		return path // most pages: no query to parse
+	}
 	q := u.Query()
 	if len(q) == 0 {
 		return path
