@@ -199,7 +199,7 @@ fi
 listen_addr() {
 	local a
 	for a in $(ss -ltnpH 2>/dev/null | awk -v p="pid=$1," 'index($0, p) && $4 ~ /^127\.0\.0\.1:/ {print $4}'); do
-		if curl -s -o /dev/null -m 1 "http://$a/healthz"; then echo "$a"; return; fi
+		if curl -sf -o /dev/null -m 1 "http://$a/healthz"; then echo "$a"; return; fi
 	done
 }
 

@@ -1,11 +1,11 @@
 package api
 
 import (
+	"bytes"
 	"math"
 	"reflect"
 	"strconv"
 	"sync/atomic"
-	"time"
 
 	"github.com/fragrance-data/fragrance/internal/jsonenc"
 	"github.com/fragrance-data/fragrance/internal/usage"
@@ -57,42 +57,42 @@ func appendKeyOf(b []byte, v reflect.Value) []byte {
 	panic("api: cache key of a query holding a " + v.Kind().String())
 }
 
-// frozen is an encoded answer, final newline included, with holes where
-// the live imageTransparentAvailable flags and image URLs go, and what
-// serving it counts.
+// frozen is an encoded answer, final newline included, as last written:
+// the live imageTransparentAvailable flags and image URLs filled in, where
+// each is noted, and what serving it counts.
 type frozen struct {
-	body   []byte
-	holes  []hole
 	counts answerCounts
-	length []string // Content-Length of body, when there are no holes
-	// filled is the answer with its holes filled, kept for refillEvery:
-	// repeated requests then write it as it is. Availability changes
-	// slowly (the image host itself reloads it every minute), so an
-	// answer may lag it by that second at most.
+	// filled is the answer with its holes filled, and the image host's
+	// stamp when they were: requests write it as it is until the stamp
+	// moves (a transparent image made, a photo imported), and the first
+	// request after that fills the holes again. A kept answer holds one
+	// body, not a template beside its filled copy.
 	filled     atomic.Pointer[filledAnswer]
 	answerSlot // its place in the cache, once kept
 }
 
-// refillEvery is how long a filled answer is written before its holes are
-// filled again.
-const refillEvery = time.Second
-
-// filledAnswer is a frozen answer with its holes filled at a time.
+// filledAnswer is an answer with its holes filled.
 type filledAnswer struct {
 	body   []byte
 	length []string
-	at     time.Time
+	holes  []hole // where each filled value is in body, and its length
+	stamp  uint64 // the image host's stamp (view.URLs.Stamp) when filled
+	// stamped is whether the stamp tells when to fill again; false: an
+	// image host that cannot tell, and the holes are filled every time.
+	stamped bool
 }
 
-// hole is where a live member of perfume id goes in a frozen body.
+// hole is where a live member of perfume id goes in an answer: in an
+// encoded one, at pos, with n zero; in a filled one, the n bytes at pos.
 type hole struct {
 	pos  int
 	id   int64
+	n    int32
 	kind holeKind
 }
 
-// holeBytes is what a hole takes in memory (pos, id and kind, padded), for
-// the answer cache's and the item memo's accounts.
+// holeBytes is what a hole takes in memory (pos, id, n and kind, padded),
+// for the answer cache's and the item memo's accounts.
 const holeBytes = 24
 
 // holeKind says what fills a hole.
@@ -113,44 +113,62 @@ type answerCounts struct {
 	emptySearch string // the folded query; "": none
 }
 
-// newFrozen keeps an encoded answer; body and holes become its own.
-func newFrozen(body []byte, holes []hole, counts answerCounts) *frozen {
-	fz := &frozen{body: body, holes: holes, counts: counts}
-	if len(holes) == 0 {
-		fz.length = []string{strconv.Itoa(len(body))}
-	}
+// newFrozen keeps the encoded answer body (its holes empty, at holes),
+// filled from urls; body and holes stay the caller's.
+func newFrozen(body []byte, holes []hole, counts answerCounts, urls view.URLs) *frozen {
+	fz := &frozen{counts: counts}
+	fz.filled.Store(fill(body, holes, urls))
 	return fz
 }
 
-// size is about what fz holds in memory, its filled copy included.
+// size is about what fz holds in memory.
 func (fz *frozen) size() int {
-	n := len(fz.body) + holeBytes*len(fz.holes) + 128
-	if len(fz.holes) > 0 {
-		n += len(fz.body) + 80*len(fz.holes) // a URL is longer than a flag
-	}
-	return n
+	f := fz.filled.Load()
+	return len(f.body) + holeBytes*len(f.holes) + 160
 }
 
 // answer returns the body to write and its Content-Length, filling the
-// holes anew when the last filling is older than refillEvery.
-func (fz *frozen) answer(urls view.URLs, now time.Time) ([]byte, []string) {
-	if len(fz.holes) == 0 {
-		return fz.body, fz.length
-	}
-	if f := fz.filled.Load(); f != nil && now.Sub(f.at) < refillEvery {
+// holes again when the image host's stamp moved since they were.
+func (fz *frozen) answer(urls view.URLs) ([]byte, []string) {
+	f := fz.filled.Load()
+	if len(f.holes) == 0 {
 		return f.body, f.length
 	}
-	b := fz.appendTo(make([]byte, 0, len(fz.body)+len(fz.holes)), urls)
-	f := &filledAnswer{body: b, length: []string{strconv.Itoa(len(b))}, at: now}
+	if stamp, ok := urls.Stamp(); ok && f.stamped && f.stamp == stamp {
+		return f.body, f.length
+	}
+	f = fill(f.body, f.holes, urls)
 	fz.filled.Store(f)
 	return f.body, f.length
 }
 
-// appendTo appends the answer with its holes filled.
-func (fz *frozen) appendTo(b []byte, urls view.URLs) []byte {
-	prev := 0
-	for _, h := range fz.holes {
-		b = append(b, fz.body[prev:h.pos]...)
+// fill returns body with the value of each of its holes written afresh
+// from urls, in memory of its own. The stamp is read before the values,
+// so a change while they are read is filled by the next request.
+func fill(body []byte, holes []hole, urls view.URLs) *filledAnswer {
+	f := &filledAnswer{}
+	f.stamp, f.stamped = urls.Stamp()
+	if len(holes) == 0 {
+		f.body = bytes.Clone(body)
+	} else {
+		bp := bufPool.Get().(*[]byte)
+		f.holes = make([]hole, 0, len(holes))
+		*bp, f.holes = appendFilled((*bp)[:0], body, holes, urls, f.holes)
+		f.body = bytes.Clone(*bp)
+		putBuf(bp)
+	}
+	f.length = []string{strconv.Itoa(len(f.body))}
+	return f
+}
+
+// appendFilled appends body with the value of each of its holes written
+// afresh from urls; when filled is not nil, it appends to it the holes of
+// what it appended (relative to where that begins) and returns it.
+func appendFilled(b, body []byte, holes []hole, urls view.URLs, filled []hole) ([]byte, []hole) {
+	base, prev := len(b), 0
+	for _, h := range holes {
+		b = append(b, body[prev:h.pos]...)
+		at := len(b)
 		switch h.kind {
 		case holeImage:
 			b = urls.AppendImageJSON(b, h.id)
@@ -159,7 +177,10 @@ func (fz *frozen) appendTo(b []byte, urls view.URLs) []byte {
 		default:
 			b = jsonenc.AppendBool(b, urls.TransparentAvailable(h.id))
 		}
-		prev = h.pos
+		prev = h.pos + int(h.n)
+		if filled != nil {
+			filled = append(filled, hole{pos: at - base, id: h.id, n: int32(len(b) - at), kind: h.kind})
+		}
 	}
-	return append(b, fz.body[prev:]...)
+	return append(b, body[prev:]...), filled
 }

@@ -18,24 +18,22 @@ func BenchmarkAnswerCache(b *testing.B) {
 	urls := view.NewURLs("https://x", nil, nil)
 	b.Run("hit", func(b *testing.B) {
 		g, keys := benchCacheFull(b, body)
-		now := time.Now()
 		b.ReportAllocs()
 		i := 0
 		for b.Loop() {
 			fz, _, _ := g.lookup(keys[i%len(keys)])
-			fz.answer(urls, now)
+			fz.answer(urls)
 			i++
 		}
 	})
 	b.Run("hit-parallel", func(b *testing.B) {
 		g, keys := benchCacheFull(b, body)
-		now := time.Now()
 		b.ReportAllocs()
 		b.RunParallel(func(pb *testing.PB) {
 			i := 0
 			for pb.Next() {
 				fz, _, _ := g.lookup(keys[i%len(keys)])
-				fz.answer(urls, now)
+				fz.answer(urls)
 				i++
 			}
 		})
@@ -47,7 +45,7 @@ func BenchmarkAnswerCache(b *testing.B) {
 		for b.Loop() {
 			k := "new/" + strconv.Itoa(i)
 			_, p, _ := g.lookup(k)
-			benchFinish(g, k, p, newFrozen(body, nil, answerCounts{}), 300*time.Microsecond)
+			benchFinish(g, k, p, newFrozen(body, nil, answerCounts{}, urls), 300*time.Microsecond)
 			i++
 		}
 	})
@@ -56,13 +54,14 @@ func BenchmarkAnswerCache(b *testing.B) {
 // benchCacheFull is a 4 MB cache filled with answers of body, and the
 // keys it kept.
 func benchCacheFull(b *testing.B, body []byte) (*answerGen, []string) {
+	urls := view.NewURLs("https://x", nil, nil)
 	c := newAnswerCache(4, 0)
 	g := c.generation(&index.Index{})
 	var keys []string
 	for i := range 2000 {
 		k := "similar\x00perfume-" + strconv.Itoa(i) + "\x0010\x00"
 		_, p, _ := g.lookup(k)
-		benchFinish(g, k, p, newFrozen(body, nil, answerCounts{}), 300*time.Microsecond)
+		benchFinish(g, k, p, newFrozen(body, nil, answerCounts{}, urls), 300*time.Microsecond)
 		keys = append(keys, k)
 	}
 	return g, slices.DeleteFunc(keys, func(k string) bool { return g.shards[shardOf(k)].m[k] == nil })

@@ -89,7 +89,6 @@ type API struct {
 	log     *slog.Logger
 	render  *render
 	answers *answerCache
-	now     func() time.Time
 }
 
 // New builds the API.
@@ -97,7 +96,7 @@ func New(cfg Config) *API {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
-	a := &API{cfg: cfg, log: cfg.Logger, now: time.Now}
+	a := &API{cfg: cfg, log: cfg.Logger}
 	a.render = newRender(cfg.URLs)
 	a.answers = newAnswerCache(cfg.AnswerCacheMB, cfg.MemoryLimit)
 	a.render.itemMemo = newAutoItemMemo(cfg.MemoryLimit)

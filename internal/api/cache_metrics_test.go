@@ -58,10 +58,10 @@ func TestAnswerCacheMetrics(t *testing.T) {
 // for evicts, and the newest answer is kept.
 func TestAnswerCacheMetricsEvictions(t *testing.T) {
 	h, scrape := metricsServer(t, func(c *newConfig) { c.AnswerCacheMB, c.AnswerCacheMinCost = 1, -1 })
-	const pages = 40 // of about 17 KB each, kept with their image holes filled: one fits in each of the 16 shards of 64 KiB
-	page := func(i int) string { return "/api/perfumes?limit=20&page=" + strconv.Itoa(i) }
+	const pages = 40 // of about 43 KB each: one fits in each of the 16 shards of 64 KiB
+	page := func(i int) string { return "/api/perfumes?limit=50&page=" + strconv.Itoa(i) }
 	for i := range pages {
-		if rec := do(t, h, "GET", page(i+1)); rec.Code != http.StatusOK || rec.Body.Len() < 11<<10 {
+		if rec := do(t, h, "GET", page(i+1)); rec.Code != http.StatusOK || rec.Body.Len() < 33<<10 {
 			t.Fatalf("GET %s = %d, %d bytes", page(i+1), rec.Code, rec.Body.Len())
 		}
 	}

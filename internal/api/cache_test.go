@@ -31,7 +31,7 @@ func TestAnswerCacheSingleFlight(t *testing.T) {
 	if fz != nil || lead2 || p2 != p {
 		t.Fatal("a second request must wait for the first")
 	}
-	want := newFrozen([]byte("{}\n"), nil, answerCounts{})
+	want := newFrozen([]byte("{}\n"), nil, answerCounts{}, view.URLs{})
 	g.finish("k", p, want, nil, time.Millisecond)
 	<-p2.done
 	if p2.fz != want || p2.err != nil {
@@ -76,7 +76,7 @@ func TestAnswerCacheAdmission(t *testing.T) {
 	} {
 		_, p, lead := g.lookup(tt.key)
 		_, p2, _ := g.lookup(tt.key)
-		want := newFrozen(tt.body, nil, answerCounts{})
+		want := newFrozen(tt.body, nil, answerCounts{}, view.URLs{})
 		g.finish(tt.key, p, want, nil, tt.cost)
 		if <-p2.done; !lead || p2.fz != want {
 			t.Fatalf("%s: the waiting request did not get the answer", tt.key)
@@ -99,11 +99,11 @@ func TestAnswerCacheAdmission(t *testing.T) {
 func TestAnswerCacheEvictionOrder(t *testing.T) {
 	body := make([]byte, 1000)
 	sh := newTestShard()
-	size := newFrozen(body, nil, answerCounts{}).size() + 1 + slotOverhead
+	size := newFrozen(body, nil, answerCounts{}, view.URLs{}).size() + 1 + slotOverhead
 	limit := 4 * size // four one-letter keys
 	put := func(key string, cost time.Duration) int {
 		t.Helper()
-		kept, evicted := sh.put(key, newFrozen(body, nil, answerCounts{}), cost, limit)
+		kept, evicted := sh.put(key, newFrozen(body, nil, answerCounts{}, view.URLs{}), cost, limit)
 		if !kept {
 			t.Fatalf("%s not kept", key)
 		}
@@ -159,7 +159,7 @@ func TestAnswerCacheSizeAccounting(t *testing.T) {
 	for i := range 5000 {
 		key := strconv.Itoa(rng.IntN(300))
 		holes := make([]hole, rng.IntN(3))
-		fz := newFrozen(make([]byte, rng.IntN(8<<10)), holes, answerCounts{})
+		fz := newFrozen(make([]byte, rng.IntN(8<<10)), holes, answerCounts{}, view.URLs{})
 		kept, _ := sh.put(key, fz, time.Duration(rng.IntN(1000))*time.Microsecond, limit)
 		if want := fz.size()+len(key)+slotOverhead <= limit; kept != want {
 			t.Fatalf("put %d: kept %v, want %v", i, kept, want)
@@ -184,7 +184,7 @@ func TestAnswerCacheBound(t *testing.T) {
 	for i := range 1000 {
 		k := strconv.Itoa(i)
 		_, p, _ := g.lookup(k)
-		g.finish(k, p, newFrozen(body, nil, answerCounts{}), nil, time.Millisecond)
+		g.finish(k, p, newFrozen(body, nil, answerCounts{}, view.URLs{}), nil, time.Millisecond)
 	}
 	for i := range g.shards {
 		if sh := &g.shards[i]; sh.bytes > g.limit || len(sh.m) == 0 {
@@ -249,14 +249,14 @@ func TestAnswerCacheConcurrent(t *testing.T) {
 				fz, p, lead := g.lookup(k)
 				switch {
 				case lead:
-					fz = newFrozen([]byte(k), nil, answerCounts{})
+					fz = newFrozen([]byte(k), nil, answerCounts{}, view.URLs{})
 					g.finish(k, p, fz, nil, time.Duration(rng.IntN(50))*time.Microsecond)
 				case fz == nil:
 					<-p.done
 					fz = p.fz
 				}
-				if string(fz.body) != k {
-					t.Errorf("%s: got the answer %q", k, fz.body)
+				if body := fz.filled.Load().body; string(body) != k {
+					t.Errorf("%s: got the answer %q", k, body)
 					return
 				}
 			}
@@ -300,23 +300,40 @@ func checkShard(t *testing.T, sh *answerShard) {
 	}
 }
 
-// TestFrozenRefill: holes are filled live, and a filled answer is reused
-// only for refillEvery.
+// TestFrozenRefill: a kept answer is written as filled until the image
+// host's stamp moves, then filled again, whatever the lengths of the new
+// values; an image host without a stamp has its values asked every time.
 func TestFrozenRefill(t *testing.T) {
 	avail := map[int64]bool{}
-	u := view.NewURLs("https://x", imagesFunc(func(id int64) bool { return avail[id] }), nil)
-	fz := newFrozen([]byte(`{"a":,"b":}`+"\n"), []hole{{pos: 5, id: 1}, {pos: 10, id: 2}}, answerCounts{})
-	t0 := time.Unix(1000, 0)
-	if body, length := fz.answer(u, t0); string(body) != `{"a":false,"b":false}`+"\n" || length[0] != "22" {
-		t.Fatalf("got %s (%v)", body, length)
+	var stamp uint64
+	u := view.NewURLs("https://x", stampedImages{imagesFunc(func(id int64) bool { return avail[id] }), &stamp}, nil)
+	fz := newFrozen([]byte(`{"a":,"b":}`+"\n"), []hole{{pos: 5, id: 1}, {pos: 10, id: 2}}, answerCounts{}, u)
+	check := func(u view.URLs, want string) {
+		t.Helper()
+		body, length := fz.answer(u)
+		if string(body) != want+"\n" || length[0] != strconv.Itoa(len(want)+1) {
+			t.Fatalf("got %s (%v), want %s", body, length, want)
+		}
 	}
+	check(u, `{"a":false,"b":false}`)
 	avail[2] = true
-	if body, _ := fz.answer(u, t0.Add(refillEvery/2)); string(body) != `{"a":false,"b":false}`+"\n" {
-		t.Fatalf("refilled too early: %s", body)
-	}
-	if body, _ := fz.answer(u, t0.Add(refillEvery)); string(body) != `{"a":false,"b":true}`+"\n" {
-		t.Fatalf("not refilled: %s", body)
-	}
+	check(u, `{"a":false,"b":false}`) // the stamp did not move: as filled
+	stamp++
+	check(u, `{"a":false,"b":true}`)
+	avail[1], avail[2] = true, false
+	stamp++
+	check(u, `{"a":true,"b":false}`) // filled again from a filled answer
+	avail[1], avail[2] = true, true
+	stamp++
+	check(u, `{"a":true,"b":true}`)
+
+	// Without a stamp, every answer is filled.
+	plain := view.NewURLs("https://x", imagesFunc(func(id int64) bool { return avail[id] }), nil)
+	check(plain, `{"a":true,"b":true}`)
+	avail[1] = false
+	check(plain, `{"a":false,"b":true}`)
+	avail[2] = false
+	check(plain, `{"a":false,"b":false}`)
 }
 
 // imagesFunc is an Images whose availability is a function.
@@ -325,6 +342,14 @@ type imagesFunc func(id int64) bool
 func (f imagesFunc) ImageURL(id int64) string           { return "i" }
 func (f imagesFunc) TransparentURL(id int64) string     { return "t" }
 func (f imagesFunc) TransparentAvailable(id int64) bool { return f(id) }
+
+// stampedImages is an Images with a stamp the test moves.
+type stampedImages struct {
+	imagesFunc
+	stamp *uint64
+}
+
+func (s stampedImages) Stamp() uint64 { return *s.stamp }
 
 // TestCacheKeyEveryField: the key of a query changes with each of its
 // fields, slices included, and no two queries of this set share a key.
@@ -389,9 +414,12 @@ func (f versionedImages) TransparentURL(id int64) string {
 }
 func (f versionedImages) TransparentAvailable(id int64) bool { return true }
 
+func (f versionedImages) Stamp() uint64 { return uint64(*f.v) }
+
 // TestFrozenImageURLs: the image host's URLs are holes too, so a kept
-// answer gives an image's new URL (its new version) within refillEvery of
-// the change (issue 14, finding 2).
+// answer gives an image's new URL (its new version) as soon as the host's
+// stamp moves with it (issue 14, finding 2), and the versions of different
+// lengths land where they belong.
 func TestFrozenImageURLs(t *testing.T) {
 	v := 1
 	u := view.NewURLs("https://x", versionedImages{&v}, nil)
@@ -399,17 +427,14 @@ func TestFrozenImageURLs(t *testing.T) {
 	b := append([]byte(`{"p":{"id":"a"`), nil...)
 	b = en.appendImages(b, 7, true)
 	b = append(b, "}}"...)
-	fz := newFrozen(append(b, '\n'), en.holes, answerCounts{})
+	fz := newFrozen(append(b, '\n'), en.holes, answerCounts{}, u)
 	want := func(v int) string {
 		return `{"p":{"id":"a","image":"https://img/7.jpg?v=` + strconv.Itoa(v) +
 			`","imageTransparent":"https://img/n/7.webp?v=` + strconv.Itoa(v) + `","imageTransparentAvailable":true}}` + "\n"
 	}
-	t0 := time.Unix(1000, 0)
-	if body, _ := fz.answer(u, t0); string(body) != want(1) {
-		t.Fatalf("got  %s\nwant %s", body, want(1))
-	}
-	v = 2
-	if body, _ := fz.answer(u, t0.Add(refillEvery)); string(body) != want(2) {
-		t.Fatalf("after a new version: got  %s\nwant %s", body, want(2))
+	for _, v = range []int{1, 2, 1000, 3, 3} {
+		if body, _ := fz.answer(u); string(body) != want(v) {
+			t.Fatalf("version %d: got  %s\nwant %s", v, body, want(v))
+		}
 	}
 }

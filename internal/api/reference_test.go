@@ -38,8 +38,8 @@ func refEncode(t testing.TB, v any) []byte {
 func fastEncode(rd *render, f func(en *encoder, b []byte) []byte) []byte {
 	ix, _ := refIndex()
 	en := rd.encoderFor(ix)
-	fz := &frozen{body: append(f(&en, nil), '\n'), holes: en.holes}
-	return fz.appendTo(nil, rd.urls)
+	body, _ := newFrozen(append(f(&en, nil), '\n'), en.holes, answerCounts{}, rd.urls).answer(rd.urls)
+	return body
 }
 
 // sameBytes fails when the two encodings differ, showing where.

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
-	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -65,7 +64,7 @@ func (a *API) answer(w http.ResponseWriter, r *http.Request, ix *index.Index, ke
 		}
 	}
 	a.count(fz.counts)
-	body, length := fz.answer(a.render.urls, a.now())
+	body, length := fz.answer(a.render.urls)
 	return writeOK(w, body, length)
 }
 
@@ -84,8 +83,8 @@ func (a *API) freeze(g *answerGen, key string, p *pendingAnswer, encode func(en 
 	if err != nil {
 		return nil, err
 	}
-	*bp = b
-	return newFrozen(append(bytes.Clone(b), '\n'), slices.Clip(en.holes), en.counts), nil
+	*bp = append(b, '\n')
+	return newFrozen(*bp, en.holes, en.counts, a.render.urls), nil
 }
 
 // errAnswerFailed is what waiting requests get when the request making
@@ -102,11 +101,10 @@ func (a *API) answerUncached(w http.ResponseWriter, ix *index.Index, encode func
 		return err
 	}
 	*bp = append(b, '\n')
-	fz := &frozen{body: *bp, holes: en.holes}
 	a.count(en.counts)
 	out := bufPool.Get().(*[]byte)
 	defer putBuf(out)
-	*out = fz.appendTo((*out)[:0], a.render.urls)
+	*out, _ = appendFilled((*out)[:0], *bp, en.holes, a.render.urls, nil)
 	return writeOK(w, *out, nil)
 }
 

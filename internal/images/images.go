@@ -43,6 +43,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/fragrance-data/fragrance/internal/catalog"
@@ -278,6 +279,17 @@ func appendURL(b []byte, base, dir string, id int64, ext string, v version) []by
 // perfume of every API answer.
 func (s *Service) TransparentAvailable(id int64) bool { return s.avail.has(id) }
 
+// Stamp is a number that changes whenever ImageURL, TransparentURL or
+// TransparentAvailable may answer differently for some perfume: an image
+// stored or its version recorded, a transparent image made or lost, a
+// Refresh that found the store changed, another catalogue served. Answers
+// that keep the URLs and flags they wrote (the API's answer cache) write
+// them again only when it moved.
+func (s *Service) Stamp() uint64 {
+	s.drawnMemoOf() // notices another catalogue
+	return s.avail.changes.Load() + s.versions.changes.Load() + s.drawn.epochs.Load()
+}
+
 // Refresh reloads the availability set and the image versions from the
 // store. Workers call it periodically, which also picks up the jobs and
 // imports other replicas or the command line finished.
@@ -337,6 +349,8 @@ func (s *Service) JobCounts(ctx context.Context) (map[imgstore.State]int, error)
 type availability struct {
 	mu  sync.RWMutex
 	set map[int64]struct{}
+	// changes counts the changes of set, each after it is made (Stamp).
+	changes atomic.Uint64
 }
 
 func (a *availability) has(id int64) bool {
@@ -346,14 +360,26 @@ func (a *availability) has(id int64) bool {
 	return ok
 }
 
+// replace makes ids the set; a Refresh that finds what the set holds
+// changes nothing (every minute, on every replica).
 func (a *availability) replace(ids []int64) {
 	set := make(map[int64]struct{}, len(ids))
 	for _, id := range ids {
 		set[id] = struct{}{}
 	}
 	a.mu.Lock()
+	same := len(set) == len(a.set)
+	for id := range set {
+		if !same {
+			break
+		}
+		_, same = a.set[id]
+	}
 	a.set = set
 	a.mu.Unlock()
+	if !same {
+		a.changes.Add(1)
+	}
 }
 
 func (a *availability) add(id int64) {
@@ -361,12 +387,20 @@ func (a *availability) add(id int64) {
 	if a.set == nil {
 		a.set = make(map[int64]struct{})
 	}
+	_, had := a.set[id]
 	a.set[id] = struct{}{}
 	a.mu.Unlock()
+	if !had {
+		a.changes.Add(1)
+	}
 }
 
 func (a *availability) remove(id int64) {
 	a.mu.Lock()
+	_, had := a.set[id]
 	delete(a.set, id)
 	a.mu.Unlock()
+	if had {
+		a.changes.Add(1)
+	}
 }

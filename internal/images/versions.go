@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"maps"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -87,6 +88,8 @@ var servedKinds = [...]imgstore.Kind{imgstore.Photo, imgstore.Nobg, imgstore.Ren
 type versionSet struct {
 	mu sync.RWMutex
 	m  [len(servedKinds)]map[int64]version
+	// changes counts the changes of m, each after it is made (Stamp).
+	changes atomic.Uint64
 }
 
 func kindIndex(kind imgstore.Kind) int {
@@ -118,8 +121,12 @@ func (vs *versionSet) set(kind imgstore.Kind, id int64, v version) {
 	if vs.m[i] == nil {
 		vs.m[i] = make(map[int64]version)
 	}
+	old, had := vs.m[i][id]
 	vs.m[i][id] = v
 	vs.mu.Unlock()
+	if !had || old != v {
+		vs.changes.Add(1)
+	}
 }
 
 // load replaces the set with the store's versions.
@@ -139,8 +146,15 @@ func (vs *versionSet) load(ctx context.Context, store imgstore.Versions) error {
 		fresh[i] = m
 	}
 	vs.mu.Lock()
+	same := true
+	for i := range fresh {
+		same = same && maps.Equal(fresh[i], vs.m[i])
+	}
 	vs.m = fresh
 	vs.mu.Unlock()
+	if !same {
+		vs.changes.Add(1)
+	}
 	return nil
 }
 
@@ -163,6 +177,8 @@ type drawnVersions struct {
 // drawnMemo holds the drawnVersions of the current catalogue.
 type drawnMemo struct {
 	cur atomic.Pointer[drawnVersions]
+	// epochs counts the catalogues it started a memo for (Stamp).
+	epochs atomic.Uint64
 }
 
 // of returns the memo of epoch, starting a new one when the catalogue changed.
@@ -172,6 +188,7 @@ func (dm *drawnMemo) of(epoch any) *drawnVersions {
 	}
 	d := &drawnVersions{epoch: epoch, m: make(map[int64]version)}
 	dm.cur.Store(d)
+	dm.epochs.Add(1)
 	return d
 }
 

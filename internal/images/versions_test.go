@@ -83,22 +83,42 @@ func TestVersionedCaching(t *testing.T) {
 // at an image URL changed while the API gave the same URL, marked immutable.
 // Now the URL changes with the bytes, and the old URL is no longer served
 // as immutable.
+//
+// Stamp moves with every change of what the URLs and availability answer,
+// and only then: the API's answer cache fills its answers' image URLs again
+// when it moves.
 func TestImportChangesURL(t *testing.T) {
 	e := newTestEnv(t)
 	h := e.svc.Handler()
+	ctx := context.Background()
 	drawnURL := e.svc.ImageURL(31861)
 	old := do(t, h, "GET", hostPath(drawnURL), nil)
 	oldBytes := body(t, old)
 	wantHeaders(t, old, 200, map[string]string{"Cache-Control": immutableCache})
+	stamp := e.svc.Stamp()
+	moved := func(svc *images.Service, what string, want bool) {
+		t.Helper()
+		now := svc.Stamp()
+		if (now != stamp) != want {
+			t.Errorf("%s: Stamp %d → %d, want moved %v", what, stamp, now, want)
+		}
+		stamp = now
+	}
+	if err := e.svc.Refresh(ctx); err != nil {
+		t.Fatal(err)
+	}
+	moved(e.svc, "a Refresh that found nothing new", false)
 
 	// A server that has not refreshed yet (another process imported).
 	server := e.replica(t, images.Config{})
+	serverStamp := server.Stamp()
 
 	importPhoto(t, e.svc, 31861, 0)
 	photoURL := e.svc.ImageURL(31861)
 	if photoURL == drawnURL {
 		t.Fatalf("ImageURL after an import is still %q", photoURL)
 	}
+	moved(e.svc, "an import", true)
 	fresh := do(t, h, "GET", hostPath(photoURL), nil)
 	freshBytes := body(t, fresh)
 	wantHeaders(t, fresh, 200, map[string]string{"Cache-Control": immutableCache})
@@ -114,12 +134,19 @@ func TestImportChangesURL(t *testing.T) {
 
 	// The other service gives the new URL after serving it once (it noticed)
 	// or, at the latest, after its next refresh.
-	if err := server.Refresh(context.Background()); err != nil {
+	if err := server.Refresh(ctx); err != nil {
 		t.Fatal(err)
 	}
 	if got := server.ImageURL(31861); got != photoURL {
 		t.Errorf("after Refresh, the other service's ImageURL = %q, want %q", got, photoURL)
 	}
+	stamp = serverStamp // it moved when the other service noticed, or at its Refresh
+	moved(server, "the other service's Refresh after an import", true)
+	if err := server.Refresh(ctx); err != nil {
+		t.Fatal(err)
+	}
+	moved(server, "the other service's second Refresh", false)
+	stamp = e.svc.Stamp()
 
 	// A second import of another photo changes the URL again.
 	importPhoto(t, e.svc, 31861, 20)
@@ -129,6 +156,7 @@ func TestImportChangesURL(t *testing.T) {
 
 	// The transparent image: versioned once made, and changed when made again.
 	e.drain(t)
+	moved(e.svc, "a transparent image made", true)
 	nobg := e.svc.TransparentURL(31861)
 	res := do(t, h, "GET", hostPath(nobg), nil)
 	body(t, res)

@@ -26,6 +26,7 @@ type URLs struct {
 	base   string
 	images Images
 	json   jsonImages // images, when it appends its URLs as JSON
+	stamp  stamped    // images, when it can say when its answers change
 	colors *Memo[string]
 	slugs  *Memo[string]
 }
@@ -38,6 +39,12 @@ type jsonImages interface {
 	AppendTransparentURLJSON(b []byte, id int64) []byte
 }
 
+// stamped is Images that can say when its answers change (the image
+// host).
+type stamped interface {
+	Stamp() uint64
+}
+
 // NewURLs returns the URLs of a service whose public base URL is base
 // (e.g. https://api.example.com), with images (nil: the default image
 // paths under base, none transparent) and accord colours color.
@@ -46,7 +53,8 @@ func NewURLs(base string, images Images, color func(string) string) URLs {
 		color = func(string) string { return "#CCCCCC" }
 	}
 	j, _ := images.(jsonImages)
-	return URLs{base: strings.TrimRight(base, "/"), images: images, json: j,
+	st, _ := images.(stamped)
+	return URLs{base: strings.TrimRight(base, "/"), images: images, json: j, stamp: st,
 		colors: NewMemo(color), slugs: NewMemo(search.Slugify)}
 }
 
@@ -92,6 +100,21 @@ func (u URLs) Transparent(id int64) string {
 // TransparentAvailable reports whether the transparent image exists.
 func (u URLs) TransparentAvailable(id int64) bool {
 	return u.images != nil && u.images.TransparentAvailable(id)
+}
+
+// Stamp is a number that changes whenever Image, Transparent or
+// TransparentAvailable may answer differently for some perfume, so that
+// what keeps their values (the API's answer cache) can tell when to ask
+// again. ok is false when the image host cannot tell: the values must then
+// be asked for every time. Without an image host they never change.
+func (u URLs) Stamp() (stamp uint64, ok bool) {
+	switch {
+	case u.images == nil:
+		return 0, true
+	case u.stamp != nil:
+		return u.stamp.Stamp(), true
+	}
+	return 0, false
 }
 
 // Buy is the buy-link of a perfume: {base}/goto/{slug}.
