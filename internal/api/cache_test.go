@@ -5,8 +5,10 @@ import (
 	"math"
 	"math/rand/v2"
 	"reflect"
+	"regexp"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -335,6 +337,72 @@ func TestFrozenRefill(t *testing.T) {
 	avail[2] = false
 	check(plain, `{"a":false,"b":false}`)
 }
+
+// TestFrozenRefillConcurrent: requests writing a kept answer while the
+// image host's versions change (under -race in CI) each get a whole answer,
+// its Content-Length right, every URL of some version (one filled while
+// the versions changed may mix two: the next request fills it again), and
+// once the changes stop, the last version everywhere.
+func TestFrozenRefillConcurrent(t *testing.T) {
+	var version atomic.Int64
+	version.Store(1)
+	u := view.NewURLs("https://x", atomicVersionImages{&version}, nil)
+	en := encoder{render: newRender(u)}
+	var b []byte
+	for id := range int64(20) {
+		b = append(b, `{"id":`...)
+		b = en.appendImages(b, id, true)
+		b = append(b, "},"...)
+	}
+	fz := newFrozen(append(b, '\n'), en.holes, answerCounts{}, u)
+	want := func(v int64) string {
+		var w []byte
+		for id := range int64(20) {
+			w = append(w, `{"id":`...)
+			w = append(w, `,"image":"https://img/`+strconv.FormatInt(id, 10)+`.jpg?v=`+strconv.FormatInt(v, 10)+`"`...)
+			w = append(w, `,"imageTransparent":"https://img/n/`+strconv.FormatInt(id, 10)+`.webp?v=`+strconv.FormatInt(v, 10)+`"`...)
+			w = append(w, `,"imageTransparentAvailable":true},`...)
+		}
+		return string(w) + "\n"
+	}
+	const last = 300
+	anyVersion := regexp.MustCompile(`\?v=[0-9]+"`)
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			for range 2000 {
+				body, length := fz.answer(u)
+				if anyVersion.ReplaceAllString(string(body), `?v=0"`) != want(0) || length[0] != strconv.Itoa(len(body)) {
+					t.Errorf("got a broken answer (Content-Length %s): %s", length[0], body)
+					return
+				}
+			}
+		})
+	}
+	wg.Go(func() {
+		for v := int64(2); v <= last; v++ {
+			version.Store(v)
+			time.Sleep(10 * time.Microsecond)
+		}
+	})
+	wg.Wait()
+	if body, _ := fz.answer(u); string(body) != want(last) {
+		t.Errorf("after the last change: got %s", body)
+	}
+}
+
+// atomicVersionImages is an Images whose URLs carry a version that other
+// goroutines change, which is also its stamp.
+type atomicVersionImages struct{ v *atomic.Int64 }
+
+func (f atomicVersionImages) ImageURL(id int64) string {
+	return "https://img/" + strconv.FormatInt(id, 10) + ".jpg?v=" + strconv.FormatInt(f.v.Load(), 10)
+}
+func (f atomicVersionImages) TransparentURL(id int64) string {
+	return "https://img/n/" + strconv.FormatInt(id, 10) + ".webp?v=" + strconv.FormatInt(f.v.Load(), 10)
+}
+func (f atomicVersionImages) TransparentAvailable(id int64) bool { return true }
+func (f atomicVersionImages) Stamp() uint64                      { return uint64(f.v.Load()) }
 
 // imagesFunc is an Images whose availability is a function.
 type imagesFunc func(id int64) bool
