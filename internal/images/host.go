@@ -80,6 +80,13 @@ func (s *Service) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	case errors.As(err, &tooMany):
 		h.Set("Retry-After", strconv.Itoa(retrySeconds(tooMany.wait)))
 		h.Set("Cache-Control", "no-store")
+		// A browser's <img> shows the body of any status: a page browsed
+		// fast on a fresh install shows plain bottles, not broken images.
+		// The status and Retry-After are the same for every client.
+		if ph, perr := s.placeholder(); perr == nil && acceptsImage(r) {
+			writePlaceholder(w, r, kind, PlaceholderTooMany, http.StatusTooManyRequests, ph)
+			return
+		}
 		problem.Write(w, r, problem.Of(problem.RateLimited,
 			"Too many images not drawn yet were asked for from this address; try again after Retry-After seconds."))
 		return
@@ -94,11 +101,8 @@ func (s *Service) serveHTTP(w http.ResponseWriter, r *http.Request) {
 			problem.Write(w, r, problem.Of(problem.Unavailable, "The image renderer is busy; try again shortly."))
 			return
 		}
-		h.Set("Content-Type", contentType(kind))
 		h.Set("Cache-Control", "no-store")
-		h.Set(PlaceholderHeader, "renderer-busy")
-		h.Set("X-Content-Type-Options", "nosniff")
-		http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(ph))
+		writePlaceholder(w, r, kind, PlaceholderBusy, http.StatusOK, ph)
 		return
 	default:
 		s.log.Error("image host", "kind", kind, "id", id, "err", err)
@@ -244,9 +248,39 @@ func (s *Service) generated(r *http.Request, p catalog.Perfume) (servedImage, er
 	return f.wait(ctx)
 }
 
-// PlaceholderHeader marks an answer that is the plain bottle served while
-// the renderer is busy, not the perfume's own image.
-const PlaceholderHeader = "X-Image-Placeholder"
+// PlaceholderHeader marks an answer that is the plain bottle, not the
+// perfume's own image: PlaceholderBusy (200) while the renderer is busy,
+// PlaceholderTooMany (429) to a browser's image request beyond the
+// client's drawings.
+const (
+	PlaceholderHeader  = "X-Image-Placeholder"
+	PlaceholderBusy    = "renderer-busy"
+	PlaceholderTooMany = "too-many-misses"
+)
+
+// acceptsImage reports whether r asks for an image by its Accept header,
+// as browsers do for <img>; API clients and curl send */* or none.
+func acceptsImage(r *http.Request) bool {
+	return strings.Contains(r.Header.Get("Accept"), "image/")
+}
+
+// writePlaceholder answers the placeholder bottle ph with status, marked
+// with PlaceholderHeader set to why; Cache-Control is the caller's.
+func writePlaceholder(w http.ResponseWriter, r *http.Request, kind imgstore.Kind, why string, status int, ph []byte) {
+	h := w.Header()
+	h.Set("Content-Type", contentType(kind))
+	h.Set(PlaceholderHeader, why)
+	h.Set("X-Content-Type-Options", "nosniff")
+	if status == http.StatusOK {
+		http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(ph))
+		return
+	}
+	h.Set("Content-Length", strconv.Itoa(len(ph)))
+	w.WriteHeader(status)
+	if r.Method != http.MethodHead {
+		w.Write(ph)
+	}
+}
 
 // placeholder is the plain bottle served while the render pool is full:
 // drawn once, the first time it is needed, for no perfume in particular.

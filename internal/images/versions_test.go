@@ -220,6 +220,18 @@ func TestMissesLimitedPerClient(t *testing.T) {
 	wantHeaders(t, req(31861, "192.0.2.1:1002"), 200, nil) // drawn already: no miss
 	res := req(1, "192.0.2.1:1003")
 	wantHeaders(t, res, 429, map[string]string{"Retry-After": "30", "Cache-Control": "no-store"})
+	if ct := res.Header.Get("Content-Type"); ct != "application/problem+json" {
+		t.Errorf("429 to an API client: Content-Type %q", ct)
+	}
+	// A browser's image request gets the same refusal with the plain bottle
+	// as its body, which the page shows instead of a broken image.
+	img := doFromWith(t, svc.Handler(), hostPath(svc.ImageURL(1)), "192.0.2.1:1005",
+		map[string]string{"Accept": "image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8"})
+	wantHeaders(t, img, 429, map[string]string{"Retry-After": "30", "Cache-Control": "no-store",
+		"Content-Type": "image/jpeg", images.PlaceholderHeader: images.PlaceholderTooMany})
+	if _, err := jpeg.Decode(bytes.NewReader(body(t, img))); err != nil {
+		t.Errorf("the placeholder of a 429 is no JPEG: %v", err)
+	}
 	wantHeaders(t, req(1, "[2001:db8::1]:1000"), 200, nil) // another client
 	// The same /64 is the same client (a fresh store: nothing drawn yet).
 	svc2 := newTestEnv(t).replica(t, images.Config{MissBurst: 1, MissesPerMinute: 1, Now: clk.now})
@@ -233,9 +245,18 @@ func TestMissesLimitedPerClient(t *testing.T) {
 // doFrom sends a GET from the peer address peer ("ip:port").
 func doFrom(t *testing.T, h http.Handler, path, peer string) *http.Response {
 	t.Helper()
+	return doFromWith(t, h, path, peer, nil)
+}
+
+// doFromWith is doFrom with request headers.
+func doFromWith(t *testing.T, h http.Handler, path, peer string, hdr map[string]string) *http.Response {
+	t.Helper()
 	mux := server.New(server.Config{Catalogue: index.NewHolder(nil), Images: h, ImagePath: "/img"})
 	req := httptest.NewRequest("GET", path, nil)
 	req.RemoteAddr = peer
+	for k, v := range hdr {
+		req.Header.Set(k, v)
+	}
 	rec := httptest.NewRecorder()
 	mux.ServeHTTP(rec, req)
 	return rec.Result()

@@ -358,6 +358,11 @@ func screenshots(t *testing.T, svc *service) {
 					i.loading = "eager";
 					return i.complete ? 0 : new Promise(r => { i.onload = i.onerror = r; });
 				}))`, chromedp.EvalAwaitPromise))
+			// Every picture shows something: a bottle not drawn yet beyond
+			// this client's drawings comes as the plain placeholder bottle.
+			if broken := get(t, ctx, chromedp.Evaluate[[]string](`[...document.images].filter(i => i.naturalWidth === 0).map(i => i.src)`)); len(broken) > 0 {
+				t.Errorf("%s at %d px: broken images %v", p.name, width, broken)
+			}
 			scrollW := get(t, ctx, chromedp.Evaluate[int64](`document.documentElement.scrollWidth`))
 			innerW := get(t, ctx, chromedp.Evaluate[int64](`window.innerWidth`))
 			if scrollW > innerW {
