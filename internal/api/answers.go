@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"math"
 	"reflect"
+	"slices"
 	"strconv"
 	"sync/atomic"
 
@@ -60,6 +61,13 @@ func appendKeyOf(b []byte, v reflect.Value) []byte {
 // frozen is an encoded answer, final newline included, as last written:
 // the live imageTransparentAvailable flags and image URLs filled in, where
 // each is noted, and what serving it counts.
+//
+// The perfumes an answer lists are kept items of the item memo (encoder.item)
+// when it had room for them: a kept answer then holds the bytes between
+// them and refers to each item's part (its members, or only its identity
+// or accords) by a splice, and writing the answer splices them in. A page
+// of fifty perfumes is then about 2 KB in the cache instead of 50 KB, so
+// the cache holds some twenty times as many pages.
 type frozen struct {
 	counts answerCounts
 	// filled is the answer with its holes filled, and the image host's
@@ -68,15 +76,19 @@ type frozen struct {
 	// request after that fills the holes again. A kept answer holds one
 	// body, not a template beside its filled copy.
 	filled     atomic.Pointer[filledAnswer]
-	answerSlot // its place in the cache, once kept
+	items      *itemGen // the memo its splices name; nil: none
+	answerSlot          // its place in the cache, once kept
 }
 
-// filledAnswer is an answer with its holes filled.
+// filledAnswer is an answer, or a kept item, with its holes filled.
 type filledAnswer struct {
 	body   []byte
-	length []string
-	holes  []hole // where each filled value is in body, and its length
-	stamp  uint64 // the image host's stamp (view.URLs.Stamp) when filled
+	length []string // Content-Length of an answer without splices
+	holes  []hole   // where each filled value is in body, and its length
+	// splices are where kept items' parts go in body, in order; nil: body
+	// is the whole answer.
+	splices []splice
+	stamp   uint64 // the image host's stamp (view.URLs.Stamp) when filled
 	// stamped is whether the stamp tells when to fill again; false: an
 	// image host that cannot tell, and the holes are filled every time.
 	stamped bool
@@ -104,6 +116,30 @@ const (
 	holeTransparent                 // the transparent image URL
 )
 
+// splice is where a part of a kept item goes in an answer: in an
+// encoder's body, the n bytes at at; in a kept answer's, before the byte at
+// at, after the answer's first holes holes (a hole can be where a splice
+// is). It names the item by its place in the memo, not by pointer, so that
+// the cache's answers hold no pointers for the collector to follow.
+type splice struct {
+	at, n int32
+	holes int32
+	pos   uint32 // the item's index.Pos
+	part  itemPart
+}
+
+// spliceBytes is what a splice takes in memory.
+const spliceBytes = 20
+
+// itemPart says which part of a kept item a splice is.
+type itemPart uint8
+
+const (
+	partWhole   itemPart = iota // its list item members (appendListFields)
+	partIdent                   // its id, slug, name and brand
+	partAccords                 // its accords array
+)
+
 // answerCounts is what the meter counts each time an answer is served,
 // from the cache or not: the perfume it shows, or the search it did not
 // find.
@@ -117,47 +153,117 @@ type answerCounts struct {
 // filled from urls; body and holes stay the caller's.
 func newFrozen(body []byte, holes []hole, counts answerCounts, urls view.URLs) *frozen {
 	fz := &frozen{counts: counts}
-	fz.filled.Store(fill(body, holes, urls))
+	fz.filled.Store(fill(body, holes, nil, urls, true))
 	return fz
 }
 
-// size is about what fz holds in memory.
-func (fz *frozen) size() int {
-	f := fz.filled.Load()
-	return len(f.body) + holeBytes*len(f.holes) + 160
+// freezeEncoded keeps what en encoded, body: the kept items' parts in it
+// (en.splices) become splices of the memo en.items, and the rest, with its
+// holes, is filled from urls. body stays the caller's.
+func freezeEncoded(body []byte, en *encoder, urls view.URLs) *frozen {
+	if len(en.splices) == 0 || en.items == nil {
+		return newFrozen(body, en.holes, en.counts, urls)
+	}
+	fz := &frozen{counts: en.counts, items: en.items}
+	bp := bufPool.Get().(*[]byte)
+	rest, holes, splices := unsplice((*bp)[:0], body, en.holes, en.splices)
+	fz.filled.Store(fill(rest, holes, splices, urls, false))
+	*bp = rest
+	putBuf(bp)
+	return fz
 }
 
-// answer returns the body to write and its Content-Length, filling the
-// holes again when the image host's stamp moved since they were.
-func (fz *frozen) answer(urls view.URLs) ([]byte, []string) {
+// unsplice appends to rest the bytes of body outside its splices, and
+// returns them with the holes and splices moved to where they are in it.
+// A hole at a splice's first byte is before it (it was noted before the
+// splice's bytes were written; a splice is never empty).
+func unsplice(rest, body []byte, holes []hole, splices []splice) ([]byte, []hole, []splice) {
+	moved := make([]hole, len(holes))
+	out := make([]splice, len(splices))
+	prev, cut, j := 0, 0, 0
+	for i, s := range splices {
+		for ; j < len(holes) && holes[j].pos <= int(s.at); j++ {
+			moved[j] = holes[j]
+			moved[j].pos -= cut
+		}
+		rest = append(rest, body[prev:s.at]...)
+		out[i] = splice{at: int32(len(rest)), holes: int32(j), pos: s.pos, part: s.part}
+		prev = int(s.at + s.n)
+		cut += int(s.n)
+	}
+	for ; j < len(holes); j++ {
+		moved[j] = holes[j]
+		moved[j].pos -= cut
+	}
+	return append(rest, body[prev:]...), moved, out
+}
+
+// size is about what fz holds in memory (the items its splices name are
+// the memo's).
+func (fz *frozen) size() int {
 	f := fz.filled.Load()
-	if len(f.holes) == 0 {
+	return len(f.body) + holeBytes*len(f.holes) + spliceBytes*len(f.splices) + 160
+}
+
+// answer returns the body to write and its Content-Length (nil: the
+// body's length), filling the holes again when the image host's stamp
+// moved since they were. An answer with splices is put together in buf,
+// which the caller gives (it may be nil) and then owns.
+func (fz *frozen) answer(urls view.URLs, buf []byte) ([]byte, []string) {
+	f := fz.filled.Load()
+	if len(f.holes) == 0 && len(f.splices) == 0 {
 		return f.body, f.length
 	}
-	if stamp, ok := urls.Stamp(); ok && f.stamped && f.stamp == stamp {
+	stamp, ok := urls.Stamp()
+	if len(f.holes) > 0 && !(ok && f.stamped && f.stamp == stamp) {
+		f = fill(f.body, f.holes, f.splices, urls, f.splices == nil)
+		fz.filled.Store(f)
+	}
+	if len(f.splices) == 0 {
 		return f.body, f.length
 	}
-	f = fill(f.body, f.holes, urls)
-	fz.filled.Store(f)
-	return f.body, f.length
+	prev := 0
+	for _, s := range f.splices {
+		buf = append(buf, f.body[prev:s.at]...)
+		buf = fz.items.itemAt(s.pos).appendPart(buf, s.part, urls, stamp, ok)
+		prev = int(s.at)
+	}
+	return append(buf, f.body[prev:]...), nil
 }
 
 // fill returns body with the value of each of its holes written afresh
-// from urls, in memory of its own. The stamp is read before the values,
-// so a change while they are read is filled by the next request.
-func fill(body []byte, holes []hole, urls view.URLs) *filledAnswer {
+// from urls, in memory of its own, its splices moved with the values
+// around them, and its Content-Length when length is set. The stamp is
+// read before the values, so a change while they are read is filled by
+// the next request.
+func fill(body []byte, holes []hole, splices []splice, urls view.URLs, length bool) *filledAnswer {
 	f := &filledAnswer{}
 	f.stamp, f.stamped = urls.Stamp()
 	if len(holes) == 0 {
 		f.body = bytes.Clone(body)
+		f.splices = slices.Clone(splices)
 	} else {
 		bp := bufPool.Get().(*[]byte)
 		f.holes = make([]hole, 0, len(holes))
 		*bp, f.holes = appendFilled((*bp)[:0], body, holes, urls, f.holes)
 		f.body = bytes.Clone(*bp)
 		putBuf(bp)
+		if len(splices) > 0 {
+			// A splice moves by what the holes before it grew.
+			f.splices = make([]splice, len(splices))
+			shift, j := int32(0), 0
+			for i, s := range splices {
+				for ; j < int(s.holes); j++ {
+					shift += f.holes[j].n - holes[j].n
+				}
+				s.at += shift
+				f.splices[i] = s
+			}
+		}
 	}
-	f.length = []string{strconv.Itoa(len(f.body))}
+	if length {
+		f.length = []string{strconv.Itoa(len(f.body))}
+	}
 	return f
 }
 

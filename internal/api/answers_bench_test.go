@@ -22,7 +22,7 @@ func BenchmarkAnswerCache(b *testing.B) {
 		i := 0
 		for b.Loop() {
 			fz, _, _ := g.lookup(keys[i%len(keys)])
-			fz.answer(urls)
+			fz.answer(urls, nil)
 			i++
 		}
 	})
@@ -33,7 +33,7 @@ func BenchmarkAnswerCache(b *testing.B) {
 			i := 0
 			for pb.Next() {
 				fz, _, _ := g.lookup(keys[i%len(keys)])
-				fz.answer(urls)
+				fz.answer(urls, nil)
 				i++
 			}
 		})
@@ -69,4 +69,48 @@ func benchCacheFull(b *testing.B, body []byte) (*answerGen, []string) {
 
 func benchFinish(g *answerGen, k string, p *pendingAnswer, fz *frozen, cost time.Duration) {
 	g.finish(k, p, fz, nil, cost)
+}
+
+// BenchmarkKeptAnswer times writing a kept answer's body out of the cache:
+// whole (as kept without the item memo) and with its items spliced in from
+// the memo, for a detail (with six similar perfumes) and a page of 50
+// perfumes, the image host's stamp unmoved.
+func BenchmarkKeptAnswer(b *testing.B) {
+	ix, err := refIndex()
+	if err != nil {
+		b.Fatal(err)
+	}
+	v := 1
+	u := view.NewURLs("https://x", versionedImages{&v}, nil)
+	plain, memo := newRender(u), newRender(u)
+	memo.itemMemo = newItemMemo(16 << 20)
+	page := ix.Perfumes(index.ListQuery{Page: 2, Limit: 50})
+	e := page.Entries[7]
+	_, similar, err := ix.Similar(e.Slug(), 6)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, a := range []struct {
+		name   string
+		encode func(en *encoder, b []byte) []byte
+	}{
+		{"detail", func(en *encoder, b []byte) []byte { return en.appendDetail(b, e, similar) }},
+		{"page-50", func(en *encoder, b []byte) []byte { return en.appendPage(b, page) }},
+	} {
+		for _, rd := range []*render{plain, memo} {
+			en := rd.encoderFor(ix)
+			fz := freezeEncoded(append(a.encode(&en, nil), '\n'), &en, u)
+			name := a.name + "/whole"
+			if rd == memo {
+				name = a.name + "/spliced"
+			}
+			b.Run(name, func(b *testing.B) {
+				b.ReportAllocs()
+				buf := make([]byte, 0, 64<<10)
+				for b.Loop() {
+					fz.answer(u, buf[:0])
+				}
+			})
+		}
+	}
 }

@@ -221,8 +221,9 @@ func TestAnswerCacheSize(t *testing.T) {
 		{0, 350 * mb, 37_000, 35 * mb},
 		{0, 350 * mb, 100_000, 35 * mb},
 		// The item memo's share comes out of the quarter the catalogue leaves.
-		{0, 350 * mb, 200_000, (350*mb-200_000*catalogueBytesPerPerfume)/4 - (350*mb-200_000*catalogueBytesPerPerfume)/16},
-		{0, 350 * mb, 250_000, (350*mb-250_000*catalogueBytesPerPerfume)/4 - (350*mb-250_000*catalogueBytesPerPerfume)/16},
+		{0, 350 * mb, 200_000, (350*mb-200_000*catalogueBytesPerPerfume)/4 - (350*mb-200_000*catalogueBytesPerPerfume)/8},
+		{0, 350 * mb, 230_000, (350*mb-230_000*catalogueBytesPerPerfume)/4 - (350*mb-230_000*catalogueBytesPerPerfume)/8},
+		{0, 350 * mb, 250_000, 8 * mb}, // what is left is below the least size
 		{0, 350 * mb, 500_000, 8 * mb},
 		{0, 40 * mb, 0, 8 * mb},
 		{0, 4 << 30, 37_000, 256 * mb},
@@ -312,7 +313,7 @@ func TestFrozenRefill(t *testing.T) {
 	fz := newFrozen([]byte(`{"a":,"b":}`+"\n"), []hole{{pos: 5, id: 1}, {pos: 10, id: 2}}, answerCounts{}, u)
 	check := func(u view.URLs, want string) {
 		t.Helper()
-		body, length := fz.answer(u)
+		body, length := fz.answer(u, nil)
 		if string(body) != want+"\n" || length[0] != strconv.Itoa(len(want)+1) {
 			t.Fatalf("got %s (%v), want %s", body, length, want)
 		}
@@ -371,7 +372,7 @@ func TestFrozenRefillConcurrent(t *testing.T) {
 	for range 8 {
 		wg.Go(func() {
 			for range 2000 {
-				body, length := fz.answer(u)
+				body, length := fz.answer(u, nil)
 				if anyVersion.ReplaceAllString(string(body), `?v=0"`) != want(0) || length[0] != strconv.Itoa(len(body)) {
 					t.Errorf("got a broken answer (Content-Length %s): %s", length[0], body)
 					return
@@ -386,7 +387,7 @@ func TestFrozenRefillConcurrent(t *testing.T) {
 		}
 	})
 	wg.Wait()
-	if body, _ := fz.answer(u); string(body) != want(last) {
+	if body, _ := fz.answer(u, nil); string(body) != want(last) {
 		t.Errorf("after the last change: got %s", body)
 	}
 }
@@ -501,7 +502,7 @@ func TestFrozenImageURLs(t *testing.T) {
 			`","imageTransparent":"https://img/n/7.webp?v=` + strconv.Itoa(v) + `","imageTransparentAvailable":true}}` + "\n"
 	}
 	for _, v = range []int{1, 2, 1000, 3, 3} {
-		if body, _ := fz.answer(u); string(body) != want(v) {
+		if body, _ := fz.answer(u, nil); string(body) != want(v) {
 			t.Fatalf("version %d: got  %s\nwant %s", v, body, want(v))
 		}
 	}

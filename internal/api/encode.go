@@ -54,17 +54,29 @@ func newRender(urls view.URLs) *render {
 // images are made, photos imported), so the encoder leaves a hole where
 // each goes: the encoded answer can be kept, and the holes filled with live
 // values whenever it is written (see frozen).
+//
+// A kept item (en.items) is written with its holes filled, as of the image
+// host's stamp when the encoder was made; where each kept item's part is,
+// the encoder notes in splices, so that a kept answer can refer to the
+// item rather than hold a copy of it.
 type encoder struct {
 	*render
-	items  *itemGen // the catalogue's encoded list items; nil: none
-	holes  []hole
-	counts answerCounts
+	items   *itemGen // the catalogue's encoded list items; nil: none
+	holes   []hole   // outside the kept items' parts
+	splices []splice // the kept items' parts, in order
+	counts  answerCounts
+	stamp   uint64 // the image host's stamp (view.URLs.Stamp)
+	stamped bool
 }
 
 // encoderFor returns an encoder of an answer about catalogue ix (nil: a
 // catalogue not served, whose items are not kept).
 func (rd *render) encoderFor(ix *index.Index) encoder {
-	return encoder{render: rd, items: rd.itemMemo.of(ix)}
+	en := encoder{render: rd, items: rd.itemMemo.of(ix)}
+	if en.items != nil {
+		en.stamp, en.stamped = rd.urls.Stamp()
+	}
+	return en
 }
 
 // view notes that the answer shows perfume id through an answer of kind,
@@ -265,7 +277,7 @@ func (en *encoder) appendDetail(b []byte, e *index.Entry, similar []index.Scored
 // appendSimilarFields appends the members of a similar item, without braces.
 func (en *encoder) appendSimilarFields(b []byte, s *index.Scored) []byte {
 	it := en.item(s.Entry)
-	b = appendIdentOf(b, s.Entry, it)
+	b = en.appendIdentOf(b, s.Entry, it)
 	b = append(b, `,"matchScore":`...)
 	b = jsonenc.AppendFloat(b, s.Score)
 	b = en.appendImages(b, s.ID, true)
@@ -347,7 +359,7 @@ func (en *encoder) appendMatches(b []byte, ss []index.Scored) []byte {
 		}
 		b = append(b, '{')
 		it := en.item(s.Entry)
-		b = appendIdentOf(b, s.Entry, it)
+		b = en.appendIdentOf(b, s.Entry, it)
 		b = append(b, `,"matchScore":`...)
 		b = jsonenc.AppendFloat(b, s.Score)
 		b = append(b, `,"rating":`...)

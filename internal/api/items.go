@@ -6,6 +6,7 @@ import (
 
 	"github.com/fragrance-data/fragrance/internal/index"
 	"github.com/fragrance-data/fragrance/internal/jsonenc"
+	"github.com/fragrance-data/fragrance/internal/view"
 )
 
 // itemMemo keeps, per perfume of the current catalogue, its list item as
@@ -36,32 +37,59 @@ type itemGen struct {
 	limit int64
 }
 
-// encodedItem is a perfume's list item members, without braces:
-// b[:identEnd] are its id, slug, name and brand (appendIdent), and
-// b[accords:] its accords array; holes are relative to b.
+// encodedItem is a perfume's list item members, without braces, with its
+// holes filled (its image URLs and imageTransparentAvailable), filled again
+// when the image host's stamp moves, as a kept answer's are. Its first
+// identEnd bytes are its id, slug, name and brand (appendIdent) and its
+// last accordsLen its accords array: neither holds a hole, so both are the
+// same bytes in every filling. Answers kept in the answer cache refer to
+// the item (by pos) instead of holding a copy of it (see splice).
 type encodedItem struct {
-	b        []byte
-	identEnd int
-	accords  int
-	holes    []hole
+	filled     atomic.Pointer[filledAnswer]
+	pos        uint32 // the perfume's index.Pos
+	identEnd   int32
+	accordsLen int32
 }
 
-func (it *encodedItem) ident() []byte     { return it.b[:it.identEnd] }
-func (it *encodedItem) accordsOf() []byte { return it.b[it.accords:] }
+// current returns the item filled as of stamp (ok: the image host has
+// one), filling its holes again when they are older.
+func (it *encodedItem) current(urls view.URLs, stamp uint64, ok bool) *filledAnswer {
+	f := it.filled.Load()
+	if len(f.holes) == 0 || ok && f.stamped && f.stamp == stamp {
+		return f
+	}
+	f = fill(f.body, f.holes, nil, urls, false)
+	it.filled.Store(f)
+	return f
+}
+
+// appendPart appends the part of the item that a splice names.
+func (it *encodedItem) appendPart(b []byte, part itemPart, urls view.URLs, stamp uint64, ok bool) []byte {
+	switch part {
+	case partIdent:
+		return append(b, it.filled.Load().body[:it.identEnd]...)
+	case partAccords:
+		body := it.filled.Load().body
+		return append(b, body[len(body)-int(it.accordsLen):]...)
+	}
+	return append(b, it.current(urls, stamp, ok).body...)
+}
 
 // itemOverhead is about what keeping an item costs beside its bytes and
 // holes: the item itself and the slices' headers.
-const itemOverhead = 80
+const itemOverhead = 144
 
-// The memo's automatic size, per catalogue: a thirty-second of the memory
-// limit, but no more than a sixteenth of what the catalogue leaves of it,
+// The memo's automatic size, per catalogue: a sixteenth of the memory
+// limit, but no more than an eighth of what the catalogue leaves of it,
 // and at most maxItemMemo; defaultItemMemo without a limit. The answer
-// cache's automatic size gives up as much (answerCacheBytes), so the two
-// together take no more of the collector's room than the answer cache
-// alone did: at 200,000 perfumes, where that room is small, a memo that
-// added to it cost more in collections than it saved in encoding. Under
-// the default 350 MiB limit: 11 MB on the bundled catalogue (the items of
-// about 12,000 perfumes, 920 bytes each), 8 MB at 200,000 perfumes.
+// cache's automatic size gives up as much (answerCacheBytes), so that at
+// 200,000 perfumes, where the collector's room is small, the two together
+// take no more of it than the answer cache alone did (a memo that added to
+// it cost more in collections than it saved in encoding). Kept answers
+// refer to the memo's items instead of holding copies (splice), so a byte
+// of memo saves many of the cache's. Under the default 350 MiB limit:
+// 22 MiB on the bundled catalogue (the items of about 22,000 perfumes,
+// 1,043 bytes each), 16 MB at 200,000 perfumes.
 const (
 	maxItemMemo     = 64 << 20
 	defaultItemMemo = 16 << 20
@@ -74,7 +102,7 @@ func itemMemoBytes(memoryLimit int64, perfumes int) int64 {
 		return defaultItemMemo
 	}
 	left := memoryLimit - int64(perfumes)*catalogueBytesPerPerfume
-	return max(0, min(maxItemMemo, memoryLimit/32, left/16))
+	return max(0, min(maxItemMemo, memoryLimit/16, left/8))
 }
 
 // newItemMemo returns a memo of limit bytes per catalogue.
@@ -137,46 +165,50 @@ func (en *encoder) item(e *index.Entry) *encodedItem {
 		return nil
 	}
 	sub := encoder{render: en.render}
-	it := &encodedItem{}
-	it.b = sub.encodeListFields(make([]byte, 0, 1024), e, it)
-	it.b = append([]byte(nil), it.b...) // no spare capacity kept
-	it.holes = sub.holes
+	it := &encodedItem{pos: uint32(pos)}
+	b := sub.encodeListFields(make([]byte, 0, 1024), e, it)
+	f := fill(b, sub.holes, nil, en.urls, false)
+	it.filled.Store(f)
 	// The memo had room when it was asked: the item is kept even if it
 	// passes the limit (by one item per request at most), so that a full
 	// memo is seen as full before anything is encoded for it.
 	if g.slots[pos].CompareAndSwap(nil, it) {
-		g.bytes.Add(int64(len(it.b) + holeBytes*len(it.holes) + itemOverhead))
+		g.bytes.Add(int64(len(f.body) + holeBytes*len(f.holes) + itemOverhead))
+		return it
 	}
-	return it
+	return g.slots[pos].Load()
 }
 
-// appendItem appends a kept item's members, its holes moved to where they
-// land in b.
+// itemAt returns the kept item at pos, which a splice names.
+func (g *itemGen) itemAt(pos uint32) *encodedItem { return g.slots[pos].Load() }
+
+// appendItem appends a kept item's members, filled as of the encoder's
+// stamp, and notes where they are (en.splices).
 func (en *encoder) appendItem(b []byte, it *encodedItem) []byte {
-	base := len(b)
-	for _, h := range it.holes {
-		h.pos += base
-		en.holes = append(en.holes, h)
-	}
-	return append(b, it.b...)
+	body := it.current(en.urls, en.stamp, en.stamped).body
+	en.splices = append(en.splices, splice{at: int32(len(b)), n: int32(len(body)), pos: it.pos, part: partWhole})
+	return append(b, body...)
 }
 
 // appendIdentOf appends e's id, slug, name and brand members: from it,
 // e's kept item (en.item), unless it is nil.
-func appendIdentOf(b []byte, e *index.Entry, it *encodedItem) []byte {
-	if it != nil {
-		return append(b, it.ident()...)
+func (en *encoder) appendIdentOf(b []byte, e *index.Entry, it *encodedItem) []byte {
+	if it == nil {
+		return appendIdent(b, e)
 	}
-	return appendIdent(b, e)
+	en.splices = append(en.splices, splice{at: int32(len(b)), n: it.identEnd, pos: it.pos, part: partIdent})
+	return append(b, it.filled.Load().body[:it.identEnd]...)
 }
 
 // appendAccordsOf appends e's accords array: from it, e's kept item,
 // unless it is nil.
 func (en *encoder) appendAccordsOf(b []byte, e *index.Entry, it *encodedItem) []byte {
-	if it != nil {
-		return append(b, it.accordsOf()...)
+	if it == nil {
+		return appendAccords(en, b, e.Accords())
 	}
-	return appendAccords(en, b, e.Accords())
+	body := it.filled.Load().body
+	en.splices = append(en.splices, splice{at: int32(len(b)), n: it.accordsLen, pos: it.pos, part: partAccords})
+	return append(b, body[len(body)-int(it.accordsLen):]...)
 }
 
 // appendListFields appends the members of a list item, without braces; a
@@ -210,8 +242,10 @@ func (en *encoder) encodeListFields(b []byte, e *index.Entry, it *encodedItem) [
 	b = append(b, `,"buyUrl":`...)
 	b = appendBuy(b, en.urls, e.Slug())
 	b = append(b, `,"accords":`...)
+	accords := len(b)
+	b = appendAccords(en, b, e.Accords())
 	if it != nil {
-		it.identEnd, it.accords = identEnd-start, len(b)-start
+		it.identEnd, it.accordsLen = int32(identEnd-start), int32(len(b)-accords)
 	}
-	return appendAccords(en, b, e.Accords())
+	return b
 }

@@ -3,7 +3,11 @@ package api
 import (
 	"bytes"
 	"math"
+	"regexp"
+	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/fragrance-data/fragrance/internal/bundled"
 	"github.com/fragrance-data/fragrance/internal/index"
@@ -31,20 +35,22 @@ func TestItemMemo(t *testing.T) {
 		t.Fatal("no memo, or a second one for the same catalogue")
 	}
 	page := ix.Perfumes(index.ListQuery{Page: 1, Limit: 200})
-	encode := func(items *itemGen) ([]byte, []hole) {
-		en := &encoder{render: rd, items: items}
-		return en.appendPage(nil, page), en.holes
+	// encode writes the page as an answer without the cache does, and as
+	// the cache keeps it and writes it again.
+	encode := func(items *itemGen) (written, kept []byte) {
+		en := rd.encoderFor(ix)
+		en.items = items
+		b := append(en.appendPage(nil, page), '\n')
+		written, _ = appendFilled(nil, b, en.holes, rd.urls, nil)
+		kept, _ = freezeEncoded(b, &en, rd.urls).answer(rd.urls, nil)
+		return written, kept
 	}
-	want, wantHoles := encode(nil)
-	first, firstHoles := encode(g)
-	second, secondHoles := encode(g)
-	for i, got := range [][]byte{first, second} {
-		if !bytes.Equal(got, want) {
-			t.Fatalf("pass %d: the page differs with the memo", i)
+	want, _ := encode(nil)
+	for pass := range 2 {
+		written, kept := encode(g)
+		if !bytes.Equal(written, want) || !bytes.Equal(kept, want) {
+			t.Fatalf("pass %d: the page differs with the memo", pass)
 		}
-	}
-	if !equalHoles(firstHoles, wantHoles) || !equalHoles(secondHoles, wantHoles) {
-		t.Fatal("the holes differ with the memo")
 	}
 	kept := 0
 	for i := range g.slots {
@@ -83,8 +89,8 @@ func equalHoles(a, b []hole) bool {
 	return true
 }
 
-// TestItemMemoSize checks the memo's automatic size: a thirty-second of the
-// memory limit, at most a sixteenth of what the catalogue leaves, none when
+// TestItemMemoSize checks the memo's automatic size: a sixteenth of the
+// memory limit, at most an eighth of what the catalogue leaves, none when
 // it leaves nothing; and that the memo and the answer cache together take
 // no more of that room than the answer cache alone would.
 func TestItemMemoSize(t *testing.T) {
@@ -97,8 +103,8 @@ func TestItemMemoSize(t *testing.T) {
 	}{
 		{0, 37_000, defaultItemMemo},
 		{math.MaxInt64, 200_000, defaultItemMemo},
-		{350 * mb, 37_000, 350 * mb / 32},
-		{350 * mb, 200_000, left(350*mb, 200_000) / 16},
+		{350 * mb, 37_000, 350 * mb / 16},
+		{350 * mb, 200_000, left(350*mb, 200_000) / 8},
 		{350 * mb, 500_000, 0},
 		{8 << 30, 37_000, maxItemMemo},
 	} {
@@ -126,5 +132,123 @@ func TestItemMemoSize(t *testing.T) {
 		t.Error("no memo for a catalogue that leaves 64 MiB")
 	} else if want := itemMemoBytes(full+64*mb, ix.Len()); g.limit != want || want <= 0 {
 		t.Errorf("memo of %d bytes, want %d", g.limit, want)
+	}
+}
+
+// TestSplicedAnswers: a kept answer whose perfumes are the memo's items
+// (spliced in, not copied) is written as the same bytes as the answer made
+// afresh without the memo, as the image host's versions change to values
+// of other lengths, both in the items' members and around them (a similar
+// list's own image holes, and a hole right where an item begins); and it
+// takes less memory than the whole answer (a page, a tenth at most).
+func TestSplicedAnswers(t *testing.T) {
+	ix, err := refIndex()
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := 1
+	u := view.NewURLs("https://x", versionedImages{&v}, nil)
+	plain, memo := newRender(u), newRender(u)
+	memo.itemMemo = newItemMemo(16 << 20)
+	page := ix.Perfumes(index.ListQuery{Page: 1, Limit: 60})
+	e := page.Entries[3]
+	_, similar, err := ix.Similar(e.Slug(), 10)
+	if err != nil || len(similar) < 6 {
+		t.Fatal(err, len(similar))
+	}
+	answers := map[string]func(en *encoder, b []byte) []byte{
+		"page":    func(en *encoder, b []byte) []byte { return en.appendPage(b, page) },
+		"similar": func(en *encoder, b []byte) []byte { return en.appendSimilarAnswer(b, e, similar, 10) },
+		"dupes":   func(en *encoder, b []byte) []byte { return en.appendDupesAnswer(b, e, similar, 10) },
+		"detail":  func(en *encoder, b []byte) []byte { return en.appendDetail(b, e, similar[:6]) },
+		"hole-then-item": func(en *encoder, b []byte) []byte {
+			b = en.appendImages(append(b, '['), e.ID, true)
+			b = en.appendListFields(b, page.Entries[0])
+			return append(en.appendIdentOf(b, e, en.item(e)), ']')
+		},
+	}
+	fresh := func(f func(en *encoder, b []byte) []byte) []byte {
+		en := plain.encoderFor(ix)
+		b, _ := appendFilled(nil, append(f(&en, nil), '\n'), en.holes, u, nil)
+		return b
+	}
+	for name, f := range answers {
+		t.Run(name, func(t *testing.T) {
+			v = 1
+			en := memo.encoderFor(ix)
+			body := append(f(&en, nil), '\n')
+			if len(en.splices) == 0 {
+				t.Fatal("no item spliced")
+			}
+			fz := freezeEncoded(body, &en, u)
+			// A page is all items: a tenth of its bytes at most. The other
+			// answers hold their results' scores and shared accords.
+			if whole := newFrozen(body, en.holes, answerCounts{}, u).size(); fz.size() >= whole || name == "page" && fz.size()*10 > whole {
+				t.Errorf("kept in %d bytes, the whole answer in %d", fz.size(), whole)
+			}
+			for _, v = range []int{1, 2, 1000, 3, 3, 123456} {
+				want := fresh(f)
+				if got, _ := fz.answer(u, nil); !bytes.Equal(got, want) {
+					t.Fatalf("version %d:\n got %s\nwant %s", v, got, want)
+				}
+			}
+		})
+	}
+}
+
+// TestSplicedAnswerConcurrent: requests writing a kept answer with
+// spliced items while the image host's versions change (under -race in
+// CI) each get a whole answer, every URL of some version, and once the
+// changes stop, the last version everywhere.
+func TestSplicedAnswerConcurrent(t *testing.T) {
+	ix, err := refIndex()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var version atomic.Int64
+	version.Store(1)
+	u := view.NewURLs("https://x", atomicVersionImages{&version}, nil)
+	plain, memo := newRender(u), newRender(u)
+	memo.itemMemo = newItemMemo(16 << 20)
+	page := ix.Perfumes(index.ListQuery{Page: 2, Limit: 30})
+	encode := func(rd *render) (*encoder, []byte) {
+		en := rd.encoderFor(ix)
+		return &en, append(en.appendPage(nil, page), '\n')
+	}
+	en, body := encode(memo)
+	fz := freezeEncoded(body, en, u)
+	want := func() string {
+		en, body := encode(plain)
+		b, _ := appendFilled(nil, body, en.holes, u, nil)
+		return string(b)
+	}
+	anyVersion := regexp.MustCompile(`\?v=[0-9]+"`)
+	version.Store(0)
+	want0 := want()
+	version.Store(1)
+	const last = 300
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			var buf []byte
+			for range 500 {
+				body, _ := fz.answer(u, buf[:0])
+				if anyVersion.ReplaceAllString(string(body), `?v=0"`) != want0 {
+					t.Errorf("got a broken answer: %s", body)
+					return
+				}
+				buf = body
+			}
+		})
+	}
+	wg.Go(func() {
+		for v := int64(2); v <= last; v++ {
+			version.Store(v)
+			time.Sleep(10 * time.Microsecond)
+		}
+	})
+	wg.Wait()
+	if body, _ := fz.answer(u, nil); string(body) != want() {
+		t.Errorf("after the last change: got %s", body)
 	}
 }

@@ -34,12 +34,19 @@ func refEncode(t testing.TB, v any) []byte {
 }
 
 // fastEncode is what Server.answer writes: the encoding with its holes
-// filled.
+// filled, kept (the kept items' parts spliced in) and written from the
+// cache. What is written without the cache must be the same bytes: when it
+// is not, fastEncode returns both, so that the comparison fails.
 func fastEncode(rd *render, f func(en *encoder, b []byte) []byte) []byte {
 	ix, _ := refIndex()
 	en := rd.encoderFor(ix)
-	body, _ := newFrozen(append(f(&en, nil), '\n'), en.holes, answerCounts{}, rd.urls).answer(rd.urls)
-	return body
+	encoded := append(f(&en, nil), '\n')
+	kept, _ := freezeEncoded(encoded, &en, rd.urls).answer(rd.urls, nil)
+	uncached, _ := appendFilled(nil, encoded, en.holes, rd.urls, nil)
+	if !bytes.Equal(kept, uncached) {
+		return append(append(kept, "\nwithout the cache:\n"...), uncached...)
+	}
+	return kept
 }
 
 // sameBytes fails when the two encodings differ, showing where.

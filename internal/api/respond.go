@@ -64,7 +64,12 @@ func (a *API) answer(w http.ResponseWriter, r *http.Request, ix *index.Index, ke
 		}
 	}
 	a.count(fz.counts)
-	body, length := fz.answer(a.render.urls)
+	bp := bufPool.Get().(*[]byte)
+	defer putBuf(bp)
+	body, length := fz.answer(a.render.urls, (*bp)[:0])
+	if length == nil {
+		*bp = body // put together in the buffer
+	}
 	return writeOK(w, body, length)
 }
 
@@ -84,7 +89,7 @@ func (a *API) freeze(g *answerGen, key string, p *pendingAnswer, encode func(en 
 		return nil, err
 	}
 	*bp = append(b, '\n')
-	return newFrozen(*bp, en.holes, en.counts, a.render.urls), nil
+	return freezeEncoded(*bp, &en, a.render.urls), nil
 }
 
 // errAnswerFailed is what waiting requests get when the request making
