@@ -164,12 +164,13 @@ func perfumeHTML(p *perfumePage) template.HTML {
 			htmlText(&b, d.PriceTier)
 			b.WriteString("</span>\n<span class=\"meta\">")
 			htmlText(&b, web.Decimal(d.MatchScore, 0))
-			b.WriteString("% alike")
+			b.WriteString("% alike</span>")
 			if d.Rating != nil {
-				b.WriteString(" · rated ")
+				b.WriteString("\n<span class=\"meta\">Rated ")
 				htmlText(&b, web.Decimal(*d.Rating, 2))
+				b.WriteString(" of 5</span>")
 			}
-			b.WriteString("</span>\n</article></li>")
+			b.WriteString("\n</article></li>")
 		}
 		b.WriteString("</ul>\n</section>")
 	}
@@ -184,7 +185,7 @@ func card(b *strings.Builder, s *view.Similar) {
 	urlAttr(b, PerfumeURL(s.Slug))
 	b.WriteString(`"><img src="`)
 	urlAttr(b, picture(s.ImageTransparentAvailable, s.ImageTransparent, s.Image))
-	b.WriteString("\" alt=\"\" width=\"200\" height=\"200\" loading=\"lazy\">\n<span class=\"name\">")
+	b.WriteString("\" alt=\"\" width=\"150\" height=\"200\" loading=\"lazy\">\n<span class=\"name\">")
 	htmlText(b, s.Name)
 	b.WriteString("</span></a>\n<span class=\"meta\">")
 }
