@@ -76,20 +76,8 @@ func benchFinish(g *answerGen, k string, p *pendingAnswer, fz *frozen, cost time
 // the memo, for a detail (with six similar perfumes) and a page of 50
 // perfumes, the image host's stamp unmoved.
 func BenchmarkKeptAnswer(b *testing.B) {
-	ix, err := refIndex()
-	if err != nil {
-		b.Fatal(err)
-	}
-	v := 1
-	u := view.NewURLs("https://x", versionedImages{&v}, nil)
-	plain, memo := newRender(u), newRender(u)
-	memo.itemMemo = newItemMemo(16 << 20)
-	page := ix.Perfumes(index.ListQuery{Page: 2, Limit: 50})
-	e := page.Entries[7]
-	_, similar, err := ix.Similar(e.Slug(), 6)
-	if err != nil {
-		b.Fatal(err)
-	}
+	fx := newSpliceFixture(b, 2, 50, 7, 6)
+	ix, u, plain, memo, page, e, similar := fx.ix, fx.u, fx.plain, fx.memo, fx.page, fx.e, fx.similar
 	for _, a := range []struct {
 		name   string
 		encode func(en *encoder, b []byte) []byte

@@ -142,20 +142,8 @@ func TestItemMemoSize(t *testing.T) {
 // list's own image holes, and a hole right where an item begins); and it
 // takes less memory than the whole answer (a page, a tenth at most).
 func TestSplicedAnswers(t *testing.T) {
-	ix, err := refIndex()
-	if err != nil {
-		t.Fatal(err)
-	}
-	v := 1
-	u := view.NewURLs("https://x", versionedImages{&v}, nil)
-	plain, memo := newRender(u), newRender(u)
-	memo.itemMemo = newItemMemo(16 << 20)
-	page := ix.Perfumes(index.ListQuery{Page: 1, Limit: 60})
-	e := page.Entries[3]
-	_, similar, err := ix.Similar(e.Slug(), 10)
-	if err != nil || len(similar) < 6 {
-		t.Fatal(err, len(similar))
-	}
+	fx := newSpliceFixture(t, 1, 60, 3, 10)
+	ix, u, plain, memo, page, e, similar := fx.ix, fx.u, fx.plain, fx.memo, fx.page, fx.e, fx.similar
 	answers := map[string]func(en *encoder, b []byte) []byte{
 		"page":    func(en *encoder, b []byte) []byte { return en.appendPage(b, page) },
 		"similar": func(en *encoder, b []byte) []byte { return en.appendSimilarAnswer(b, e, similar, 10) },
@@ -174,7 +162,7 @@ func TestSplicedAnswers(t *testing.T) {
 	}
 	for name, f := range answers {
 		t.Run(name, func(t *testing.T) {
-			v = 1
+			*fx.v = 1
 			en := memo.encoderFor(ix)
 			body := append(f(&en, nil), '\n')
 			if len(en.splices) == 0 {
@@ -186,7 +174,8 @@ func TestSplicedAnswers(t *testing.T) {
 			if whole := newFrozen(body, en.holes, answerCounts{}, u).size(); fz.size() >= whole || name == "page" && fz.size()*10 > whole {
 				t.Errorf("kept in %d bytes, the whole answer in %d", fz.size(), whole)
 			}
-			for _, v = range []int{1, 2, 1000, 3, 3, 123456} {
+			for _, v := range []int{1, 2, 1000, 3, 3, 123456} {
+				*fx.v = v
 				want := fresh(f)
 				if got, _ := fz.answer(u, nil); !bytes.Equal(got, want) {
 					t.Fatalf("version %d:\n got %s\nwant %s", v, got, want)
@@ -194,6 +183,40 @@ func TestSplicedAnswers(t *testing.T) {
 			}
 		})
 	}
+}
+
+// spliceFixture is the bundled catalogue with two renders of the same
+// URLs, whose image versions are v: plain, without the item memo, and
+// memo, with room for every item; a page of it, one of the page's
+// perfumes (e) and e's similar perfumes.
+type spliceFixture struct {
+	ix          *index.Index
+	v           *int
+	u           view.URLs
+	plain, memo *render
+	page        index.Page
+	e           *index.Entry
+	similar     []index.Scored
+}
+
+// newSpliceFixture makes the fixture of page pageNo of limit perfumes, e
+// its perfume at, with n similar perfumes.
+func newSpliceFixture(tb testing.TB, pageNo, limit, at, n int) *spliceFixture {
+	ix, err := refIndex()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	fx := &spliceFixture{ix: ix, v: new(int)}
+	*fx.v = 1
+	fx.u = view.NewURLs("https://x", versionedImages{fx.v}, nil)
+	fx.plain, fx.memo = newRender(fx.u), newRender(fx.u)
+	fx.memo.itemMemo = newItemMemo(64 << 20)
+	fx.page = ix.Perfumes(index.ListQuery{Page: pageNo, Limit: limit})
+	fx.e = fx.page.Entries[at]
+	if _, fx.similar, err = ix.Similar(fx.e.Slug(), n); err != nil || len(fx.similar) < min(n, 6) {
+		tb.Fatal(err, len(fx.similar))
+	}
+	return fx
 }
 
 // TestSplicedAnswerConcurrent: requests writing a kept answer with
