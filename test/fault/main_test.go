@@ -360,7 +360,13 @@ func unknownKeyRefused(t *testing.T, base, when string) int {
 	if code != http.StatusUnauthorized && code != http.StatusServiceUnavailable {
 		t.Errorf("%s: an unknown key answered %d %v; want 401 (store answers) or 503 (store unknown)", when, code, body)
 	}
-	if mc, body := getJSON(base+"/api/perfumes?limit=1", k[:len(k)-1]+"x"); mc != http.StatusUnauthorized {
+	// The last character is the checksum's: another one makes the key
+	// malformed (the same one, 1 time in 62, left it a valid key).
+	last := "x"
+	if strings.HasSuffix(k, last) {
+		last = "y"
+	}
+	if mc, body := getJSON(base+"/api/perfumes?limit=1", k[:len(k)-1]+last); mc != http.StatusUnauthorized {
 		t.Errorf("%s: a malformed key answered %d %v; want 401", when, mc, body)
 	}
 	return code
