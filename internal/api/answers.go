@@ -66,8 +66,7 @@ func appendKeyOf(b []byte, v reflect.Value) []byte {
 // when it had room for them: a kept answer then holds the bytes between
 // them and refers to each item's part (its members, or only its identity
 // or accords) by a splice, and writing the answer splices them in. A page
-// of fifty perfumes is then about 2 KB in the cache instead of 50 KB, so
-// the cache holds some twenty times as many pages.
+// of fifty perfumes is then about 1.4 KB in the cache instead of 45 KB.
 type frozen struct {
 	counts answerCounts
 	// filled is the answer with its holes filled, and the image host's
@@ -76,7 +75,7 @@ type frozen struct {
 	// request after that fills the holes again. A kept answer holds one
 	// body, not a template beside its filled copy.
 	filled     atomic.Pointer[filledAnswer]
-	items      *itemGen // the memo its splices name; nil: none
+	items      *itemGen // the memo its splices name; nil: it has none
 	answerSlot          // its place in the cache, once kept
 }
 

@@ -20,10 +20,11 @@ import (
 // An item is kept the first time it is encoded while the memo has room,
 // and then for as long as the catalogue is served: the index is immutable,
 // and the members that can change meanwhile (the image URLs and
-// imageTransparentAvailable) are holes, filled when an answer is written
-// (see frozen). Real traffic asks for the popular perfumes first and most,
-// so they are the ones kept; a perfume found after the memo is full is
-// encoded as before.
+// imageTransparentAvailable) are kept filled and filled again when the
+// image host's stamp moves (encodedItem.current). Kept answers refer to the
+// items rather than copy them (see frozen). Real traffic asks for the
+// popular perfumes first and most, so they are the ones kept; a perfume
+// found after the memo is full is encoded as before.
 type itemMemo struct {
 	size func(perfumes int) int64 // bytes for a catalogue
 	cur  atomic.Pointer[itemGen]

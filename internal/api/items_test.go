@@ -77,18 +77,6 @@ func TestItemMemo(t *testing.T) {
 	}
 }
 
-func equalHoles(a, b []hole) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
 // TestItemMemoSize checks the memo's automatic size: a sixteenth of the
 // memory limit, at most an eighth of what the catalogue leaves, none when
 // it leaves nothing; and that the memo and the answer cache together take

@@ -64,12 +64,14 @@ func (a *API) answer(w http.ResponseWriter, r *http.Request, ix *index.Index, ke
 		}
 	}
 	a.count(fz.counts)
+	if fz.items == nil { // no splices: written as kept
+		body, length := fz.answer(a.render.urls, nil)
+		return writeOK(w, body, length)
+	}
 	bp := bufPool.Get().(*[]byte)
 	defer putBuf(bp)
 	body, length := fz.answer(a.render.urls, (*bp)[:0])
-	if length == nil {
-		*bp = body // put together in the buffer
-	}
+	*bp = body // put together in the buffer
 	return writeOK(w, body, length)
 }
 
