@@ -79,16 +79,23 @@ func (g *Guard) admit(w http.ResponseWriter, r *http.Request, endpoint string) (
 	if li != nil {
 		li.ClientIP = ip
 	}
-	failures, _ := g.failures.Peek(r.Context(), ip, g.cfg.FailedChecks) // never fails
-	key, code := g.authenticate(r, ip, !failures.Allowed)
+	key, code, checked := g.authenticate(r)
 	if li != nil {
 		li.KeyPrefix = key.Prefix
 	}
-	if !failures.Allowed && (code == problem.MissingAPIKey || code == problem.InvalidAPIKey) {
-		// Only the failures are limited, never a valid key.
-		g.metrics.refusals.WithLabelValues(PolicyFailedChecks).Inc()
-		writeTooManyFailures(w, r, failures.RetryAfter())
-		return key, ip, li, false
+	if code == problem.MissingAPIKey || code == problem.InvalidAPIKey {
+		// Only the failures are limited, never a valid key: the IP's
+		// window is read only for them, off the path of every admitted
+		// request. A failed check counts against it unless it is full.
+		failures, _ := g.failures.Peek(r.Context(), ip, g.cfg.FailedChecks) // never fails
+		if !failures.Allowed {
+			g.metrics.refusals.WithLabelValues(PolicyFailedChecks).Inc()
+			writeTooManyFailures(w, r, failures.RetryAfter())
+			return key, ip, li, false
+		}
+		if checked {
+			g.failedCheck(r.Context(), ip)
+		}
 	}
 	if code != "" {
 		g.metrics.authFailures.WithLabelValues(code).Inc()
@@ -124,19 +131,17 @@ func (g *Guard) ClientIP(r *http.Request) string {
 }
 
 // authenticate returns the request's key, or the problem code refusing it
-// (with the key when it is known, so the refusal can be metered). A failed
-// check counts against ip unless ip is refused already (full).
-func (g *Guard) authenticate(r *http.Request, ip string, full bool) (apikey.Key, string) {
+// (with the key when it is known, so the refusal can be metered); checked
+// reports a key that was presented and failed its check (malformed, or
+// unknown to the store), which admit counts against the client IP.
+func (g *Guard) authenticate(r *http.Request) (key apikey.Key, code string, checked bool) {
 	secret, ok := credentials(r)
 	if !ok {
-		return apikey.Key{}, problem.MissingAPIKey
+		return apikey.Key{}, problem.MissingAPIKey, false
 	}
 	sum, ok := apikey.Check(secret)
 	if !ok {
-		if !full {
-			g.failedCheck(r.Context(), ip)
-		}
-		return apikey.Key{}, problem.InvalidAPIKey
+		return apikey.Key{}, problem.InvalidAPIKey, true
 	}
 	now := g.now()
 	k, how, err := g.cache.get(r.Context(), sum, now, g.keys.KeyByHash)
@@ -144,13 +149,10 @@ func (g *Guard) authenticate(r *http.Request, ip string, full bool) (apikey.Key,
 	switch {
 	case errors.Is(err, catalog.ErrNotFound):
 		g.noteStoreOK()
-		if !full {
-			g.failedCheck(r.Context(), ip)
-		}
-		return apikey.Key{}, problem.InvalidAPIKey
+		return apikey.Key{}, problem.InvalidAPIKey, true
 	case err != nil:
 		g.noteStore(err)
-		return apikey.Key{}, problem.Unavailable
+		return apikey.Key{}, problem.Unavailable, false
 	case how == cacheMiss:
 		g.noteStoreOK()
 	}
@@ -158,19 +160,19 @@ func (g *Guard) authenticate(r *http.Request, ip string, full bool) (apikey.Key,
 		// Past its grace period a replaced key is as dead as a revoked
 		// one. The cached copy carries ExpiresAt, so this holds from that
 		// instant on, however long the entry stays cached.
-		return k, problem.RevokedAPIKey
+		return k, problem.RevokedAPIKey, false
 	}
 	switch k.State {
 	case apikey.Active:
 	case apikey.Suspended:
-		return k, problem.SuspendedAPIKey
+		return k, problem.SuspendedAPIKey, false
 	default: // revoked, or a state this code does not know: refuse
-		return k, problem.RevokedAPIKey
+		return k, problem.RevokedAPIKey, false
 	}
 	if origin := r.Header.Get("Origin"); origin != "" && !k.AllowsOrigin(origin) {
-		return k, problem.OriginNotAllowed
+		return k, problem.OriginNotAllowed, false
 	}
-	return k, ""
+	return k, "", false
 }
 
 // failedCheck counts a failed key check against the client IP, and raises
