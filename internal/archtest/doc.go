@@ -1,4 +1,5 @@
-// Package archtest holds no code: its test enforces the import rules of
+// Package archtest holds no code: its tests enforce the import rules of
 // the project's layout (README, "Architecture") over every package's
-// non-test files, and that the README names every package.
+// non-test files, that the README names every package, and that the
+// patch bench/load/layers.sh builds with still applies to the tree.
 package archtest
