@@ -68,14 +68,9 @@ func newKeyCache(ttl, stale time.Duration, max int, timeout time.Duration, clock
 // store cannot answer and no usable entry is cached.
 func (c *keyCache) get(ctx context.Context, sum apikey.Sum, now time.Time, fetch func(context.Context, string) (apikey.Key, error)) (apikey.Key, cacheResult, error) {
 	c.mu.Lock()
-	if e := c.entries[sum]; e != nil && now.Sub(e.fetched) < c.ttl {
-		hit := *e
+	if k, how, err, ok := c.usable(sum, now); ok {
 		c.mu.Unlock()
-		return hit.result(cacheHit)
-	} else if e != nil && now.Sub(e.failed) < failBackoff && now.Sub(e.fetched) < c.stale {
-		stale := *e
-		c.mu.Unlock()
-		return stale.result(cacheStale)
+		return k, how, err
 	}
 	if l := c.inflight[sum]; l != nil {
 		// Someone is already asking the store. A stale entry answers at once
@@ -138,6 +133,31 @@ func (l *lookup) result() (apikey.Key, cacheResult, error) {
 		return l.entry.result(cacheStale)
 	}
 	return l.entry.result(cacheMiss)
+}
+
+// cached is get without the store: the answer of an entry get would use
+// as it is (fresh, or stale while a refresh is backing off), ok false
+// when get would ask the store.
+func (c *keyCache) cached(sum apikey.Sum, now time.Time) (k apikey.Key, how cacheResult, err error, ok bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.usable(sum, now)
+}
+
+// usable is cached under c.mu.
+func (c *keyCache) usable(sum apikey.Sum, now time.Time) (apikey.Key, cacheResult, error, bool) {
+	e := c.entries[sum]
+	switch {
+	case e == nil:
+		return apikey.Key{}, "", nil, false
+	case now.Sub(e.fetched) < c.ttl:
+		k, how, err := e.result(cacheHit)
+		return k, how, err, true
+	case now.Sub(e.failed) < failBackoff && now.Sub(e.fetched) < c.stale:
+		k, how, err := e.result(cacheStale)
+		return k, how, err, true
+	}
+	return apikey.Key{}, "", nil, false
 }
 
 func (e cacheEntry) result(how cacheResult) (apikey.Key, cacheResult, error) {

@@ -280,6 +280,43 @@ func TestGuardCachesKeys(t *testing.T) {
 	}
 }
 
+// TestGuardChecksumBeforeStore: the Guard looks its cache up by a key's
+// hash before it checks the key's checksum, so a key of the right shape
+// whose checksum is wrong (a typo in its last characters) must still be
+// refused as invalid without asking the store, counted as a failed
+// check, however often it is sent; and a valid key sent after it is
+// served.
+func TestGuardChecksumBeforeStore(t *testing.T) {
+	e := newEnv(t, access.Config{FailedChecks: apikey.Limits{PerMinute: 3}})
+	_, secret := e.issue(apikey.NewKey{})
+	typo := secret[:len(secret)-1] + "a"
+	if typo == secret {
+		typo = secret[:len(secret)-1] + "b"
+	}
+	if _, ok := apikey.Hash(typo); !ok || apikey.ChecksumOK(typo) {
+		t.Fatalf("the typo %q should be well shaped with a wrong checksum", typo)
+	}
+	before := e.keys.lookupCount()
+	for i := 0; i < 3; i++ {
+		problemOf(t, e.get("/api/perfumes", "192.0.2.31", "X-API-Key", typo), 401, "invalid_api_key")
+	}
+	if e.keys.lookupCount() != before {
+		t.Fatal("a key with a wrong checksum reached the store")
+	}
+	// Three failed checks fill the address's window.
+	problemOf(t, e.get("/api/perfumes", "192.0.2.31", "X-API-Key", typo), 429, "rate_limited")
+	if w := e.get("/api/perfumes", "192.0.2.31", "X-API-Key", secret); w.Code != 200 {
+		t.Fatalf("the valid key after the typos: %d %s", w.Code, w.Body)
+	}
+	// Cached now, the valid key is served from the cache, and its typo is
+	// still refused.
+	n := e.keys.lookupCount()
+	if w := e.get("/api/perfumes", "192.0.2.32", "X-API-Key", secret); w.Code != 200 || e.keys.lookupCount() != n {
+		t.Fatalf("the cached key: %d, lookups %d → %d", w.Code, n, e.keys.lookupCount())
+	}
+	problemOf(t, e.get("/api/perfumes", "192.0.2.32", "X-API-Key", typo), 401, "invalid_api_key")
+}
+
 func TestGuardSyncsChangedKeys(t *testing.T) {
 	e := newEnv(t, access.Config{CacheTTL: time.Hour, KeySyncInterval: 5 * time.Millisecond})
 	k, secret := e.issue(apikey.NewKey{})

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/netip"
 	"strings"
+	"time"
 
 	"github.com/fragrance-data/fragrance/internal/access/ratelimit"
 	"github.com/fragrance-data/fragrance/internal/apikey"
@@ -51,7 +52,7 @@ func (g *Guard) WrapUsage(endpoint string, h http.Handler) http.Handler {
 // calls guarded one by one (POST /mcp: each tool call goes through Wrap).
 func (g *Guard) Authenticate(endpoint string, h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if _, _, _, ok := g.admit(w, r, endpoint); ok {
+		if _, _, _, _, ok := g.admit(w, r, endpoint); ok {
 			h.ServeHTTP(w, r)
 		}
 	})
@@ -59,27 +60,29 @@ func (g *Guard) Authenticate(endpoint string, h http.Handler) http.Handler {
 
 func (g *Guard) wrap(endpoint string, h http.Handler, usageBudget bool) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		key, ip, li, ok := g.admit(w, r, endpoint)
+		key, ip, li, now, ok := g.admit(w, r, endpoint)
 		if !ok {
 			return
 		}
 		if usageBudget {
-			g.serveUsage(w, r, li, endpoint, key, ip, h)
+			g.serveUsage(w, r, li, endpoint, key, ip, now, h)
 			return
 		}
-		g.serve(w, r, li, endpoint, key, ip, h)
+		g.serve(w, r, li, endpoint, key, ip, now, h)
 	})
 }
 
 // admit runs steps 1 and 2 of Wrap: it returns the request's key, client
-// IP and LogInfo, or answers the refusal and returns false.
-func (g *Guard) admit(w http.ResponseWriter, r *http.Request, endpoint string) (apikey.Key, string, *LogInfo, bool) {
+// IP, LogInfo and the time it was checked at (the Guard reads its clock
+// once a request), or answers the refusal and returns false.
+func (g *Guard) admit(w http.ResponseWriter, r *http.Request, endpoint string) (apikey.Key, string, *LogInfo, time.Time, bool) {
+	now := g.now()
 	ip := g.ClientIP(r)
 	li := logInfoFrom(r.Context())
 	if li != nil {
 		li.ClientIP = ip
 	}
-	key, code, checked := g.authenticate(r)
+	key, code, checked := g.authenticate(r, now)
 	if li != nil {
 		li.KeyPrefix = key.Prefix
 	}
@@ -91,7 +94,7 @@ func (g *Guard) admit(w http.ResponseWriter, r *http.Request, endpoint string) (
 		if !failures.Allowed {
 			g.metrics.refusals.WithLabelValues(PolicyFailedChecks).Inc()
 			writeTooManyFailures(w, r, failures.RetryAfter())
-			return key, ip, li, false
+			return key, ip, li, now, false
 		}
 		if checked {
 			g.failedCheck(r.Context(), ip)
@@ -101,12 +104,12 @@ func (g *Guard) admit(w http.ResponseWriter, r *http.Request, endpoint string) (
 		g.metrics.authFailures.WithLabelValues(code).Inc()
 		p := authProblem(code)
 		if key.Prefix != "" {
-			g.meter.Request(key.Prefix, endpoint, p.Status, g.now(), 0)
+			g.meter.Request(key.Prefix, endpoint, p.Status, now, 0)
 		}
 		writeAuthProblem(w, r, code)
-		return key, ip, li, false
+		return key, ip, li, now, false
 	}
-	return key, ip, li, true
+	return key, ip, li, now, true
 }
 
 // ClientIP returns the request's client address as a string (see the
@@ -131,20 +134,29 @@ func (g *Guard) ClientIP(r *http.Request) string {
 }
 
 // authenticate returns the request's key, or the problem code refusing it
-// (with the key when it is known, so the refusal can be metered); checked
-// reports a key that was presented and failed its check (malformed, or
-// unknown to the store), which admit counts against the client IP.
-func (g *Guard) authenticate(r *http.Request) (key apikey.Key, code string, checked bool) {
+// (with the key when it is known, so the refusal can be metered) at now;
+// checked reports a key that was presented and failed its check
+// (malformed, or unknown to the store), which admit counts against the
+// client IP.
+func (g *Guard) authenticate(r *http.Request, now time.Time) (key apikey.Key, code string, checked bool) {
 	secret, ok := credentials(r)
 	if !ok {
 		return apikey.Key{}, problem.MissingAPIKey, false
 	}
-	sum, ok := apikey.Check(secret)
+	sum, ok := apikey.Hash(secret)
 	if !ok {
 		return apikey.Key{}, problem.InvalidAPIKey, true
 	}
-	now := g.now()
-	k, how, err := g.cache.get(r.Context(), sum, now, g.keys.KeyByHash)
+	// A key in the cache passed its checksum when it was cached; any
+	// other is checked before the store is asked (a mistyped key never
+	// reaches it).
+	k, how, err, cached := g.cache.cached(sum, now)
+	if !cached {
+		if !apikey.ChecksumOK(secret) {
+			return apikey.Key{}, problem.InvalidAPIKey, true
+		}
+		k, how, err = g.cache.get(r.Context(), sum, now, g.keys.KeyByHash)
+	}
 	g.metrics.cacheLookup(how)
 	switch {
 	case errors.Is(err, catalog.ErrNotFound):
@@ -169,7 +181,7 @@ func (g *Guard) authenticate(r *http.Request) (key apikey.Key, code string, chec
 	default: // revoked, or a state this code does not know: refuse
 		return k, problem.RevokedAPIKey, false
 	}
-	if origin := r.Header.Get("Origin"); origin != "" && !k.AllowsOrigin(origin) {
+	if origin := headerValue(r.Header, "Origin"); origin != "" && !k.AllowsOrigin(origin) {
 		return k, problem.OriginNotAllowed, false
 	}
 	return k, "", false
@@ -193,13 +205,13 @@ func (g *Guard) failedCheck(ctx context.Context, ip string) {
 // credentials returns the key a request carries. The X-API-Key header wins
 // over Authorization: Bearer, and both over the api_key query parameter.
 func credentials(r *http.Request) (string, bool) {
-	// "X-Api-Key", not "X-API-Key": a name already in canonical form is
-	// looked up as is; any other is canonicalized into a new string on
-	// every request.
-	if v := strings.TrimSpace(r.Header.Get("X-Api-Key")); v != "" {
+	// The header map is read by canonical names ("X-Api-Key", not
+	// "X-API-Key"): net/http canonicalizes the names it reads, and
+	// Header.Get would check the name's spelling again on every request.
+	if v := strings.TrimSpace(headerValue(r.Header, "X-Api-Key")); v != "" {
 		return v, true
 	}
-	if v, ok := bearer(r.Header.Get("Authorization")); ok {
+	if v, ok := bearer(headerValue(r.Header, "Authorization")); ok {
 		return v, true
 	}
 	if mayHaveKeyParam(r.URL.RawQuery) {
@@ -208,6 +220,14 @@ func credentials(r *http.Request) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// headerValue is h.Get(name) for a name in canonical form.
+func headerValue(h http.Header, name string) string {
+	if v := h[name]; len(v) > 0 {
+		return v[0]
+	}
+	return ""
 }
 
 // bearer reads "Bearer <token>" (the scheme is case-insensitive).
@@ -222,7 +242,7 @@ func bearer(h string) (string, bool) {
 
 // serve limits an authenticated request and runs h when admitted; li is
 // the request's LogInfo, nil when the outer middleware gave none.
-func (g *Guard) serve(w http.ResponseWriter, r *http.Request, li *LogInfo, endpoint string, key apikey.Key, ip string, h http.Handler) {
+func (g *Guard) serve(w http.ResponseWriter, r *http.Request, li *LogInfo, endpoint string, key apikey.Key, ip string, now time.Time, h http.Handler) {
 	d, err := g.limiter.Allow(r.Context(), key.Prefix, g.Tiers().For(key))
 	if err != nil {
 		g.limiterFailed(w, r, key, err)
@@ -234,16 +254,16 @@ func (g *Guard) serve(w http.ResponseWriter, r *http.Request, li *LogInfo, endpo
 			g.metrics.refusals.WithLabelValues(p).Inc()
 		}
 		writeRateLimited(w, r, d)
-		g.refused(r.Context(), key, endpoint, ip)
+		g.refused(r.Context(), key, endpoint, ip, now)
 		return
 	}
-	g.run(w, r, li, endpoint, key, ip, d, h)
+	g.run(w, r, li, endpoint, key, ip, d, now, h)
 }
 
 // serveUsage is serve for WrapUsage: the request is counted against the
 // key's usage budget, under an id of its own, and the key's windows are
 // peeked at.
-func (g *Guard) serveUsage(w http.ResponseWriter, r *http.Request, li *LogInfo, endpoint string, key apikey.Key, ip string, h http.Handler) {
+func (g *Guard) serveUsage(w http.ResponseWriter, r *http.Request, li *LogInfo, endpoint string, key apikey.Key, ip string, now time.Time, h http.Handler) {
 	budget, err := g.limiter.Allow(r.Context(), usageBudgetPrefix+key.Prefix, g.cfg.UsageBudget)
 	var d ratelimit.Decision
 	if err == nil {
@@ -260,10 +280,10 @@ func (g *Guard) serveUsage(w http.ResponseWriter, r *http.Request, li *LogInfo, 
 			g.metrics.refusals.WithLabelValues(p).Inc()
 		}
 		writeUsageRefused(w, r, budget, violated)
-		g.refused(r.Context(), key, endpoint, ip)
+		g.refused(r.Context(), key, endpoint, ip, now)
 		return
 	}
-	g.run(w, r, li, endpoint, key, ip, d, h)
+	g.run(w, r, li, endpoint, key, ip, d, now, h)
 }
 
 // Peek reports key's windows as they stand under the limits in force,
@@ -296,10 +316,9 @@ func (g *Guard) limiterFailed(w http.ResponseWriter, r *http.Request, key apikey
 	writeAuthProblem(w, r, problem.Unavailable)
 }
 
-// refused meters a request of key refused by a limit, and notes it for the
-// abuse signals.
-func (g *Guard) refused(ctx context.Context, key apikey.Key, endpoint, ip string) {
-	now := g.now()
+// refused meters a request of key refused by a limit at now, and notes it
+// for the abuse signals.
+func (g *Guard) refused(ctx context.Context, key apikey.Key, endpoint, ip string, now time.Time) {
 	g.meter.Request(key.Prefix, endpoint, http.StatusTooManyRequests, now, 0)
 	if s, ok := g.abuse.refused(key.Prefix, ip, now); ok {
 		g.signal(ctx, key, ip, s)
@@ -308,8 +327,7 @@ func (g *Guard) refused(ctx context.Context, key apikey.Key, endpoint, ip string
 
 // run serves an admitted request: h runs with the key and the decision d
 // in its context, without api_key in its URL, and is metered.
-func (g *Guard) run(w http.ResponseWriter, r *http.Request, li *LogInfo, endpoint string, key apikey.Key, ip string, d ratelimit.Decision, h http.Handler) {
-	now := g.now()
+func (g *Guard) run(w http.ResponseWriter, r *http.Request, li *LogInfo, endpoint string, key apikey.Key, ip string, d ratelimit.Decision, now time.Time, h http.Handler) {
 	if s, ok := g.abuse.seen(key.Prefix, ip, now); ok {
 		g.signal(r.Context(), key, ip, s)
 	}

@@ -108,21 +108,41 @@ func ParseKey(s string) (ParsedKey, error) {
 // without allocating: the Guard runs it on every request and looks its
 // cache up by the sum, making the hex form only to ask the store.
 func Check(s string) (sum Sum, ok bool) {
+	if sum, ok = Hash(s); !ok || !ChecksumOK(s) {
+		return Sum{}, false
+	}
+	return sum, true
+}
+
+// Hash checks the shape of s (its length, scheme and alphabet), not its
+// checksum, and returns its SHA-256, without allocating. The Guard looks
+// its cache up by the sum first: a key found there passed ChecksumOK
+// when it was cached, and only a key not found is checked before the
+// store is asked.
+func Hash(s string) (sum Sum, ok bool) {
 	if len(s) != keyLen || !strings.HasPrefix(s, KeyScheme) {
 		return sum, false
 	}
-	body := s[len(KeyScheme):]
-	for i := 0; i < len(body); i++ {
-		if !isBase62[body[i]] {
+	for i := len(KeyScheme); i < len(s); i++ {
+		if !isBase62[s[i]] {
 			return sum, false
 		}
 	}
-	random, check := body[:keyRandomLen], body[keyRandomLen:]
-	if want := checksumOf(random); string(want[:]) != check {
-		return sum, false
-	}
 	var buf [keyLen]byte // []byte(s) would allocate: s is over 32 bytes
 	return sha256.Sum256(buf[:copy(buf[:], s)]), true
+}
+
+// ChecksumOK reports whether the last characters of s, a key Hash
+// accepts, are the checksum of its random part: a key mistyped or cut
+// is refused without asking a store.
+func ChecksumOK(s string) bool {
+	if len(s) != keyLen {
+		return false
+	}
+	body := s[len(KeyScheme):]
+	random, check := body[:keyRandomLen], body[keyRandomLen:]
+	want := checksumOf(random)
+	return string(want[:]) == check
 }
 
 // Sum is the SHA-256 of a key string. The Guard checks keys and looks

@@ -15,7 +15,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -160,8 +159,10 @@ func StatusClass(status int) string {
 	if status == 429 {
 		return usage.ClassRateLimited
 	}
-	return strconv.Itoa(status/100) + "xx"
+	return statusClasses[status/100-1] // not Itoa + "xx": a new string every request
 }
+
+var statusClasses = [...]string{"1xx", "2xx", "3xx", "4xx", "5xx"}
 
 func hourOf(t time.Time) int64 { return t.Unix() - t.Unix()%3600 }
 func dayOf(t time.Time) int64  { return t.Unix() - t.Unix()%86400 }

@@ -198,3 +198,19 @@ func (s *refusingStore) RecordUsage(_ context.Context, b usage.Batch) error {
 	s.lastClicks = len(b.Clicks)
 	return fmt.Errorf("refused: %w", catalog.ErrInvalid)
 }
+
+// TestStatusClass: the class a request is counted under, from its status.
+func TestStatusClass(t *testing.T) {
+	for status, want := range map[int]string{
+		100: "1xx", 200: "2xx", 204: "2xx", 304: "3xx", 400: "4xx", 404: "4xx",
+		429: usage.ClassRateLimited, 499: "4xx", 500: "5xx", 503: "5xx", 599: "5xx",
+		0: "other", 99: "other", 600: "other", -1: "other",
+	} {
+		if got := meter.StatusClass(status); got != want {
+			t.Errorf("StatusClass(%d) = %q, want %q", status, got, want)
+		}
+	}
+	if n := testing.AllocsPerRun(100, func() { meter.StatusClass(200) }); n != 0 {
+		t.Errorf("StatusClass allocates %v times", n)
+	}
+}
