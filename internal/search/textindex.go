@@ -34,7 +34,11 @@ const (
 // also indexed joined, adjacent query words are also looked up joined). It
 // is safe for concurrent searches.
 type TextIndex struct {
-	terms   []string // sorted vocabulary; a term's id is its position
+	terms []string // sorted vocabulary; a term's id is its position
+	// keys[i] is terms[i]'s first eight bytes as a number (termKey): the
+	// binary searches of the vocabulary compare these, one array read a
+	// step, and read the strings only where keys tie.
+	keys    []uint64
 	postOff []uint32 // postings of term t: post[postOff[t]:postOff[t+1]]
 	post    []uint32 // document numbers, ascending within a term
 	// Each document's name words in order (nameWords, loose ones flagged)
@@ -206,6 +210,10 @@ func (b *TextIndexBuilder) Build() *TextIndex {
 		}
 	}
 	t.typo = typo.build(t.terms)
+	t.keys = make([]uint64, len(t.terms))
+	for i, w := range t.terms {
+		t.keys[i] = termKey(w)
+	}
 	for i, id := range t.nameWords {
 		t.nameWords[i] = remap[id&^wordFlags] | id&wordFlags
 	}

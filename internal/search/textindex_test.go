@@ -1,7 +1,9 @@
 package search
 
 import (
+	"math/rand/v2"
 	"slices"
+	"sort"
 	"strings"
 	"testing"
 )
@@ -209,4 +211,54 @@ func TestTextIndexLastWordIsANewWord(t *testing.T) {
 	if m := search(ix, "go")[0]; m.Mask != 1 { // alone, "go" begins "good" as usual
 		t.Errorf("go: %+v", m)
 	}
+}
+
+// TestLowerBoundMatchesSearchStrings: the vocabulary's search by keys
+// finds what a binary search of the strings finds, for every term, its
+// prefixes and successors, and random words, among terms that share their
+// first eight bytes in runs longer than the keys' linear scan.
+func TestLowerBoundMatchesSearchStrings(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 8))
+	alphabet := []string{"a", "b", "e", "o", "s", "z", "é", "ø", "1"}
+	word := func(n int) string {
+		var b strings.Builder
+		for range n {
+			b.WriteString(alphabet[r.IntN(len(alphabet))])
+		}
+		return b.String()
+	}
+	var docs []string
+	for range 400 {
+		docs = append(docs, word(1+r.IntN(12))+" "+word(1+r.IntN(5))+" | "+word(3+r.IntN(6)))
+	}
+	// Runs of terms with the same first eight bytes: "aaaaaaaa…".
+	for i := range 40 {
+		docs = append(docs, "aaaaaaaa"+word(1+i%6)+" | bbbbbbbbbb"+word(1+i%3))
+	}
+	ix := smallText(t, docs...)
+	if len(ix.terms) < 500 {
+		t.Fatalf("only %d terms", len(ix.terms))
+	}
+	check := func(w string) {
+		t.Helper()
+		if got, want := ix.lowerBound(w), sort.SearchStrings(ix.terms, w); got != want {
+			t.Fatalf("lowerBound(%q) = %d, want %d", w, got, want)
+		}
+	}
+	for _, w := range ix.terms {
+		check(w)
+		for n := range len(w) {
+			check(w[:n])
+		}
+		check(w + "\x00")
+		check(w + "a")
+		check(w[:len(w)-1] + string([]byte{w[len(w)-1] + 1}))
+	}
+	for range 20000 {
+		check(word(r.IntN(14)))
+	}
+	check("")
+	check("\xff\xff\xff\xff\xff\xff\xff\xff\xff")
+	check("aaaaaaaa")
+	check("aaaaaaaa\xff")
 }

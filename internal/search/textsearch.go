@@ -198,11 +198,48 @@ func (t *TextIndex) lookupToken(tok Token, add func(term uint32, quality uint8))
 
 // find returns the id of a term, by binary search.
 func (t *TextIndex) find(w string) (uint32, bool) {
-	i := sort.SearchStrings(t.terms, w)
+	i := t.lowerBound(w)
 	if i < len(t.terms) && t.terms[i] == w {
 		return uint32(i), true
 	}
 	return 0, false
+}
+
+// lowerBound is sort.SearchStrings(t.terms, w): the place of the first
+// term not less than w. Keys keep the strings' order (a ≤ b gives
+// termKey(a) ≤ termKey(b)), so the terms whose key is below w's are below
+// w and those whose key is above are above: only the run of terms sharing
+// w's key, usually none or a few, is compared as strings.
+func (t *TextIndex) lowerBound(w string) int {
+	k := termKey(w)
+	lo, hi := 0, len(t.keys)
+	for lo < hi { // the first key ≥ k
+		m := int(uint(lo+hi) >> 1)
+		if t.keys[m] < k {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	end := lo
+	for end < len(t.keys) && t.keys[end] == k {
+		if end-lo == 8 { // a long run: its end by binary search too
+			end += sort.Search(len(t.keys)-end, func(j int) bool { return t.keys[end+j] != k })
+			break
+		}
+		end++
+	}
+	return lo + sort.SearchStrings(t.terms[lo:end], w)
+}
+
+// termKey is s's first eight bytes, big-endian, padded with zero bytes.
+func termKey(s string) uint64 {
+	var k uint64
+	n := min(len(s), 8)
+	for i := range n {
+		k |= uint64(s[i]) << (56 - 8*i)
+	}
+	return k
 }
 
 // prefixes reports the terms that begin with p, p itself excluded, when p
@@ -211,7 +248,7 @@ func (t *TextIndex) prefixes(p string, fn func(id uint32)) {
 	if utf8.RuneCountInString(p) < t.minPrefix {
 		return
 	}
-	i := sort.SearchStrings(t.terms, p)
+	i := t.lowerBound(p)
 	if i < len(t.terms) && t.terms[i] == p {
 		i++
 	}
@@ -221,7 +258,7 @@ func (t *TextIndex) prefixes(p string, fn func(id uint32)) {
 	// range with p (a short prefix has thousands at 200,000 perfumes).
 	end := len(t.terms)
 	if last := len(p) - 1; last >= 0 && p[last] < 0xff {
-		end = i + sort.SearchStrings(t.terms[i:], p[:last]+string([]byte{p[last] + 1}))
+		end = t.lowerBound(p[:last] + string([]byte{p[last] + 1}))
 	} else {
 		for end = i; end < len(t.terms) && strings.HasPrefix(t.terms[end], p); end++ {
 		}
