@@ -212,15 +212,7 @@ func (t *TextIndex) find(w string) (uint32, bool) {
 // w's key, usually none or a few, is compared as strings.
 func (t *TextIndex) lowerBound(w string) int {
 	k := termKey(w)
-	lo, hi := 0, len(t.keys)
-	for lo < hi { // the first key ≥ k
-		m := int(uint(lo+hi) >> 1)
-		if t.keys[m] < k {
-			lo = m + 1
-		} else {
-			hi = m
-		}
-	}
+	lo, _ := slices.BinarySearch(t.keys, k) // the first key ≥ k
 	end := lo
 	for end < len(t.keys) && t.keys[end] == k {
 		if end-lo == 8 { // a long run: its end by binary search too
