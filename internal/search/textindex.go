@@ -11,6 +11,11 @@ import (
 // maxTypoLen is the longest word (in runes) typo lookups consider.
 const maxTypoLen = 40
 
+// namePosting flags a posting whose term is in the document's name, as a
+// word or a join of two, rather than only in its brand or aliases: only
+// those cover name words (see TextIndex.need).
+const namePosting = uint32(1) << 31
+
 // noJoin marks the last word of a name, which has no join with a next one.
 const noJoin = ^uint32(0)
 
@@ -40,13 +45,25 @@ type TextIndex struct {
 	// step, and read the strings only where keys tie.
 	keys    []uint64
 	postOff []uint32 // postings of term t: post[postOff[t]:postOff[t+1]]
-	post    []uint32 // document numbers, ascending within a term
+	// Document numbers, ascending within a term, each with namePosting set
+	// when the term is a word of the document's name or a join of two.
+	post []uint32
 	// Each document's name words in order (nameWords, loose ones flagged)
 	// and the join of each word with the next (nameJoins, noJoin for the
 	// last), both at nameOff[doc]:nameOff[doc+1].
 	nameOff   []uint32
 	nameWords []uint32
 	nameJoins []uint32
+	// need[2*doc] and need[2*doc+1] are how many distinct words of doc's
+	// name a full and an exact match must cover (its distinctive words, all
+	// of them; 255 for more), and covers[t] the most distinct name words
+	// term t covers in any one name (1 as a word; 2 as the join of two
+	// words; more where it is both or joins several pairs). A search adds up
+	// the covers of the terms it matched in each document's name (postings
+	// flagged namePosting): a name with more words to cover than that sum
+	// cannot be matched in full, so nameCover need not walk it.
+	need      []uint8
+	covers    []uint8
 	typo      typoIndex
 	minPrefix int
 	scratch   sync.Pool // *searchScratch
@@ -66,6 +83,7 @@ type TextIndexBuilder struct {
 	nameWords []uint32
 	nameJoins []uint32
 	doc       []uint32 // terms of the document being added
+	docName   []bool   // whether doc[i] is a word or join of its name
 }
 
 // NewTextIndexBuilder starts an index. lx tells which name words are weak;
@@ -130,10 +148,13 @@ func (b *TextIndexBuilder) Add(name, other, extra []string) uint32 {
 // AddShared is Add with the other and extra words resolved by Shared.
 func (b *TextIndexBuilder) AddShared(name []string, sh *Shared) uint32 {
 	docNo := uint32(len(b.nameOff) - 1)
-	b.doc = b.doc[:0]
+	if docNo >= namePosting {
+		panic("search: more than 2^31 documents") // postings keep a flag in the top bit
+	}
+	b.doc, b.docName = b.doc[:0], b.docName[:0]
 	for i, w := range name {
 		id := b.term(w, true)
-		b.add(id)
+		b.add(id, true)
 		switch {
 		case slices.Contains(sh.words, w):
 			id |= looseWord | brandWord
@@ -143,7 +164,7 @@ func (b *TextIndexBuilder) AddShared(name []string, sh *Shared) uint32 {
 		b.nameWords = append(b.nameWords, id)
 		if i > 0 {
 			j := b.term(name[i-1]+w, false)
-			b.add(j)
+			b.add(j, true)
 			b.nameJoins = append(b.nameJoins, j)
 		}
 	}
@@ -152,11 +173,15 @@ func (b *TextIndexBuilder) AddShared(name []string, sh *Shared) uint32 {
 	}
 	b.nameOff = append(b.nameOff, uint32(len(b.nameWords)))
 	for _, id := range sh.ids {
-		b.add(id)
+		b.add(id, false)
 	}
-	for _, id := range b.doc {
+	for i, id := range b.doc {
 		b.pairTerm = append(b.pairTerm, id)
-		b.pairDoc = append(b.pairDoc, docNo)
+		if b.docName[i] {
+			b.pairDoc = append(b.pairDoc, docNo|namePosting)
+		} else {
+			b.pairDoc = append(b.pairDoc, docNo)
+		}
 	}
 	return docNo
 }
@@ -180,9 +205,14 @@ func (b *TextIndexBuilder) term(w string, typoable bool) uint32 {
 	return id
 }
 
-func (b *TextIndexBuilder) add(id uint32) {
-	if !slices.Contains(b.doc, id) {
+// add adds a term to the document being added; name is set for a word of
+// its name or a join of two (see namePosting).
+func (b *TextIndexBuilder) add(id uint32, name bool) {
+	if i := slices.Index(b.doc, id); i >= 0 {
+		b.docName[i] = b.docName[i] || name
+	} else {
 		b.doc = append(b.doc, id)
+		b.docName = append(b.docName, name)
 	}
 }
 
@@ -223,7 +253,73 @@ func (b *TextIndexBuilder) Build() *TextIndex {
 		}
 	}
 	t.buildPostings(b.pairTerm, b.pairDoc, remap)
+	t.buildCovers()
 	return t
+}
+
+// buildCovers fills need and covers (see TextIndex).
+func (t *TextIndex) buildCovers() {
+	docs := t.Docs()
+	t.need = make([]uint8, 2*docs)
+	t.covers = make([]uint8, len(t.terms))
+	var distinct, counted []uint32
+	type cover struct {
+		term  uint32
+		words []uint32
+	}
+	var cs []cover
+	coverOf := func(term uint32) *cover {
+		for i := range cs {
+			if cs[i].term == term {
+				return &cs[i]
+			}
+		}
+		cs = slices.Grow(cs, 1)[:len(cs)+1] // the words slice of an earlier name reused
+		c := &cs[len(cs)-1]
+		c.term, c.words = term, c.words[:0]
+		return c
+	}
+	addWord := func(c *cover, w uint32) {
+		if !slices.Contains(c.words, w) {
+			c.words = append(c.words, w)
+		}
+	}
+	for doc := range docs {
+		words := t.nameWords[t.nameOff[doc]:t.nameOff[doc+1]]
+		joins := t.nameJoins[t.nameOff[doc]:t.nameOff[doc+1]]
+		distinct, counted, cs = distinct[:0], counted[:0], cs[:0]
+		own := false
+		for i, w := range words {
+			id := w &^ wordFlags
+			own = own || w&brandWord == 0
+			if !slices.Contains(distinct, id) {
+				distinct = append(distinct, id)
+			}
+			if w&looseWord == 0 && !slices.Contains(counted, id) {
+				counted = append(counted, id)
+			}
+			addWord(coverOf(id), id)
+			if j := joins[i]; j != noJoin {
+				c := coverOf(j)
+				addWord(c, id)
+				addWord(c, words[i+1]&^wordFlags)
+			}
+		}
+		// A name with no distinctive word is never matched in full, one
+		// of the brand's words only never exactly: 255, more than any
+		// search covers but a saturated one (which nameCover then walks).
+		t.need[2*doc] = uint8(min(len(counted), 255))
+		if len(counted) == 0 {
+			t.need[2*doc] = 255
+		}
+		t.need[2*doc+1] = uint8(min(len(distinct), 255))
+		if !own {
+			t.need[2*doc+1] = 255
+		}
+		for _, c := range cs {
+			t.covers[c.term] = max(t.covers[c.term], uint8(min(len(c.words), 255)))
+		}
+	}
 }
 
 // typoSearchable reports whether typo lookups consider a word: letters

@@ -262,3 +262,61 @@ func TestLowerBoundMatchesSearchStrings(t *testing.T) {
 	check("aaaaaaaa")
 	check("aaaaaaaa\xff")
 }
+
+// TestNameCoverBound: the bound that lets nameCover skip a name (more
+// words to cover than the matched terms' covers add up to) never skips
+// one the walk finds matched in full or exactly. Names of few short
+// words repeat words and make joins that are other names' words
+// ("ab c" joins to "abc"); queries take words of names, their joins and
+// their splits, brands and weak words.
+func TestNameCoverBound(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 11))
+	syllables := []string{"ab", "c", "abc", "ca", "b", "bca", "de", "the", "eau", "de", "rose", "ro", "se", "rosé", "2018"}
+	word := func() string { return syllables[r.IntN(len(syllables))] }
+	var docs []string
+	for range 3000 {
+		n := 1 + r.IntN(5)
+		var name []string
+		for range n {
+			name = append(name, word())
+		}
+		docs = append(docs, strings.Join(name, " ")+" | "+word()+" "+word())
+	}
+	ix := smallText(t, docs...)
+	skipped, full, exact := 0, 0, 0
+	for i := range 4000 {
+		var q []string
+		for range 1 + r.IntN(4) {
+			switch r.IntN(4) {
+			case 0: // a word run together with the next
+				q = append(q, word()+word())
+			default:
+				q = append(q, word())
+			}
+		}
+		if i%5 == 0 { // a name as typed
+			q = strings.Fields(strings.Split(docs[r.IntN(len(docs))], " | ")[0])
+		}
+		query := strings.Join(q, " ")
+		ix.Search(ParseQuery(query, DefaultLexicon()), nil, func(m *Match) {
+			f, e := m.NameCover()
+			wf, we := ix.nameCoverWalk(m.Doc, m.sc)
+			if f != wf || e != we {
+				t.Fatalf("%q, %q: bound gives full %v exact %v, the walk %v %v", query, docs[m.Doc], f, e, wf, we)
+			}
+			if cover := m.cover; ix.need[2*m.Doc] > cover && ix.need[2*m.Doc+1] > cover {
+				skipped++
+			}
+			if wf {
+				full++
+			}
+			if we {
+				exact++
+			}
+		})
+	}
+	if skipped == 0 || full == 0 || exact == 0 {
+		t.Fatalf("the test reaches too little: %d skipped, %d full, %d exact", skipped, full, exact)
+	}
+	t.Logf("%d names skipped by the bound; %d matched in full, %d exactly", skipped, full, exact)
+}

@@ -31,8 +31,9 @@ type Match struct {
 	// (weak words lift a result by their count, not their quality).
 	Quality int
 	// Read by NameCover, valid while visit runs.
-	t  *TextIndex
-	sc *searchScratch
+	t     *TextIndex
+	sc    *searchScratch
+	cover uint8 // see docScratch
 }
 
 // NameCover reports whether the document's name was matched in full and
@@ -46,7 +47,7 @@ type Match struct {
 // Forte. exact is set when every word of the name was matched and the name
 // has a word besides the brand's: "sauvage" is Sauvage exactly, not Eau
 // Sauvage; "dolce gabbana" is not Dolce by Dolce&Gabbana exactly.
-func (m *Match) NameCover() (full, exact bool) { return m.t.nameCover(m.Doc, m.sc) }
+func (m *Match) NameCover() (full, exact bool) { return m.t.nameCover(m.Doc, m.cover, m.sc) }
 
 // hit is one vocabulary term matched by a run of query tokens. whole is
 // set unless the term was matched as a prefix: only whole words and joins
@@ -64,19 +65,45 @@ type hit struct {
 // stamps make resetting the per-document arrays unnecessary.
 type searchScratch struct {
 	epoch   uint32
-	stamp   []uint32
-	mask    []uint32
-	quality []uint16
+	docs    []docScratch
 	touched []uint32
-	matched []uint64 // bitset over terms
-	setBits []uint32 // terms set in matched, to clear them afterwards
+	found   []foundDoc // the touched documents' fields, in touched order
+	matched []uint64   // bitset over terms
+	setBits []uint32   // terms set in matched, to clear them afterwards
 	hits    []hit
+}
+
+// docScratch is what a search knows of one document: the fields a
+// posting updates side by side, so that each costs one cache line.
+type docScratch struct {
+	stamp   uint32 // the search's epoch when the fields below are current
+	mask    uint32
+	quality uint16
+	cover   uint8 // the covers of the whole terms matched (see TextIndex.need)
+}
+
+// foundDoc is a document found and what the search knows of it, read
+// once from docs after the walk so that each pass over the matches reads
+// them in order.
+type foundDoc struct {
+	doc     uint32
+	mask    uint32
+	quality uint16
+	cover   uint8
 }
 
 // Search calls visit for every document that matches at least one content
 // token of q (see Query) and passes keep (nil keeps all). Documents come in
 // no particular order; ranking is the caller's.
 func (t *TextIndex) Search(q Query, keep func(doc uint32) bool, visit func(m *Match)) {
+	t.SearchTwice(q, keep, nil, visit)
+}
+
+// SearchTwice is Search calling scan (when not nil) for every match before
+// it calls visit for every match: a caller ranking a page learns from the
+// whole set, the k-th best of what the matches alone tell, before it reads
+// anything else of any document (NameCover, or its own data).
+func (t *TextIndex) SearchTwice(q Query, keep func(doc uint32) bool, scan, visit func(m *Match)) {
 	if len(q.Tokens) == 0 {
 		return
 	}
@@ -88,24 +115,43 @@ func (t *TextIndex) Search(q Query, keep func(doc uint32) bool, visit func(m *Ma
 		if h.whole {
 			sc.setMatched(h.term)
 		}
-		for _, doc := range t.post[t.postOff[h.term]:t.postOff[h.term+1]] {
-			if sc.stamp[doc] != sc.epoch {
+		var cover uint8
+		if h.whole {
+			cover = t.covers[h.term]
+		}
+		for _, p := range t.post[t.postOff[h.term]:t.postOff[h.term+1]] {
+			doc := p &^ namePosting
+			d := &sc.docs[doc]
+			if d.stamp != sc.epoch {
 				if !h.content || (keep != nil && !keep(doc)) {
 					continue
 				}
-				sc.stamp[doc], sc.mask[doc], sc.quality[doc] = sc.epoch, 0, 0
+				*d = docScratch{stamp: sc.epoch}
 				sc.touched = append(sc.touched, doc)
 			}
-			if fresh := h.mask &^ sc.mask[doc]; fresh != 0 {
-				sc.mask[doc] |= fresh
-				sc.quality[doc] += uint16(h.quality) * uint16(bits.OnesCount32(fresh&content))
+			if p&namePosting != 0 {
+				d.cover = addCover(d.cover, cover)
+			}
+			if fresh := h.mask &^ d.mask; fresh != 0 {
+				d.mask |= fresh
+				d.quality += uint16(h.quality) * uint16(bits.OnesCount32(fresh&content))
 			}
 		}
 	}
-	m := Match{t: t, sc: sc}
+	sc.found = slices.Grow(sc.found[:0], len(sc.touched))
 	for _, doc := range sc.touched {
-		m.Doc, m.Mask, m.Quality = doc, sc.mask[doc], int(sc.quality[doc])
-		visit(&m)
+		d := &sc.docs[doc]
+		sc.found = append(sc.found, foundDoc{doc, d.mask, d.quality, d.cover})
+	}
+	m := Match{t: t, sc: sc}
+	for _, fn := range [2]func(*Match){scan, visit} {
+		if fn == nil {
+			continue
+		}
+		for _, f := range sc.found {
+			m.Doc, m.Mask, m.Quality, m.cover = f.doc, f.mask, int(f.quality), f.cover
+			fn(&m)
+		}
 	}
 }
 
@@ -263,7 +309,18 @@ func (t *TextIndex) prefixes(p string, fn func(id uint32)) {
 // nameCover reports whether the distinctive words of doc's name (full),
 // and all of its words (exact), were matched, each on its own or joined
 // with a neighbour.
-func (t *TextIndex) nameCover(doc uint32, sc *searchScratch) (full, exact bool) {
+func (t *TextIndex) nameCover(doc uint32, cover uint8, sc *searchScratch) (full, exact bool) {
+	// A name with more words to cover than the matched terms can cover
+	// is matched neither in full nor exactly (need ≤ 255, so a saturated
+	// sum never skips a name).
+	if t.need[2*doc] > cover && t.need[2*doc+1] > cover {
+		return false, false
+	}
+	return t.nameCoverWalk(doc, sc)
+}
+
+// nameCoverWalk is nameCover without the bound: the walk over the name.
+func (t *TextIndex) nameCoverWalk(doc uint32, sc *searchScratch) (full, exact bool) {
 	words := t.nameWords[t.nameOff[doc]:t.nameOff[doc+1]]
 	joins := t.nameJoins[t.nameOff[doc]:t.nameOff[doc+1]]
 	counted, own := 0, 0
@@ -282,6 +339,14 @@ func (t *TextIndex) nameCover(doc uint32, sc *searchScratch) (full, exact bool) 
 	return full && counted > 0, exact && own > 0
 }
 
+// addCover adds a term's cover to a document's, saturating at 255.
+func addCover(a, b uint8) uint8 {
+	if s := a + b; s >= a {
+		return s
+	}
+	return 255
+}
+
 func (sc *searchScratch) isMatched(id uint32) bool {
 	return id != noJoin && sc.matched[id/64]&(1<<(id%64)) != 0
 }
@@ -297,14 +362,11 @@ func (t *TextIndex) getScratch() *searchScratch {
 	sc, _ := t.scratch.Get().(*searchScratch)
 	if sc == nil {
 		n := t.Docs()
-		sc = &searchScratch{
-			stamp: make([]uint32, n), mask: make([]uint32, n), quality: make([]uint16, n),
-			matched: make([]uint64, (len(t.terms)+63)/64),
-		}
+		sc = &searchScratch{docs: make([]docScratch, n), matched: make([]uint64, (len(t.terms)+63)/64)}
 	}
 	sc.epoch++
 	if sc.epoch == 0 { // wrapped: old stamps could look current
-		clear(sc.stamp)
+		clear(sc.docs)
 		sc.epoch = 1
 	}
 	return sc
@@ -314,7 +376,7 @@ func (t *TextIndex) putScratch(sc *searchScratch) {
 	for _, id := range sc.setBits {
 		sc.matched[id/64] &^= 1 << (id % 64)
 	}
-	sc.setBits, sc.touched = sc.setBits[:0], sc.touched[:0]
+	sc.setBits, sc.touched, sc.found = sc.setBits[:0], sc.touched[:0], sc.found[:0]
 	if cap(sc.hits) > 1<<14 { // do not keep a huge slice from a rare query
 		sc.hits = nil
 	}
