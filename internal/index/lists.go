@@ -71,7 +71,7 @@ func slugIndex(gs []group) map[string]uint32 {
 }
 
 // Perfumes lists or searches perfumes. Without Q: most rated first, then
-// name, then slug. With Q: by relevance (see rankKey), then rating count.
+// name, then slug. With Q: by relevance (see matchKey), then rating count.
 // A Q without any word (only punctuation) lists as if absent.
 func (ix *Index) Perfumes(q ListQuery) Page {
 	var docs []uint32

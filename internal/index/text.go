@@ -142,7 +142,7 @@ func (b *builder) buildLines() {
 }
 
 // searchPerfumes runs a parsed query and returns one page. Results rank by,
-// in order (see rankKey): content words matched; asked edition and gender
+// in order (see matchKey): content words matched; asked edition and gender
 // met; match quality of the content words (exact > other spelling > prefix
 // > typo, summed over words); the name matched exactly, then its
 // distinctive words matched (search.Match.NameCover); weak words matched;
@@ -153,15 +153,34 @@ func (ix *Index) searchPerfumes(pq search.Query, keep func(uint32) bool, page, l
 	k, from, p, l := paging(page, limit)
 	top := newTopK(k)
 	content, weak := pq.Mask(search.Content), pq.Mask(search.Weak, search.Edition)
-	total := 0
-	ix.text.Search(pq, keep, func(m *search.Match) {
+	// First every match's key as far as the match alone tells (content
+	// words, quality, weak words: no attribute, name or popularity), whose
+	// k-th best is a floor: a match whose key could not reach it even with
+	// the rest at its best cannot enter the page, and is passed over before
+	// its document is read. A query naming two words passes over the many
+	// documents that have one of them (thousands at 200,000 perfumes).
+	floor, total := newTopK(k), 0
+	attrs := uint64(0) // the most the edition and gender can add
+	if pq.Edition != "" {
+		attrs++
+	}
+	if pq.Gender != "" {
+		attrs++
+	}
+	ix.text.SearchTwice(pq, keep, func(m *search.Match) {
 		total++
+		floor.push(matchKey(m, content, weak), m.Doc)
+	}, func(m *search.Match) {
+		key := matchKey(m, content, weak)
+		if floor.full() && key+attrs<<56|nameBits|popBits < floor.least() {
+			return
+		}
 		// The name's cover ranks below quality and above popularity: a
 		// match that could not enter the page even with its name matched
 		// exactly is counted without walking its name.
 		// So does one that could not even as the most rated, before its
 		// popularity is read (a cache miss per match at 200,000).
-		key := ix.rankKey(pq, m, content, weak)
+		key += ix.attrKey(pq, m.Doc)
 		if !top.admits(key | nameBits | popBits) {
 			return
 		}
@@ -188,16 +207,28 @@ func (ix *Index) searchPerfumes(pq search.Query, keep func(uint32) bool, page, l
 	return out
 }
 
-// rankKey packs a match's ranking into one integer, largest best, all but
-// the name's cover and the popularity (nameBits and popBits, which the
-// caller adds):
+// A match's ranking as one integer, largest best: matchKey, plus attrKey,
+// plus the name's cover and the popularity (nameBits and popBits):
 //
 //	bits 58–62 content words matched   bits 56–57 edition/gender met
 //	bits 46–55 content quality         bit  45    exact name
 //	bit  44    full name               bits 39–43 weak words matched
 //	bits 0–38  popularity (higher = more rated)
-func (ix *Index) rankKey(pq search.Query, m *search.Match, content, weak uint32) uint64 {
-	e := &ix.entries[m.Doc]
+//
+// matchKey is the part the match alone tells (content words, quality,
+// weak words).
+func matchKey(m *search.Match, content, weak uint32) uint64 {
+	return uint64(bits.OnesCount32(m.Mask&content))<<58 |
+		uint64(min(m.Quality, 1023))<<46 |
+		uint64(bits.OnesCount32(m.Mask&weak))<<39
+}
+
+// attrKey is the edition and gender asked and met, in bits 56–57.
+func (ix *Index) attrKey(pq search.Query, doc uint32) uint64 {
+	if pq.Edition == "" && pq.Gender == "" {
+		return 0
+	}
+	e := &ix.entries[doc]
 	var attr uint64
 	if pq.Edition != "" && strings.EqualFold(e.Concentration(), pq.Edition) {
 		attr++
@@ -205,12 +236,10 @@ func (ix *Index) rankKey(pq search.Query, m *search.Match, content, weak uint32)
 	if pq.Gender != "" && string(e.Gender()) == pq.Gender {
 		attr++
 	}
-	return uint64(bits.OnesCount32(m.Mask&content))<<58 | attr<<56 |
-		uint64(min(m.Quality, 1023))<<46 |
-		uint64(bits.OnesCount32(m.Mask&weak))<<39
+	return attr << 56
 }
 
-// The name's cover in rankKey's key.
+// The name's cover and the popularity in a match's key (see matchKey).
 const (
 	exactNameBit = uint64(1) << 45
 	fullNameBit  = uint64(1) << 44
