@@ -62,7 +62,7 @@ type hit struct {
 }
 
 // searchScratch is the per-search working memory, pooled per index:
-// stamps make resetting the per-document arrays unnecessary.
+// stamps make resetting the per-document records unnecessary.
 type searchScratch struct {
 	epoch   uint32
 	docs    []docScratch
@@ -112,11 +112,9 @@ func (t *TextIndex) SearchTwice(q Query, keep func(doc uint32) bool, scan, visit
 	sc.hits = t.lookup(q, sc.hits[:0])
 	content := q.Mask(Content)
 	for _, h := range sc.hits {
+		var cover uint8 // what the term covers of a name it is in
 		if h.whole {
 			sc.setMatched(h.term)
-		}
-		var cover uint8
-		if h.whole {
 			cover = t.covers[h.term]
 		}
 		for _, p := range t.post[t.postOff[h.term]:t.postOff[h.term+1]] {
