@@ -154,12 +154,12 @@ func (ix *Index) searchPerfumes(pq search.Query, keep func(uint32) bool, page, l
 	top := newTopK(k)
 	content, weak := pq.Mask(search.Content), pq.Mask(search.Weak, search.Edition)
 	// First every match's key as far as the match alone tells (content
-	// words, quality, weak words: no attribute, name or popularity), whose
-	// k-th best is a floor: a match whose key could not reach it even with
+	// words, quality, weak words: no attribute, name or popularity), a
+	// lower bound of its whole key; the k-th best of those is a floor: a match whose key could not reach it even with
 	// the rest at its best cannot enter the page, and is passed over before
 	// its document is read. A query naming two words passes over the many
 	// documents that have one of them (thousands at 200,000 perfumes).
-	floor, total := newTopK(k), 0
+	lower, total := newTopK(k), 0
 	attrs := uint64(0) // the most the edition and gender can add
 	if pq.Edition != "" {
 		attrs++
@@ -169,10 +169,10 @@ func (ix *Index) searchPerfumes(pq search.Query, keep func(uint32) bool, page, l
 	}
 	ix.text.SearchTwice(pq, keep, func(m *search.Match) {
 		total++
-		floor.push(matchKey(m, content, weak), m.Doc)
+		lower.push(matchKey(m, content, weak), m.Doc)
 	}, func(m *search.Match) {
 		key := matchKey(m, content, weak)
-		if floor.full() && key+attrs<<56|nameBits|popBits < floor.least() {
+		if !lower.admits(key + attrs<<56 | nameBits | popBits) {
 			return
 		}
 		// The name's cover ranks below quality and above popularity: a

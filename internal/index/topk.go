@@ -42,12 +42,6 @@ func (t *topK) admits(key uint64) bool {
 	return len(t.h) < t.k || (len(t.h) > 0 && key > t.h[0].key)
 }
 
-// full reports whether the heap holds k keys; least is then the least.
-func (t *topK) full() bool { return t.k > 0 && len(t.h) == t.k }
-
-// least is the least key kept; the heap must not be empty.
-func (t *topK) least() uint64 { return t.h[0].key }
-
 func (t *topK) up(i int) {
 	for i > 0 {
 		p := (i - 1) / 2

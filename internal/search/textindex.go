@@ -56,7 +56,8 @@ type TextIndex struct {
 	nameJoins []uint32
 	// need[2*doc] and need[2*doc+1] are how many distinct words of doc's
 	// name a full and an exact match must cover (its distinctive words, all
-	// of them; 255 for more), and covers[t] the most distinct name words
+	// of them; 255 for more, and when the name has no distinctive word or
+	// none but the brand's, so can never be matched so), and covers[t] the most distinct name words
 	// term t covers in any one name (1 as a word; 2 as the join of two
 	// words; more where it is both or joins several pairs). A search adds up
 	// the covers of the terms it matched in each document's name (postings

@@ -66,8 +66,7 @@ type hit struct {
 type searchScratch struct {
 	epoch   uint32
 	docs    []docScratch
-	touched []uint32
-	found   []foundDoc // the touched documents' fields, in touched order
+	found   []foundDoc // the documents found, in the order first found
 	matched []uint64   // bitset over terms
 	setBits []uint32   // terms set in matched, to clear them afterwards
 	hits    []hit
@@ -82,14 +81,12 @@ type docScratch struct {
 	cover   uint8 // the covers of the whole terms matched (see TextIndex.need)
 }
 
-// foundDoc is a document found and what the search knows of it, read
-// once from docs after the walk so that each pass over the matches reads
-// them in order.
+// foundDoc is a document found and, once the walk is over, what the
+// search knows of it, copied from docs so that each pass over the matches
+// reads them in order.
 type foundDoc struct {
-	doc     uint32
-	mask    uint32
-	quality uint16
-	cover   uint8
+	doc uint32
+	docScratch
 }
 
 // Search calls visit for every document that matches at least one content
@@ -125,7 +122,7 @@ func (t *TextIndex) SearchTwice(q Query, keep func(doc uint32) bool, scan, visit
 					continue
 				}
 				*d = docScratch{stamp: sc.epoch}
-				sc.touched = append(sc.touched, doc)
+				sc.found = append(sc.found, foundDoc{doc: doc})
 			}
 			if p&namePosting != 0 {
 				d.cover = addCover(d.cover, cover)
@@ -136,10 +133,8 @@ func (t *TextIndex) SearchTwice(q Query, keep func(doc uint32) bool, scan, visit
 			}
 		}
 	}
-	sc.found = slices.Grow(sc.found[:0], len(sc.touched))
-	for _, doc := range sc.touched {
-		d := &sc.docs[doc]
-		sc.found = append(sc.found, foundDoc{doc, d.mask, d.quality, d.cover})
+	for i := range sc.found {
+		sc.found[i].docScratch = sc.docs[sc.found[i].doc]
 	}
 	m := Match{t: t, sc: sc}
 	for _, fn := range [2]func(*Match){scan, visit} {
@@ -308,13 +303,18 @@ func (t *TextIndex) prefixes(p string, fn func(id uint32)) {
 // and all of its words (exact), were matched, each on its own or joined
 // with a neighbour.
 func (t *TextIndex) nameCover(doc uint32, cover uint8, sc *searchScratch) (full, exact bool) {
-	// A name with more words to cover than the matched terms can cover
-	// is matched neither in full nor exactly (need ≤ 255, so a saturated
-	// sum never skips a name).
-	if t.need[2*doc] > cover && t.need[2*doc+1] > cover {
+	if !t.coverable(doc, cover) {
 		return false, false
 	}
 	return t.nameCoverWalk(doc, sc)
+}
+
+// coverable reports whether terms covering cover words of doc's name (the
+// sum a search keeps, see TextIndex.need) could match it in full or
+// exactly: not when both need more words. need is at most 255, so a
+// saturated sum never rules a name out.
+func (t *TextIndex) coverable(doc uint32, cover uint8) bool {
+	return t.need[2*doc] <= cover || t.need[2*doc+1] <= cover
 }
 
 // nameCoverWalk is nameCover without the bound: the walk over the name.
@@ -374,7 +374,7 @@ func (t *TextIndex) putScratch(sc *searchScratch) {
 	for _, id := range sc.setBits {
 		sc.matched[id/64] &^= 1 << (id % 64)
 	}
-	sc.setBits, sc.touched, sc.found = sc.setBits[:0], sc.touched[:0], sc.found[:0]
+	sc.setBits, sc.found = sc.setBits[:0], sc.found[:0]
 	if cap(sc.hits) > 1<<14 { // do not keep a huge slice from a rare query
 		sc.hits = nil
 	}
