@@ -39,10 +39,19 @@ func AppendString(b []byte, s string) []byte {
 // that several valid UTF-8 strings can make one JSON string without being
 // joined first.
 func AppendStringBody(b []byte, s string) []byte {
-	start := 0
+	start, bytewise := 0, 0
 	for i := 0; i < len(s); {
+		// The common case: eight plain bytes at a time; eight that are
+		// not all plain are then taken a byte at a time.
+		if i >= bytewise && i+8 <= len(s) {
+			if plain8(s[i : i+8]) {
+				i += 8
+				continue
+			}
+			bytewise = i + 8
+		}
 		c := s[i]
-		if plainASCII[c] { // the common case, one load per byte
+		if plainASCII[c] {
 			i++
 			continue
 		}
@@ -86,6 +95,28 @@ func AppendStringBody(b []byte, s string) []byte {
 		i += size
 	}
 	return append(b, s[start:]...)
+}
+
+// Word masks of plain8: a byte in every lane, the lanes' high bits.
+const (
+	lanes = 0x0101010101010101
+	highs = 0x8080808080808080
+)
+
+// plain8 reports whether the eight bytes of s are all plain (plainASCII),
+// testing them at once as one word: none has its high bit set (ASCII),
+// none is below 0x20 (a control character), a quote or a backslash. Each
+// test is the classic "has a byte less than n" (a lane that borrows
+// sets its high bit), which can mistake a byte above a lane that matched
+// for a match, never miss one: a false answer only sends the bytes to the
+// byte-at-a-time path.
+func plain8(s string) bool {
+	_ = s[7]
+	w := uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+	quote, backslash := w^(lanes*'"'), w^(lanes*'\\')
+	bad := w | (w-lanes*0x20)&^w | (quote-lanes)&^quote | (backslash-lanes)&^backslash
+	return bad&highs == 0
 }
 
 // AppendFloat appends f as encoding/json writes a float64: the shortest

@@ -70,3 +70,43 @@ func FuzzAppendFloat(f *testing.F) {
 		}
 	})
 }
+
+// TestPlain8 holds the eight-byte test to the byte table: every byte value
+// in every lane, among plain bytes and among bytes that are not.
+func TestPlain8(t *testing.T) {
+	for _, fill := range []byte{'a', ' ', '~', '!', '#', '[', ']'} {
+		for lane := range 8 {
+			for c := range 256 {
+				b := bytes.Repeat([]byte{fill}, 8)
+				b[lane] = byte(c)
+				if got, want := plain8(string(b)), plainASCII[c]; got != want {
+					t.Fatalf("plain8(%q) = %v, want %v", b, got, want)
+				}
+			}
+		}
+	}
+	// Two bytes that are not plain: a borrow from one lane must not hide
+	// the other.
+	for lo := range 8 {
+		for hi := lo + 1; hi < 8; hi++ {
+			for _, pair := range [][2]byte{{0, '"'}, {'\\', 0x1f}, {0x80, 0}, {0x1f, 0xff}, {'"', '\\'}} {
+				b := bytes.Repeat([]byte{'x'}, 8)
+				b[lo], b[hi] = pair[0], pair[1]
+				if plain8(string(b)) {
+					t.Fatalf("plain8(%q) = true", b)
+				}
+			}
+		}
+	}
+}
+
+func BenchmarkAppendString(b *testing.B) {
+	for _, s := range []string{"maison-francis-kurkdjian-baccarat-rouge-540", "Baccarat Rouge 540", "Hermès Terre d'Hermès"} {
+		b.Run(s[:min(len(s), 12)], func(b *testing.B) {
+			buf := make([]byte, 0, 256)
+			for b.Loop() {
+				buf = AppendString(buf[:0], s)
+			}
+		})
+	}
+}
