@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"github.com/fragrance-data/fragrance/internal/catalog"
 	"github.com/fragrance-data/fragrance/internal/index"
@@ -31,17 +32,50 @@ type render struct {
 	// change (the name, the colour's memo, the colour); a list page writes
 	// some 160.
 	accords *view.Memo[accordParts]
+	// accordTab is the current catalogue's accordParts by spelling id
+	// (index.AccordList.Spelling): a perfume's accords are looked up in
+	// it by number, where the memo hashes each name (a list page of 55
+	// perfumes looks up some 400 accords).
+	accordTab atomic.Pointer[accordTab]
 	// itemMemo keeps the perfumes' encoded list items (nil: none); an
 	// encoder gets its catalogue's (encoderFor).
 	itemMemo *itemMemo
 }
 
-type accordParts struct{ open, close string }
+// accordParts is an accord's object around its strength; name is the
+// accord's (a table by spelling id checks that it has the right one).
+type accordParts struct{ name, open, close string }
+
+// accordTab is one catalogue's accordParts by spelling id.
+type accordTab struct {
+	ix    *index.Index
+	parts []accordParts
+}
+
+// accordPartsOf returns ix's accordParts by spelling id, making them the
+// first time ix is asked for (a catalogue spells a few hundred accords at
+// most); nil for a nil ix.
+func (rd *render) accordPartsOf(ix *index.Index) []accordParts {
+	if ix == nil {
+		return nil
+	}
+	if t := rd.accordTab.Load(); t != nil && t.ix == ix {
+		return t.parts
+	}
+	names := ix.AccordSpellings()
+	t := &accordTab{ix: ix, parts: make([]accordParts, len(names))}
+	for id, name := range names {
+		t.parts[id] = rd.accords.Get(name)
+	}
+	rd.accordTab.Store(t)
+	return t.parts
+}
 
 // newRender returns the render of urls.
 func newRender(urls view.URLs) *render {
 	return &render{urls: urls, accords: view.NewMemo(func(name string) accordParts {
 		return accordParts{
+			name:  name,
 			open:  string(jsonenc.AppendString([]byte(`{"name":`), name)) + `,"strength":`,
 			close: string(jsonenc.AppendString([]byte(`,"color":`), urls.AccordColor(name))) + "}",
 		}
@@ -61,18 +95,35 @@ func newRender(urls view.URLs) *render {
 // item rather than hold a copy of it.
 type encoder struct {
 	*render
-	items   *itemGen // the catalogue's encoded list items; nil: none
-	holes   []hole   // outside the kept items' parts
-	splices []splice // the kept items' parts, in order
-	counts  answerCounts
-	stamp   uint64 // the image host's stamp (view.URLs.Stamp)
-	stamped bool
+	items *itemGen // the catalogue's encoded list items; nil: none
+	// accordParts are the catalogue's accords encoded, by spelling id.
+	accordParts []accordParts
+	holes       []hole   // outside the kept items' parts
+	splices     []splice // the kept items' parts, in order
+	counts      answerCounts
+	stamp       uint64 // the image host's stamp (view.URLs.Stamp)
+	stamped     bool
+	warm        uint32 // what prefetch read, kept so that its loads are
+}
+
+// prefetch starts the loads that encoding the items of es waits for (see
+// index.Prefetch) and those of their slots in the item memo, before the
+// items are encoded one by one.
+func (en *encoder) prefetch(es []*index.Entry) {
+	en.warm += index.Prefetch(es)
+	if g := en.items; g != nil {
+		for _, e := range es {
+			if pos, ok := g.ix.Pos(e); ok {
+				g.slots[pos].Load()
+			}
+		}
+	}
 }
 
 // encoderFor returns an encoder of an answer about catalogue ix (nil: a
 // catalogue not served, whose items are not kept).
 func (rd *render) encoderFor(ix *index.Index) encoder {
-	en := encoder{render: rd, items: rd.itemMemo.of(ix)}
+	en := encoder{render: rd, items: rd.itemMemo.of(ix), accordParts: rd.accordPartsOf(ix)}
 	if en.items != nil {
 		en.stamp, en.stamped = rd.urls.Stamp()
 	}
@@ -85,23 +136,32 @@ func (en *encoder) view(id int64, kind usage.ViewKind) {
 	en.counts.viewed, en.counts.viewKind = id, kind
 }
 
-// accordList is a list appendAccords writes: a perfume's accords as the
-// index stores them, or the ones a result shares with its source.
-type accordList interface {
-	Len() int
-	At(i int) catalog.AccordStrength
-}
-
-// sharedAccords is a result's shared accords as an accordList.
-type sharedAccords []catalog.AccordStrength
-
-func (s sharedAccords) Len() int                        { return len(s) }
-func (s sharedAccords) At(i int) catalog.AccordStrength { return s[i] }
-
-func appendAccords[L accordList](en *encoder, b []byte, as L) []byte {
+// appendAccords appends a perfume's accords array as the index stores it,
+// each accord's parts found by its spelling id.
+func (en *encoder) appendAccords(b []byte, as index.AccordList) []byte {
 	b = append(b, '[')
 	for i := range as.Len() {
 		a := as.At(i)
+		if i > 0 {
+			b = append(b, ',')
+		}
+		var p accordParts
+		if id := int(as.Spelling(i)); id < len(en.accordParts) && en.accordParts[id].name == a.Name {
+			p = en.accordParts[id]
+		} else { // an entry of another catalogue than the encoder's
+			p = en.accords.Get(a.Name)
+		}
+		b = append(b, p.open...)
+		b = jsonenc.AppendFloat(b, a.Strength)
+		b = append(b, p.close...)
+	}
+	return append(b, ']')
+}
+
+// appendSharedAccords appends the accords a result shares with its source.
+func (en *encoder) appendSharedAccords(b []byte, as []catalog.AccordStrength) []byte {
+	b = append(b, '[')
+	for i, a := range as {
 		if i > 0 {
 			b = append(b, ',')
 		}
@@ -132,9 +192,11 @@ func (en *encoder) appendImages(b []byte, id int64, available bool) []byte {
 // perfume object, after the opening brace.
 func appendIdent(b []byte, e *index.Entry) []byte {
 	b = append(b, `"id":`...)
+	start := len(b)
 	b = jsonenc.AppendString(b, e.Slug())
+	end := len(b)
 	b = append(b, `,"slug":`...)
-	b = jsonenc.AppendString(b, e.Slug())
+	b = append(b, b[start:end]...) // the id is the slug, encoded once
 	b = append(b, `,"name":`...)
 	b = jsonenc.AppendString(b, e.Name())
 	b = append(b, `,"brand":`...)
@@ -143,6 +205,7 @@ func appendIdent(b []byte, e *index.Entry) []byte {
 
 // appendList appends a perfume list item array.
 func (en *encoder) appendList(b []byte, es []*index.Entry) []byte {
+	en.prefetch(es)
 	b = append(b, '[')
 	for i, e := range es {
 		if i > 0 {
@@ -282,7 +345,7 @@ func (en *encoder) appendSimilarFields(b []byte, s *index.Scored) []byte {
 	b = jsonenc.AppendFloat(b, s.Score)
 	b = en.appendImages(b, s.ID, true)
 	b = append(b, `,"sharedAccords":`...)
-	b = appendAccords(en, b, sharedAccords(s.SharedAccords))
+	b = en.appendSharedAccords(b, s.SharedAccords)
 	b = append(b, `,"sharedNotes":`...)
 	b = jsonenc.AppendStrings(b, s.SharedNotes)
 	b = append(b, `,"accords":`...)

@@ -205,7 +205,7 @@ func (en *encoder) appendIdentOf(b []byte, e *index.Entry, it *encodedItem) []by
 // unless it is nil.
 func (en *encoder) appendAccordsOf(b []byte, e *index.Entry, it *encodedItem) []byte {
 	if it == nil {
-		return appendAccords(en, b, e.Accords())
+		return en.appendAccords(b, e.Accords())
 	}
 	body := it.filled.Load().body
 	en.splices = append(en.splices, splice{at: int32(len(b)), n: it.accordsLen, pos: it.pos, part: partAccords})
@@ -244,7 +244,7 @@ func (en *encoder) encodeListFields(b []byte, e *index.Entry, it *encodedItem) [
 	b = appendBuy(b, en.urls, e.Slug())
 	b = append(b, `,"accords":`...)
 	accords := len(b)
-	b = appendAccords(en, b, e.Accords())
+	b = en.appendAccords(b, e.Accords())
 	if it != nil {
 		it.identEnd, it.accordsLen = int32(identEnd-start), int32(len(b)-accords)
 	}

@@ -147,6 +147,10 @@ func (a AccordList) At(i int) catalog.AccordStrength {
 	return catalog.AccordStrength{Name: a.names[a.ids[i]], Strength: a.strengths[i]}
 }
 
+// Spelling returns accord i's spelling id: its name is
+// Index.AccordSpellings()[id], the same for every perfume that spells it so.
+func (a AccordList) Spelling(i int) uint32 { return a.ids[i] }
+
 // Slice returns the accords in a new slice; nil when there are none.
 func (a AccordList) Slice() []catalog.AccordStrength {
 	if a.Len() == 0 {
@@ -236,4 +240,28 @@ func (w *textWriter) done() []string {
 		w.cur = strings.Builder{}
 	}
 	return w.blocks
+}
+
+// Prefetch reads, for each of es, the memory that writing its list item
+// reads first: the entry, its slug and name, its accords. A page's
+// perfumes lie anywhere in memory (only the first pages of a list are
+// often read), and reading them one item at a time waits for each of
+// these loads in turn; one pass over them all, before, starts the loads of
+// many perfumes at once, as they do not wait on one another (fillShared
+// does the same), so the page waits for the memory about once. It returns
+// a value made of what it read, which the caller keeps, so that the loads
+// are not compiled away.
+func Prefetch(es []*Entry) uint32 {
+	var x uint32
+	for _, e := range es {
+		x += uint32(e.RatingCount) + e.accAt + e.conc
+		t := e.tab
+		if txt := t.text[e.block]; int(e.name.off) < len(txt) {
+			x += uint32(txt[e.slug.off]) + uint32(txt[e.name.off])
+		}
+		if e.nAcc > 0 {
+			x += t.accords[e.accAt] + uint32(t.strengths[e.accAt])
+		}
+	}
+	return x
 }

@@ -178,6 +178,17 @@ type group struct {
 // Len is the number of perfumes.
 func (ix *Index) Len() int { return len(ix.entries) }
 
+// AccordSpellings lists every accord name as the catalogue spells it, by
+// spelling id (AccordList.Spelling): a caller that keeps something per
+// accord, such as its encoded JSON, looks it up by id, not by name.
+// Callers must not change it.
+func (ix *Index) AccordSpellings() []string {
+	if len(ix.entries) == 0 {
+		return nil
+	}
+	return ix.entries[0].tab.accordSpell
+}
+
 // Pos returns the position of e among ix's perfumes, in [0, Len()), for a
 // caller that keeps something per perfume in a slice (the API's encoded
 // list items); false when e is not one of ix's entries (an entry of an
