@@ -106,6 +106,19 @@ type encoder struct {
 	warm        uint32 // what prefetch read, kept so that its loads are
 }
 
+// prefetchScored is prefetch of the perfumes of ss.
+func (en *encoder) prefetchScored(ss []index.Scored) {
+	var buf [32]*index.Entry
+	for len(ss) > 0 {
+		es := buf[:0]
+		for _, s := range ss[:min(len(ss), len(buf))] {
+			es = append(es, s.Entry)
+		}
+		en.prefetch(es)
+		ss = ss[len(es):]
+	}
+}
+
 // prefetch starts the loads that encoding the items of es waits for (see
 // index.Prefetch) and those of their slots in the item memo, before the
 // items are encoded one by one.
@@ -355,6 +368,7 @@ func (en *encoder) appendSimilarFields(b []byte, s *index.Scored) []byte {
 // appendSimilar appends similar items, or dupe items (which add priceTier
 // and rating) when dupes is set.
 func (en *encoder) appendSimilar(b []byte, ss []index.Scored, dupes bool) []byte {
+	en.prefetchScored(ss)
 	b = append(b, '[')
 	for i := range ss {
 		if i > 0 {
@@ -414,6 +428,7 @@ func appendTotalLimit(b []byte, total, limit int) []byte {
 
 // appendMatches appends match items.
 func (en *encoder) appendMatches(b []byte, ss []index.Scored) []byte {
+	en.prefetchScored(ss)
 	b = append(b, '[')
 	for i := range ss {
 		s := &ss[i]

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/fragrance-data/fragrance/internal/bundled"
+	"github.com/fragrance-data/fragrance/internal/catalog"
 	"github.com/fragrance-data/fragrance/internal/index"
 	"github.com/fragrance-data/fragrance/internal/view"
 )
@@ -261,5 +262,47 @@ func TestSplicedAnswerConcurrent(t *testing.T) {
 	wg.Wait()
 	if body, _ := fz.answer(u, nil); string(body) != want() {
 		t.Errorf("after the last change: got %s", body)
+	}
+}
+
+// TestAccordTable: a perfume's accords are encoded from the catalogue's
+// table by spelling id, the same bytes as by name; an encoder made for one
+// catalogue that is given an entry of another (whose spelling ids mean
+// other accords) still writes that entry's own accords.
+func TestAccordTable(t *testing.T) {
+	perfume := func(id int64, slug string, accords ...string) catalog.Perfume {
+		p := catalog.Perfume{ID: id, Slug: slug, Name: slug, Brand: "Brand", BrandSlug: "brand", Gender: catalog.Unisex}
+		for i, a := range accords {
+			p.Accords = append(p.Accords, catalog.AccordStrength{Name: a, Strength: float64(100 - 10*i)})
+		}
+		return p
+	}
+	one := index.Build([]catalog.Perfume{perfume(1, "a", "woody", "citrus")}, index.Options{})
+	two := index.Build([]catalog.Perfume{perfume(1, "b", "citrus", "vanilla", "woody")}, index.Options{})
+	rd := newRender(view.NewURLs("https://fragrance.example", fakeImages{}, func(name string) string { return "#" + name }))
+	byName := func(e *index.Entry) string {
+		en := encoder{render: rd}
+		return string(en.appendAccords(nil, e.Accords()))
+	}
+	for _, tc := range []struct {
+		name string
+		en   *index.Index // the encoder's catalogue
+		e    *index.Entry
+		want string
+	}{
+		{"own catalogue", one, one.Perfumes(index.ListQuery{Page: 1, Limit: 1}).Entries[0],
+			`[{"name":"woody","strength":100,"color":"#woody"},{"name":"citrus","strength":90,"color":"#citrus"}]`},
+		{"own catalogue", two, two.Perfumes(index.ListQuery{Page: 1, Limit: 1}).Entries[0],
+			`[{"name":"citrus","strength":100,"color":"#citrus"},{"name":"vanilla","strength":90,"color":"#vanilla"},{"name":"woody","strength":80,"color":"#woody"}]`},
+		{"another catalogue", one, two.Perfumes(index.ListQuery{Page: 1, Limit: 1}).Entries[0],
+			`[{"name":"citrus","strength":100,"color":"#citrus"},{"name":"vanilla","strength":90,"color":"#vanilla"},{"name":"woody","strength":80,"color":"#woody"}]`},
+	} {
+		en := rd.encoderFor(tc.en)
+		if len(en.accordParts) == 0 {
+			t.Fatalf("%s: no accord table", tc.name)
+		}
+		if got := string(en.appendAccords(nil, tc.e.Accords())); got != tc.want || byName(tc.e) != tc.want {
+			t.Errorf("%s: accords %s (by name %s), want %s", tc.name, got, byName(tc.e), tc.want)
+		}
 	}
 }

@@ -259,8 +259,9 @@ func Prefetch(es []*Entry) uint32 {
 		if txt := t.text[e.block]; int(e.name.off) < len(txt) {
 			x += uint32(txt[e.slug.off]) + uint32(txt[e.name.off])
 		}
-		if e.nAcc > 0 {
-			x += t.accords[e.accAt] + uint32(t.strengths[e.accAt])
+		if e.nAcc > 0 { // the first and last of each list (they may lie on two lines)
+			last := e.accAt + e.nAcc - 1
+			x += t.accords[e.accAt] + t.accords[last] + uint32(t.strengths[e.accAt]) + uint32(t.strengths[last])
 		}
 	}
 	return x

@@ -149,3 +149,22 @@ func TestPos(t *testing.T) {
 		t.Error("Pos(nil) found it")
 	}
 }
+
+// Prefetch reads what it may of any entry: one without accords, with an
+// empty name or slug, alone in its text block or at its end; an empty
+// page reads nothing.
+func TestPrefetchEdges(t *testing.T) {
+	ix := Build([]catalog.Perfume{
+		{ID: 1, Slug: "a", Name: "", Brand: "B"},
+		{ID: 2, Slug: "b", Name: "N", Brand: "B", Accords: []catalog.AccordStrength{{Name: "woody", Strength: 100}}},
+		{ID: 3, Slug: "c", Name: strings.Repeat("x", textBlockSize+1), Brand: "B"},
+	}, Options{})
+	var es []*Entry
+	for i := range ix.entries {
+		es = append(es, &ix.entries[i])
+	}
+	_ = Prefetch(es)
+	if x := Prefetch(nil); x != 0 {
+		t.Fatalf("Prefetch(nil) = %d, want 0", x)
+	}
+}
