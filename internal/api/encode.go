@@ -32,6 +32,9 @@ type render struct {
 	// change (the name, the colour's memo, the colour); a list page writes
 	// some 160.
 	accords *view.Memo[accordParts]
+	// buyPrefix opens every buyUrl: the quote, the base URL encoded, and
+	// the path up to the slug.
+	buyPrefix string
 	// accordTab is the current catalogue's accordParts by spelling id
 	// (index.AccordList.Spelling): a perfume's accords are looked up in
 	// it by number, where the memo hashes each name (a list page of 55
@@ -73,7 +76,8 @@ func (rd *render) accordPartsOf(ix *index.Index) []accordParts {
 
 // newRender returns the render of urls.
 func newRender(urls view.URLs) *render {
-	return &render{urls: urls, accords: view.NewMemo(func(name string) accordParts {
+	buyPrefix := string(jsonenc.AppendStringBody([]byte{'"'}, urls.Base())) + "/goto/"
+	return &render{urls: urls, buyPrefix: buyPrefix, accords: view.NewMemo(func(name string) accordParts {
 		return accordParts{
 			name:  name,
 			open:  string(jsonenc.AppendString([]byte(`{"name":`), name)) + `,"strength":`,
@@ -124,6 +128,15 @@ func (en *encoder) prefetchScored(ss []index.Scored) {
 // items are encoded one by one.
 func (en *encoder) prefetch(es []*index.Entry) {
 	en.warm += index.Prefetch(es)
+	var ids [64]int64
+	for rest := es; len(rest) > 0; {
+		n := min(len(rest), len(ids))
+		for i, e := range rest[:n] {
+			ids[i] = e.ID
+		}
+		en.urls.PrefetchImages(ids[:n])
+		rest = rest[n:]
+	}
 	if g := en.items; g != nil {
 		for _, e := range es {
 			if pos, ok := g.ix.Pos(e); ok {
@@ -204,17 +217,29 @@ func (en *encoder) appendImages(b []byte, id int64, available bool) []byte {
 // appendIdent appends the id, slug, name and brand members that open every
 // perfume object, after the opening brace.
 func appendIdent(b []byte, e *index.Entry) []byte {
-	b = append(b, `"id":`...)
+	b, _ = appendIdentSlug(b, e)
+	return b
+}
+
+// appendIdentSlug is appendIdent that also returns where the slug's
+// encoded characters are in b (without quotes), for a caller that writes
+// them again.
+func appendIdentSlug(b []byte, e *index.Entry) ([]byte, span) {
+	b = append(b, `"id":"`...)
 	start := len(b)
-	b = jsonenc.AppendString(b, e.Slug())
-	end := len(b)
-	b = append(b, `,"slug":`...)
-	b = append(b, b[start:end]...) // the id is the slug, encoded once
+	b = jsonenc.AppendStringBody(b, e.Slug())
+	slug := span{start, len(b)}
+	b = append(b, `","slug":"`...)
+	b = append(b, b[slug.from:slug.to]...) // the id is the slug, encoded once
+	b = append(b, '"')
 	b = append(b, `,"name":`...)
 	b = jsonenc.AppendString(b, e.Name())
 	b = append(b, `,"brand":`...)
-	return jsonenc.AppendString(b, e.Brand())
+	return jsonenc.AppendString(b, e.Brand()), slug
 }
+
+// span is where some bytes are in an answer being encoded.
+type span struct{ from, to int }
 
 // appendList appends a perfume list item array.
 func (en *encoder) appendList(b []byte, es []*index.Entry) []byte {
@@ -585,9 +610,10 @@ func (en *encoder) appendTransparent(b []byte, id int64) []byte {
 	return b
 }
 
-// appendBuy appends the JSON string of view.URLs.Buy.
-func appendBuy(b []byte, u view.URLs, slug string) []byte {
-	b = jsonenc.AppendStringBody(append(b, '"'), u.Base())
-	b = jsonenc.AppendStringBody(append(b, "/goto/"...), slug)
+// appendBuy appends the JSON string of view.URLs.Buy of the perfume whose
+// slug, encoded, is at slug in b.
+func (en *encoder) appendBuy(b []byte, slug span) []byte {
+	b = append(b, en.buyPrefix...)
+	b = append(b, b[slug.from:slug.to]...)
 	return append(b, '"')
 }

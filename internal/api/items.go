@@ -225,7 +225,7 @@ func (en *encoder) appendListFields(b []byte, e *index.Entry) []byte {
 // learns where the identity ends and the accords begin.
 func (en *encoder) encodeListFields(b []byte, e *index.Entry, it *encodedItem) []byte {
 	start := len(b)
-	b = appendIdent(b, e)
+	b, slug := appendIdentSlug(b, e)
 	identEnd := len(b)
 	b = append(b, `,"year":`...)
 	b = jsonenc.AppendOptInt(b, e.Year)
@@ -241,7 +241,7 @@ func (en *encoder) encodeListFields(b []byte, e *index.Entry, it *encodedItem) [
 	b = jsonenc.AppendOptString(b, string(e.PriceTier()))
 	b = en.appendImages(b, e.ID, true)
 	b = append(b, `,"buyUrl":`...)
-	b = appendBuy(b, en.urls, e.Slug())
+	b = en.appendBuy(b, slug)
 	b = append(b, `,"accords":`...)
 	accords := len(b)
 	b = en.appendAccords(b, e.Accords())

@@ -288,6 +288,19 @@ func (s *Service) photoVersion(id int64) version {
 	return memo.put(id, s.drawingVersion(p))
 }
 
+// PrefetchImages starts the loads of the drawn versions of ids at once, for
+// an answer about to write their image URLs: a page's perfumes are
+// anywhere in the array by id, and each version looked up alone waits for
+// the memory.
+func (s *Service) PrefetchImages(ids []int64) {
+	dense := s.drawnMemoOf().dense
+	for _, id := range ids {
+		if id >= 0 && id < int64(len(dense)) {
+			dense[id].Load()
+		}
+	}
+}
+
 // putServed stores the bytes of a served kind and records their version,
 // in the store and in memory.
 func (s *Service) putServed(ctx context.Context, kind imgstore.Kind, id int64, data []byte, v version) error {

@@ -27,6 +27,7 @@ type URLs struct {
 	images Images
 	json   jsonImages // images, when it appends its URLs as JSON
 	stamp  stamped    // images, when it can say when its answers change
+	pre    prefetcher // images, when it can start the loads of many URLs at once
 	colors *Memo[string]
 	slugs  *Memo[string]
 }
@@ -45,6 +46,12 @@ type stamped interface {
 	Stamp() uint64
 }
 
+// prefetcher is Images that can start the loads of many perfumes' image
+// URLs at once (the image host): see PrefetchImages.
+type prefetcher interface {
+	PrefetchImages(ids []int64)
+}
+
 // NewURLs returns the URLs of a service whose public base URL is base
 // (e.g. https://api.example.com), with images (nil: the default image
 // paths under base, none transparent) and accord colours color.
@@ -54,7 +61,8 @@ func NewURLs(base string, images Images, color func(string) string) URLs {
 	}
 	j, _ := images.(jsonImages)
 	st, _ := images.(stamped)
-	return URLs{base: strings.TrimRight(base, "/"), images: images, json: j, stamp: st,
+	pre, _ := images.(prefetcher)
+	return URLs{base: strings.TrimRight(base, "/"), images: images, json: j, stamp: st, pre: pre,
 		colors: NewMemo(color), slugs: NewMemo(search.Slugify)}
 }
 
@@ -87,6 +95,15 @@ func (u URLs) AppendTransparentJSON(b []byte, id int64) []byte {
 		return u.json.AppendTransparentURLJSON(b, id)
 	}
 	return jsonenc.AppendString(b, u.Transparent(id))
+}
+
+// PrefetchImages starts the loads that writing the image URLs of the
+// perfumes ids waits for, all at once, for an answer that lists them (see
+// index.Prefetch); it does nothing when the image host cannot.
+func (u URLs) PrefetchImages(ids []int64) {
+	if u.pre != nil {
+		u.pre.PrefetchImages(ids)
+	}
 }
 
 // Transparent is the transparent-background image URL of a perfume.
