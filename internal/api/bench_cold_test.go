@@ -3,6 +3,7 @@ package api_test
 import (
 	"net/http"
 	"net/url"
+	"strconv"
 	"testing"
 
 	"github.com/fragrance-data/fragrance/internal/index"
@@ -78,6 +79,21 @@ func BenchmarkColdAnswers(b *testing.B) {
 			qs = append(qs, "/api/perfumes?q="+url.QueryEscape(string(name)))
 		}
 		each(b, qs)
+	})
+	b.Run("list", func(b *testing.B) {
+		// As the load benchmark's cold mix: pages anywhere in the
+		// catalogue, 10 to 100 perfumes each, no page twice.
+		var paths []string
+		seen := map[[2]int]bool{}
+		for i := 0; len(paths) < 1000; i++ {
+			limit := 10 + i*37%91
+			page := 1 + i*7919%((ix.Len()+limit-1)/limit)
+			if !seen[[2]int{page, limit}] {
+				seen[[2]int{page, limit}] = true
+				paths = append(paths, "/api/perfumes?page="+strconv.Itoa(page)+"&limit="+strconv.Itoa(limit))
+			}
+		}
+		each(b, paths)
 	})
 	for _, route := range []struct{ name, suffix string }{{"detail", ""}, {"similar", "/similar"}, {"dupes", "/dupes"}} {
 		b.Run(route.name, func(b *testing.B) {

@@ -128,14 +128,13 @@ func (en *encoder) prefetchScored(ss []index.Scored) {
 // items are encoded one by one.
 func (en *encoder) prefetch(es []*index.Entry) {
 	en.warm += index.Prefetch(es)
-	var ids [64]int64
-	for rest := es; len(rest) > 0; {
-		n := min(len(rest), len(ids))
-		for i, e := range rest[:n] {
-			ids[i] = e.ID
+	var ids view.PrefetchIDs
+	for i, e := range es {
+		ids.IDs[ids.N] = e.ID
+		if ids.N++; ids.N == len(ids.IDs) || i == len(es)-1 {
+			en.urls.PrefetchImages(ids)
+			ids.N = 0
 		}
-		en.urls.PrefetchImages(ids[:n])
-		rest = rest[n:]
 	}
 	if g := en.items; g != nil {
 		for _, e := range es {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/fragrance-data/fragrance/internal/catalog"
 	"github.com/fragrance-data/fragrance/internal/imgstore"
+	"github.com/fragrance-data/fragrance/internal/view"
 )
 
 // RenderVersion names the drawing and encoding of generated product
@@ -288,13 +289,13 @@ func (s *Service) photoVersion(id int64) version {
 	return memo.put(id, s.drawingVersion(p))
 }
 
-// PrefetchImages starts the loads of the drawn versions of ids at once, for
-// an answer about to write their image URLs: a page's perfumes are
-// anywhere in the array by id, and each version looked up alone waits for
-// the memory.
-func (s *Service) PrefetchImages(ids []int64) {
+// PrefetchImages starts the loads of the drawn versions of ids at once,
+// for an answer about to write their image URLs: they are anywhere in the
+// array by id, and each version looked up only when its URL is written
+// waits for the memory.
+func (s *Service) PrefetchImages(ids view.PrefetchIDs) {
 	dense := s.drawnMemoOf().dense
-	for _, id := range ids {
+	for _, id := range ids.IDs[:min(ids.N, len(ids.IDs))] {
 		if id >= 0 && id < int64(len(dense)) {
 			dense[id].Load()
 		}

@@ -47,9 +47,18 @@ type stamped interface {
 }
 
 // prefetcher is Images that can start the loads of many perfumes' image
-// URLs at once (the image host): see PrefetchImages.
+// URLs at once, ahead of writing them (the image host): see
+// PrefetchImages.
 type prefetcher interface {
-	PrefetchImages(ids []int64)
+	PrefetchImages(ids PrefetchIDs)
+}
+
+// PrefetchIDs are up to 16 perfume ids (N of them) whose image URLs an
+// answer is about to write. An array passed by value, not a slice: a slice
+// would escape through the interface, an allocation an answer.
+type PrefetchIDs struct {
+	IDs [16]int64
+	N   int
 }
 
 // NewURLs returns the URLs of a service whose public base URL is base
@@ -98,9 +107,10 @@ func (u URLs) AppendTransparentJSON(b []byte, id int64) []byte {
 }
 
 // PrefetchImages starts the loads that writing the image URLs of the
-// perfumes ids waits for, all at once, for an answer that lists them (see
-// index.Prefetch); it does nothing when the image host cannot.
-func (u URLs) PrefetchImages(ids []int64) {
+// perfumes ids waits for, all at once, for an answer that lists them and
+// calls it before writing any (see index.Prefetch): the loads overlap. It
+// does nothing when the image host cannot.
+func (u URLs) PrefetchImages(ids PrefetchIDs) {
 	if u.pre != nil {
 		u.pre.PrefetchImages(ids)
 	}
