@@ -8,6 +8,7 @@ package jsonenc
 
 import (
 	"math"
+	"math/bits"
 	"strconv"
 	"unicode/utf8"
 )
@@ -39,16 +40,18 @@ func AppendString(b []byte, s string) []byte {
 // that several valid UTF-8 strings can make one JSON string without being
 // joined first.
 func AppendStringBody(b []byte, s string) []byte {
-	start, bytewise := 0, 0
+	start := 0
 	for i := 0; i < len(s); {
-		// The common case: eight plain bytes at a time; eight that are
-		// not all plain are then taken a byte at a time.
-		if i >= bytewise && i+8 <= len(s) {
-			if plain8(s[i : i+8]) {
+		// The common case: eight plain bytes at a time; otherwise the
+		// plain bytes before the first that is not, at once, and that one
+		// below.
+		if i+8 <= len(s) {
+			m := notPlain8(s[i : i+8])
+			if m == 0 {
 				i += 8
 				continue
 			}
-			bytewise = i + 8
+			i += bits.TrailingZeros64(m) / 8
 		}
 		c := s[i]
 		if plainASCII[c] {
@@ -97,26 +100,26 @@ func AppendStringBody(b []byte, s string) []byte {
 	return append(b, s[start:]...)
 }
 
-// Word masks of plain8: a byte in every lane, the lanes' high bits.
+// Word masks of notPlain8: a byte in every lane, the lanes' high bits.
 const (
 	lanes = 0x0101010101010101
 	highs = 0x8080808080808080
 )
 
-// plain8 reports whether the eight bytes of s are all plain (plainASCII),
-// testing them at once as one word: none has its high bit set (ASCII),
-// none is below 0x20 (a control character), a quote or a backslash. Each
-// test is the classic "has a byte less than n" (a lane that borrows
-// sets its high bit), which can mistake a byte above a lane that matched
-// for a match, never miss one: a false answer only sends the bytes to the
-// byte-at-a-time path.
-func plain8(s string) bool {
+// notPlain8 tests the eight bytes of s at once, as one word (lane k is
+// s[k]), and returns the word with the high bit of each lane set whose byte
+// is not plain (plainASCII), or above it: zero when all are plain, and the
+// lowest lane set is the first byte that is not. A lane's byte is not
+// plain when its own high bit is set (not ASCII), it is below 0x20 (a
+// control character), or it is a quote or a backslash. Each test is the
+// classic "has a byte less than n": a lane that borrows may set the high
+// bit of the lanes above it, never of those below.
+func notPlain8(s string) uint64 {
 	_ = s[7]
 	w := uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
 		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
 	quote, backslash := w^(lanes*'"'), w^(lanes*'\\')
-	bad := w | (w-lanes*0x20)&^w | (quote-lanes)&^quote | (backslash-lanes)&^backslash
-	return bad&highs == 0
+	return (w | (w-lanes*0x20)&^w | (quote-lanes)&^quote | (backslash-lanes)&^backslash) & highs
 }
 
 // AppendFloat appends f as encoding/json writes a float64: the shortest

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
+	"math/bits"
 	"testing"
 )
 
@@ -71,29 +72,44 @@ func FuzzAppendFloat(f *testing.F) {
 	})
 }
 
-// TestPlain8 holds the eight-byte test to the byte table: every byte value
-// in every lane, among plain bytes and among bytes that are not.
-func TestPlain8(t *testing.T) {
+// plainPrefix8 is how many of the eight bytes of s are plain before the
+// first that is not, as AppendStringBody reads notPlain8; 8 when all are.
+func plainPrefix8(s string) int { return bits.TrailingZeros64(notPlain8(s)) / 8 }
+
+// TestPlainPrefix8 holds the eight-byte test to the byte table: every byte
+// value in every lane, among plain bytes; and with two bytes that are not
+// plain, the first is found (a borrow from the lower lane must neither
+// hide the higher one nor be taken for an earlier one).
+func TestPlainPrefix8(t *testing.T) {
 	for _, fill := range []byte{'a', ' ', '~', '!', '#', '[', ']'} {
 		for lane := range 8 {
 			for c := range 256 {
 				b := bytes.Repeat([]byte{fill}, 8)
 				b[lane] = byte(c)
-				if got, want := plain8(string(b)), plainASCII[c]; got != want {
-					t.Fatalf("plain8(%q) = %v, want %v", b, got, want)
+				want := 8
+				if !plainASCII[c] {
+					want = lane
+				}
+				if got := plainPrefix8(string(b)); got != want {
+					t.Fatalf("plainPrefix8(%q) = %d, want %d", b, got, want)
 				}
 			}
 		}
 	}
-	// Two bytes that are not plain: a borrow from one lane must not hide
-	// the other.
 	for lo := range 8 {
 		for hi := lo + 1; hi < 8; hi++ {
-			for _, pair := range [][2]byte{{0, '"'}, {'\\', 0x1f}, {0x80, 0}, {0x1f, 0xff}, {'"', '\\'}} {
+			for _, pair := range [][2]byte{{0, '"'}, {'\\', 0x1f}, {0x80, 0}, {0x1f, 0xff}, {'"', '\\'}, {0, 0}, {0x1f, 0x20}, {0xc3, 0xa8}} {
 				b := bytes.Repeat([]byte{'x'}, 8)
 				b[lo], b[hi] = pair[0], pair[1]
-				if plain8(string(b)) {
-					t.Fatalf("plain8(%q) = true", b)
+				want := lo
+				if plainASCII[pair[0]] {
+					want = hi
+					if plainASCII[pair[1]] {
+						want = 8
+					}
+				}
+				if got := plainPrefix8(string(b)); got != want {
+					t.Fatalf("plainPrefix8(%q) = %d, want %d", b, got, want)
 				}
 			}
 		}
