@@ -128,13 +128,14 @@ func (en *encoder) prefetchScored(ss []index.Scored) {
 // items are encoded one by one.
 func (en *encoder) prefetch(es []*index.Entry) {
 	en.warm += index.Prefetch(es)
-	var ids view.PrefetchIDs
-	for i, e := range es {
-		ids.IDs[ids.N] = e.ID
-		if ids.N++; ids.N == len(ids.IDs) || i == len(es)-1 {
-			en.urls.PrefetchImages(ids)
-			ids.N = 0
+	var ids [view.PrefetchBatch]int64
+	for rest := es; len(rest) > 0; {
+		n := min(len(rest), len(ids))
+		for i, e := range rest[:n] {
+			ids[i] = e.ID
 		}
+		en.urls.PrefetchImages(ids, n)
+		rest = rest[n:]
 	}
 	if g := en.items; g != nil {
 		for _, e := range es {
@@ -166,19 +167,15 @@ func (en *encoder) view(id int64, kind usage.ViewKind) {
 func (en *encoder) appendAccords(b []byte, as index.AccordList) []byte {
 	b = append(b, '[')
 	for i := range as.Len() {
-		a := as.At(i)
 		if i > 0 {
 			b = append(b, ',')
 		}
-		var p accordParts
+		a := as.At(i)
 		if id := int(as.Spelling(i)); id < len(en.accordParts) && en.accordParts[id].name == a.Name {
-			p = en.accordParts[id]
+			b = appendAccord(b, en.accordParts[id], a.Strength)
 		} else { // an entry of another catalogue than the encoder's
-			p = en.accords.Get(a.Name)
+			b = appendAccord(b, en.accords.Get(a.Name), a.Strength)
 		}
-		b = append(b, p.open...)
-		b = jsonenc.AppendFloat(b, a.Strength)
-		b = append(b, p.close...)
 	}
 	return append(b, ']')
 }
@@ -190,12 +187,16 @@ func (en *encoder) appendSharedAccords(b []byte, as []catalog.AccordStrength) []
 		if i > 0 {
 			b = append(b, ',')
 		}
-		p := en.accords.Get(a.Name)
-		b = append(b, p.open...)
-		b = jsonenc.AppendFloat(b, a.Strength)
-		b = append(b, p.close...)
+		b = appendAccord(b, en.accords.Get(a.Name), a.Strength)
 	}
 	return append(b, ']')
+}
+
+// appendAccord appends one accord object: its parts around its strength.
+func appendAccord(b []byte, p accordParts, strength float64) []byte {
+	b = append(b, p.open...)
+	b = jsonenc.AppendFloat(b, strength)
+	return append(b, p.close...)
 }
 
 // appendImages appends the image, imageTransparent and (when available is

@@ -1,6 +1,20 @@
 package images
 
-import "testing"
+import (
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/fragrance-data/fragrance/internal/view"
+)
+
+// The image host meets view.URLs' prefetcher, whose array it spells
+// without importing view: a change of view.PrefetchBatch must fail here,
+// not silently turn prefetching off.
+var _ interface {
+	PrefetchImages(ids [view.PrefetchBatch]int64, n int)
+} = (*Service)(nil)
 
 // TestDrawnVersionsDenseAndMap: a catalogue of small ids keeps its drawn
 // versions in an array by id, one of large ids in the map, and both
@@ -34,5 +48,36 @@ func TestDrawnVersionsDenseAndMap(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestDrawnMemoOneBuilder: requests that find a new catalogue at once get
+// one memo, made once (one read of the ids, one epoch).
+func TestDrawnMemoOneBuilder(t *testing.T) {
+	var dm drawnMemo
+	var reads atomic.Int64
+	ids := func() []int64 {
+		reads.Add(1)
+		time.Sleep(20 * time.Millisecond) // long enough for the others to arrive
+		return []int64{1, 2, 3}
+	}
+	got := make([]*drawnVersions, 16)
+	start := make(chan struct{})
+	var wg sync.WaitGroup
+	for i := range got {
+		wg.Go(func() {
+			<-start
+			got[i] = dm.of("catalogue", ids)
+		})
+	}
+	close(start)
+	wg.Wait()
+	for _, d := range got {
+		if d != got[0] {
+			t.Fatal("requests got different memos of one catalogue")
+		}
+	}
+	if reads.Load() != 1 || dm.epochs.Load() != 1 {
+		t.Fatalf("ids read %d times, %d epochs; want 1 and 1", reads.Load(), dm.epochs.Load())
 	}
 }

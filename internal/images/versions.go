@@ -12,7 +12,6 @@ import (
 
 	"github.com/fragrance-data/fragrance/internal/catalog"
 	"github.com/fragrance-data/fragrance/internal/imgstore"
-	"github.com/fragrance-data/fragrance/internal/view"
 )
 
 // RenderVersion names the drawing and encoding of generated product
@@ -214,8 +213,11 @@ func (d *drawnVersions) get(id int64) (version, bool) {
 	return v, ok
 }
 
+// put keeps v as id's version and returns it. A zero version (one sum in
+// 2^48) is not kept for an id of the array, where zero means "not worked
+// out": it is worked out again next time.
 func (d *drawnVersions) put(id int64, v version) version {
-	if id >= 0 && id < int64(len(d.dense)) && v != 0 {
+	if id >= 0 && id < int64(len(d.dense)) {
 		d.dense[id].Store(uint64(v))
 		return v
 	}
@@ -228,6 +230,10 @@ func (d *drawnVersions) put(id int64, v version) version {
 // drawnMemo holds the drawnVersions of the current catalogue.
 type drawnMemo struct {
 	cur atomic.Pointer[drawnVersions]
+	// mu lets one request make the memo of a new catalogue (it reads
+	// every id and allocates the array) while the others wait for it,
+	// rather than each make one and replace the others'.
+	mu sync.Mutex
 	// epochs counts the catalogues it started a memo for (Stamp).
 	epochs atomic.Uint64
 }
@@ -235,6 +241,11 @@ type drawnMemo struct {
 // of returns the memo of epoch, starting a new one when the catalogue
 // changed (ids lists the catalogue's ids then).
 func (dm *drawnMemo) of(epoch any, ids func() []int64) *drawnVersions {
+	if d := dm.cur.Load(); d != nil && d.epoch == epoch {
+		return d
+	}
+	dm.mu.Lock()
+	defer dm.mu.Unlock()
 	if d := dm.cur.Load(); d != nil && d.epoch == epoch {
 		return d
 	}
@@ -293,9 +304,11 @@ func (s *Service) photoVersion(id int64) version {
 // for an answer about to write their image URLs: they are anywhere in the
 // array by id, and each version looked up only when its URL is written
 // waits for the memory.
-func (s *Service) PrefetchImages(ids view.PrefetchIDs) {
+// The array's length is view.PrefetchBatch, which the image host meets
+// without importing view (an answer writes at most that many a call).
+func (s *Service) PrefetchImages(ids [16]int64, n int) {
 	dense := s.drawnMemoOf().dense
-	for _, id := range ids.IDs[:min(ids.N, len(ids.IDs))] {
+	for _, id := range ids[:min(n, len(ids))] {
 		if id >= 0 && id < int64(len(dense)) {
 			dense[id].Load()
 		}

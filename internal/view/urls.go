@@ -50,16 +50,13 @@ type stamped interface {
 // URLs at once, ahead of writing them (the image host): see
 // PrefetchImages.
 type prefetcher interface {
-	PrefetchImages(ids PrefetchIDs)
+	PrefetchImages(ids [PrefetchBatch]int64, n int)
 }
 
-// PrefetchIDs are up to 16 perfume ids (N of them) whose image URLs an
-// answer is about to write. An array passed by value, not a slice: a slice
-// would escape through the interface, an allocation an answer.
-type PrefetchIDs struct {
-	IDs [16]int64
-	N   int
-}
+// PrefetchBatch is how many perfume ids PrefetchImages takes a call, in an
+// array passed by value: a slice would escape through the interface, an
+// allocation an answer.
+const PrefetchBatch = 16
 
 // NewURLs returns the URLs of a service whose public base URL is base
 // (e.g. https://api.example.com), with images (nil: the default image
@@ -107,12 +104,12 @@ func (u URLs) AppendTransparentJSON(b []byte, id int64) []byte {
 }
 
 // PrefetchImages starts the loads that writing the image URLs of the
-// perfumes ids waits for, all at once, for an answer that lists them and
-// calls it before writing any (see index.Prefetch): the loads overlap. It
-// does nothing when the image host cannot.
-func (u URLs) PrefetchImages(ids PrefetchIDs) {
+// perfumes ids[:n] waits for, all at once, for an answer that lists them
+// and calls it before writing any (see index.Prefetch): the loads overlap.
+// It does nothing when the image host cannot.
+func (u URLs) PrefetchImages(ids [PrefetchBatch]int64, n int) {
 	if u.pre != nil {
-		u.pre.PrefetchImages(ids)
+		u.pre.PrefetchImages(ids, n)
 	}
 }
 
