@@ -147,11 +147,19 @@ func writeOK(w http.ResponseWriter, body []byte, length []string) error {
 	h["Content-Length"] = length
 	w.WriteHeader(http.StatusOK)
 	_, err := w.Write(body)
-	if errors.Is(err, http.ErrBodyNotAllowed) { // HEAD
-		err = nil
+	if err == nil || errors.Is(err, http.ErrBodyNotAllowed) { // HEAD
+		return nil
 	}
-	return err
+	return bodyNotWritten{err}
 }
+
+// bodyNotWritten is an answer whose body could not be written after its
+// status was sent: the client has gone (a closed or reset connection).
+// Nothing can be told to it any more, and it is not a failure of ours.
+type bodyNotWritten struct{ err error }
+
+func (e bodyNotWritten) Error() string { return "writing the answer: " + e.err.Error() }
+func (e bodyNotWritten) Unwrap() error { return e.err }
 
 // contentTypeJSON is shared by every answer; the header map holds it as
 // is, so it must never be modified.
@@ -161,7 +169,13 @@ var contentTypeJSON = []string{"application/json; charset=utf-8"}
 // answer, 5xx logged with detail and shown to the client without it.
 func (a *API) handle(h func(http.ResponseWriter, *http.Request) error) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if err := h(w, r); err != nil {
+		err := h(w, r)
+		var gone bodyNotWritten
+		switch {
+		case err == nil:
+		case errors.As(err, &gone): // the status is sent: no problem answer can follow
+			a.log.DebugContext(r.Context(), "answer not written", "err", gone.err, "path", r.URL.Path)
+		default:
 			a.writeError(w, r, err)
 		}
 	})
