@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 
 	"github.com/fragrance-data/fragrance/internal/catalog"
@@ -102,8 +103,9 @@ type encoder struct {
 	items *itemGen // the catalogue's encoded list items; nil: none
 	// accordParts are the catalogue's accords encoded, by spelling id.
 	accordParts []accordParts
-	holes       []hole   // outside the kept items' parts
-	splices     []splice // the kept items' parts, in order
+	holes       []hole        // outside the kept items' parts
+	splices     []splice      // the kept items' parts, in order
+	notes       *encoderNotes // the pool's, whose arrays holes and splices use; nil: none
 	counts      answerCounts
 	stamp       uint64 // the image host's stamp (view.URLs.Stamp)
 	stamped     bool
@@ -154,6 +156,42 @@ func (rd *render) encoderFor(ix *index.Index) encoder {
 		en.stamp, en.stamped = rd.urls.Stamp()
 	}
 	return en
+}
+
+// encoderNotes are an encoder's notes of an answer's holes and kept
+// items, whose arrays are kept from one answer to the next: grown afresh
+// in each, they cost five or six allocations an answer.
+type encoderNotes struct {
+	holes   []hole
+	splices []splice
+}
+
+var notesPool = sync.Pool{New: func() any { return new(encoderNotes) }}
+
+// maxPooledNotes bounds the notes kept for the next answer (a page of 100
+// items notes some 300).
+const maxPooledNotes = 1024
+
+// pooledEncoderFor is encoderFor with its notes' arrays from the pool;
+// release gives them back.
+func (rd *render) pooledEncoderFor(ix *index.Index) encoder {
+	en := rd.encoderFor(ix)
+	en.notes = notesPool.Get().(*encoderNotes)
+	en.holes, en.splices = en.notes.holes[:0], en.notes.splices[:0]
+	return en
+}
+
+// release gives a pooled encoder's notes back, once its answer is written
+// or kept (a kept answer copies what it keeps of them); en is not used
+// after.
+func (en *encoder) release() {
+	n := en.notes
+	if n == nil || cap(en.holes) > maxPooledNotes || cap(en.splices) > maxPooledNotes {
+		return
+	}
+	n.holes, n.splices = en.holes[:0], en.splices[:0]
+	en.notes, en.holes, en.splices = nil, nil, nil
+	notesPool.Put(n)
 }
 
 // view notes that the answer shows perfume id through an answer of kind,
