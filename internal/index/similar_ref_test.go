@@ -398,3 +398,49 @@ func TestFloors(t *testing.T) {
 		}
 	}
 }
+
+// TestFillSharedLongLists: perfumes with more than 64 accords and notes
+// (past the lists' first 64, which fillShared tests without a branch)
+// share the same accords and notes, in the same order, as the reference
+// says, whichever perfume is the source.
+func TestFillSharedLongLists(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 5))
+	var ps []catalog.Perfume
+	for i := range 12 {
+		p := catalog.Perfume{ID: int64(i + 1), Name: fmt.Sprintf("Long %d", i), Brand: "House",
+			Slug: fmt.Sprintf("house-long-%d", i), Gender: catalog.Unisex, RatingCount: 100 + i}
+		for range 20 + i*8 { // 20 to 108 accords, drawn from 150
+			p.Accords = append(p.Accords, catalog.AccordStrength{Name: fmt.Sprintf("accord %d", rng.IntN(150)), Strength: float64(rng.IntN(101))})
+		}
+		layers := []*[]string{&p.Notes.Top, &p.Notes.Middle, &p.Notes.Base, &p.Notes.Unplaced}
+		for n := range 30 + i*10 { // 30 to 140 notes, drawn from 200
+			l := layers[n%4]
+			*l = append(*l, fmt.Sprintf("Note %d", rng.IntN(200)))
+		}
+		ps = append(ps, p)
+	}
+	ix := Build(ps, Options{})
+	for src := range uint32(len(ps)) {
+		var out []Scored
+		var docs []uint32
+		for d := range uint32(len(ps)) {
+			if d != src {
+				out = append(out, Scored{Entry: &ix.entries[d]})
+				docs = append(docs, d)
+			}
+		}
+		ix.fillShared(out, src, func(i int) uint32 { return docs[i] })
+		accs, notes := refAccIDs(ix.sim, src), refNoteIDs(ix.sim, src)
+		long := false
+		for i, d := range docs {
+			wantA, wantN := refSharedAccords(ix, d, accs), refSharedNotes(ix, d, notes)
+			if !reflect.DeepEqual(out[i].SharedAccords, wantA) || !reflect.DeepEqual(out[i].SharedNotes, wantN) {
+				t.Fatalf("source %d, item %d: shared %v %v, want %v %v", src, d, out[i].SharedAccords, out[i].SharedNotes, wantA, wantN)
+			}
+			long = long || len(wantN) > 0 && ix.sim.docNoteOff[d+1]-ix.sim.docNoteOff[d] > 64
+		}
+		if src > 8 && !long {
+			t.Fatalf("source %d: no item sharing notes has over 64 of them", src)
+		}
+	}
+}
