@@ -399,10 +399,10 @@ func TestFloors(t *testing.T) {
 	}
 }
 
-// TestFillSharedLongLists: perfumes with more than 64 accords and notes
-// (past the lists' first 64, which fillShared tests without a branch)
-// share the same accords and notes, in the same order, as the reference
-// says, whichever perfume is the source.
+// TestFillSharedLongLists: perfumes with long lists of accords and notes
+// (up to 108 and 140, lying on several cache lines, of which fillShared
+// reads the first and last ahead) share the accords and notes the
+// reference says, in its order, whichever perfume is the source.
 func TestFillSharedLongLists(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 5))
 	var ps []catalog.Perfume
@@ -440,7 +440,7 @@ func TestFillSharedLongLists(t *testing.T) {
 			long = long || len(wantN) > 0 && ix.sim.docNoteOff[d+1]-ix.sim.docNoteOff[d] > 64
 		}
 		if src > 8 && !long {
-			t.Fatalf("source %d: no item sharing notes has over 64 of them", src)
+			t.Fatalf("source %d: no item sharing notes has over 64 of them", src) // the catalogue is not what the test means
 		}
 	}
 }
