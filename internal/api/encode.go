@@ -7,7 +7,6 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/fragrance-data/fragrance/internal/catalog"
 	"github.com/fragrance-data/fragrance/internal/index"
 	"github.com/fragrance-data/fragrance/internal/jsonenc"
 	"github.com/fragrance-data/fragrance/internal/usage"
@@ -218,18 +217,6 @@ func (en *encoder) appendAccords(b []byte, as index.AccordList) []byte {
 	return append(b, ']')
 }
 
-// appendSharedAccords appends the accords a result shares with its source.
-func (en *encoder) appendSharedAccords(b []byte, as []catalog.AccordStrength) []byte {
-	b = append(b, '[')
-	for i, a := range as {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = appendAccord(b, en.accords.Get(a.Name), a.Strength)
-	}
-	return append(b, ']')
-}
-
 // appendAccord appends one accord object: its parts around its strength.
 func appendAccord(b []byte, p accordParts, strength float64) []byte {
 	b = append(b, p.open...)
@@ -421,7 +408,7 @@ func (en *encoder) appendSimilarFields(b []byte, s *index.Scored) []byte {
 	b = jsonenc.AppendFloat(b, s.Score)
 	b = en.appendImages(b, s.ID, true)
 	b = append(b, `,"sharedAccords":`...)
-	b = en.appendSharedAccords(b, s.SharedAccords)
+	b = en.appendAccords(b, s.SharedAccords)
 	b = append(b, `,"sharedNotes":`...)
 	b = jsonenc.AppendStrings(b, s.SharedNotes)
 	b = append(b, `,"accords":`...)

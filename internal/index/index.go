@@ -88,7 +88,7 @@ type ListQuery struct {
 type Scored struct {
 	*Entry
 	Score         float64
-	SharedAccords []catalog.AccordStrength
+	SharedAccords AccordList // its own strengths, strongest first
 	SharedNotes   []string
 }
 

@@ -3,7 +3,6 @@ package index
 import (
 	"slices"
 
-	"github.com/fragrance-data/fragrance/internal/catalog"
 	"github.com/fragrance-data/fragrance/internal/search"
 )
 
@@ -238,12 +237,17 @@ func (ix *Index) fillShared(out []Scored, src uint32, doc func(i int) uint32) (w
 	type span struct{ acc, note int32 }
 	var spans [32]span
 	ends := spans[:0]
-	accs := make([]catalog.AccordStrength, 0, len(out)*min(len(srcAccs), 3))
+	// The shared accords are an AccordList (spelling ids and strengths
+	// cut from one array each), so that they are written from the
+	// catalogue's table of accords by spelling id, not looked up by name.
+	accIDs := make([]uint32, 0, len(out)*min(len(srcAccs), 3))
+	accStrengths := make([]float64, 0, cap(accIDs))
 	notes := make([]string, 0, len(out)*min(len(srcNotes), 3))
 	for _, it := range items {
 		for _, r := range it.accs {
 			if accIn.has(r.id()) && slices.Contains(srcAccs, r.id()) {
-				accs = append(accs, it.list.At(int(r.pos())))
+				accIDs = append(accIDs, it.list.ids[r.pos()])
+				accStrengths = append(accStrengths, it.list.strengths[r.pos()])
 			}
 		}
 		for _, r := range it.notes {
@@ -251,11 +255,15 @@ func (ix *Index) fillShared(out []Scored, src uint32, doc func(i int) uint32) (w
 				notes = append(notes, ix.noteName[r.id()])
 			}
 		}
-		ends = append(ends, span{int32(len(accs)), int32(len(notes))})
+		ends = append(ends, span{int32(len(accIDs)), int32(len(notes))})
 	}
 	var prev span
 	for i, e := range ends {
-		out[i].SharedAccords = accs[prev.acc:e.acc:e.acc]
+		out[i].SharedAccords = AccordList{
+			names:     items[i].list.names,
+			ids:       accIDs[prev.acc:e.acc:e.acc],
+			strengths: accStrengths[prev.acc:e.acc:e.acc],
+		}
 		out[i].SharedNotes = notes[prev.note:e.note:e.note]
 		prev = e
 	}

@@ -96,12 +96,13 @@ func refScored(ix *Index, src uint32, ranked []keyed, limit int) []Scored {
 
 // refSharedAccords lists doc's accords (with doc's strengths) whose ids
 // are in want, strongest first: fillShared's reference, one item at a time.
-func refSharedAccords(ix *Index, doc uint32, want []uint32) []catalog.AccordStrength {
-	out := []catalog.AccordStrength{}
+func refSharedAccords(ix *Index, doc uint32, want []uint32) AccordList {
 	accs := ix.entries[doc].Accords()
+	out := AccordList{names: accs.names, ids: []uint32{}, strengths: []float64{}}
 	for _, r := range ix.sim.docAccs[ix.sim.docAccOff[doc]:ix.sim.docAccOff[doc+1]] {
 		if slices.Contains(want, r.id()) {
-			out = append(out, accs.At(int(r.pos())))
+			out.ids = append(out.ids, accs.ids[r.pos()])
+			out.strengths = append(out.strengths, accs.strengths[r.pos()])
 		}
 	}
 	return out

@@ -35,7 +35,7 @@ func checkScored(t *testing.T, what string, src *Entry, ss []Scored, limit int) 
 		}
 		// Similar and dupes say what a result shares with its source, as
 		// empty lists when nothing; a match (no source) says nothing.
-		if shared := s.SharedAccords != nil || s.SharedNotes != nil; src != nil && (s.SharedAccords == nil || s.SharedNotes == nil) {
+		if shared := s.SharedAccords.ids != nil || s.SharedNotes != nil; src != nil && (s.SharedAccords.ids == nil || s.SharedNotes == nil) {
 			t.Errorf("%s: shared lists must be empty, not nil", what)
 		} else if src == nil && shared {
 			t.Errorf("%s: a match has no shared lists", what)
@@ -55,7 +55,7 @@ func TestSimilarSmall(t *testing.T) {
 		t.Fatalf("similar to Sauvage = %q %v", scoredNames(got), got)
 	}
 	want := []catalog.AccordStrength{{Name: "woody", Strength: 100}, {Name: "fresh spicy", Strength: 80}, {Name: "amber", Strength: 50}}
-	if !slices.Equal(got[0].SharedAccords, want) || len(got[0].SharedNotes) != 5 {
+	if !slices.Equal(got[0].SharedAccords.Slice(), want) || len(got[0].SharedNotes) != 5 {
 		t.Errorf("shared = %v %v", got[0].SharedAccords, got[0].SharedNotes)
 	}
 	// A shorter list is the start of a longer one.
@@ -248,6 +248,6 @@ func TestSimilarAndDupes(t *testing.T) {
 }
 
 func sameScored(a, b Scored) bool {
-	return a.Entry == b.Entry && a.Score == b.Score && slices.Equal(a.SharedAccords, b.SharedAccords) &&
-		slices.Equal(a.SharedNotes, b.SharedNotes)
+	return a.Entry == b.Entry && a.Score == b.Score && slices.Equal(a.SharedAccords.Slice(), b.SharedAccords.Slice()) &&
+		(a.SharedAccords.ids == nil) == (b.SharedAccords.ids == nil) && slices.Equal(a.SharedNotes, b.SharedNotes)
 }

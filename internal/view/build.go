@@ -139,7 +139,7 @@ func (u URLs) SimilarItem(s index.Scored) Similar {
 		Image:                     u.Image(s.ID),
 		ImageTransparent:          u.Transparent(s.ID),
 		ImageTransparentAvailable: u.TransparentAvailable(s.ID),
-		SharedAccords:             u.Accords(s.SharedAccords),
+		SharedAccords:             u.Accords(s.SharedAccords.Slice()),
 		SharedNotes:               shared,
 		Accords:                   u.Accords(s.Accords().Slice()),
 	}
