@@ -137,6 +137,16 @@ func AppendFloat(b []byte, f float64) []byte {
 		// cost (a third of a list page's encoding went to strengths).
 		return strconv.AppendInt(b, int64(f), 10)
 	}
+	if abs >= 0.01 && abs < 1e9 {
+		// A number of at most two decimals (a rating, a score, a share) is
+		// the double nearest its hundredths, c/100; no other decimal of as
+		// few digits lies as near (the doubles here are far closer together
+		// than 0.01), so its shortest representation is c/100 without
+		// trailing zeros, written here at a fraction of the shortest search.
+		if c := math.Round(f * 100); c/100 == f {
+			return appendHundredths(b, int64(c))
+		}
+	}
 	format := byte('f')
 	if abs != 0 && (abs < 1e-6 || abs >= 1e21) {
 		format = 'e'
@@ -149,6 +159,22 @@ func AppendFloat(b []byte, f float64) []byte {
 			b[n-2] = b[n-1]
 			b = b[:n-1]
 		}
+	}
+	return b
+}
+
+// appendHundredths appends c/100 as a decimal, without trailing zeros
+// (not a whole number: c is not a multiple of 100).
+func appendHundredths(b []byte, c int64) []byte {
+	if c < 0 {
+		b = append(b, '-')
+		c = -c
+	}
+	b = strconv.AppendInt(b, c/100, 10)
+	frac := c % 100
+	b = append(b, '.', byte('0'+frac/10))
+	if frac%10 != 0 {
+		b = append(b, byte('0'+frac%10))
 	}
 	return b
 }

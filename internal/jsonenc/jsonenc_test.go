@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"math"
 	"math/bits"
+	"math/rand/v2"
+	"strconv"
 	"testing"
 )
 
@@ -41,6 +43,32 @@ func TestAppendFloat(t *testing.T) {
 	}
 	if got := string(AppendFloat(nil, math.NaN())); got != "null" {
 		t.Errorf("NaN = %s, want null", got)
+	}
+}
+
+// TestAppendFloatHundredths holds the short way for numbers of at most two
+// decimals to encoding/json: every such number to ±2,000, and random ones
+// up to the billion where it stops, with those either side of each.
+func TestAppendFloatHundredths(t *testing.T) {
+	check := func(f float64) {
+		if got, want := AppendFloat(nil, f), stdJSON(t, f); !bytes.Equal(got, want) {
+			t.Fatalf("AppendFloat(%v) = %s, want %s", f, got, want)
+		}
+	}
+	for c := -200_000; c <= 200_000; c++ {
+		check(float64(c) / 100)
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 200_000 {
+		f := float64(rng.Int64N(100_000_000_000)) / 100
+		check(f)
+		check(math.Nextafter(f, 0))
+		check(math.Nextafter(f, 2e9))
+		check(-f)
+	}
+	for _, f := range []float64{0.01, 0.005, 0.015, 999_999_999.99, 1e9 - 0.01, 1e9 + 0.01, 0.1 + 0.2, 1.005, 2.675} {
+		check(f)
+		check(-f)
 	}
 }
 
@@ -122,6 +150,17 @@ func BenchmarkAppendString(b *testing.B) {
 			buf := make([]byte, 0, 256)
 			for b.Loop() {
 				buf = AppendString(buf[:0], s)
+			}
+		})
+	}
+}
+
+func BenchmarkAppendFloat(b *testing.B) {
+	for _, f := range []float64{3.82, 87.5, 100, 0.125, 1e-7} {
+		b.Run(strconv.FormatFloat(f, 'g', -1, 64), func(b *testing.B) {
+			buf := make([]byte, 0, 64)
+			for b.Loop() {
+				buf = AppendFloat(buf[:0], f)
 			}
 		})
 	}
