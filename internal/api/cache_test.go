@@ -1,12 +1,18 @@
 package api
 
 import (
+	"bytes"
+	"context"
 	"errors"
+	"log/slog"
 	"math"
 	"math/rand/v2"
+	"net/http"
+	"net/http/httptest"
 	"reflect"
 	"regexp"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -505,5 +511,28 @@ func TestFrozenImageURLs(t *testing.T) {
 		if body, _ := fz.answer(u, nil); string(body) != want(v) {
 			t.Fatalf("version %d: got  %s\nwant %s", v, body, want(v))
 		}
+	}
+}
+
+// TestHandleAbandonedRequest: a handler that gives up because its client
+// went away (its request's context canceled) is not an internal error: no
+// ERROR line and no problem answer; the same error while the client is
+// still there is one.
+func TestHandleAbandonedRequest(t *testing.T) {
+	var logs bytes.Buffer
+	a := &API{log: slog.New(slog.NewTextHandler(&logs, nil))}
+	h := a.handle(func(w http.ResponseWriter, r *http.Request) error { return context.Cause(r.Context()) })
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest("GET", "/api/perfumes/match?accords=woody", nil).WithContext(ctx))
+	if rec.Code != http.StatusOK || rec.Body.Len() != 0 || strings.Contains(logs.String(), "level=ERROR") {
+		t.Errorf("abandoned request: %d %q, logs:\n%s", rec.Code, rec.Body, logs.String())
+	}
+	h = a.handle(func(w http.ResponseWriter, r *http.Request) error { return context.Canceled })
+	rec = httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest("GET", "/api/perfumes", nil))
+	if rec.Code != http.StatusInternalServerError || !strings.Contains(logs.String(), "level=ERROR") {
+		t.Errorf("a canceled error with the client there: %d, logs:\n%s", rec.Code, logs.String())
 	}
 }

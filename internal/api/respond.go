@@ -177,6 +177,10 @@ func (a *API) handle(h func(http.ResponseWriter, *http.Request) error) http.Hand
 		case err == nil:
 		case errors.As(err, &gone): // the status is sent: no problem answer can follow
 			a.log.DebugContext(r.Context(), "answer not written", "err", gone.err, "path", r.URL.Path)
+		case r.Context().Err() != nil && errors.Is(err, r.Context().Err()):
+			// The client went away while its answer was being made (by
+			// another request it waited for): nobody is left to answer.
+			a.log.DebugContext(r.Context(), "request abandoned", "err", err, "path", r.URL.Path)
 		default:
 			a.writeError(w, r, err)
 		}
