@@ -148,12 +148,16 @@ func (en *encoder) prefetch(es []*index.Entry) {
 }
 
 // encoderFor returns an encoder of an answer about catalogue ix (nil: a
-// catalogue not served, whose items are not kept).
+// catalogue not served, whose items are not kept). Its notes' arrays come
+// from a pool; release gives them back (an encoder not released leaves
+// them to the collector).
 func (rd *render) encoderFor(ix *index.Index) encoder {
 	en := encoder{render: rd, items: rd.itemMemo.of(ix), accordParts: rd.accordPartsOf(ix)}
 	if en.items != nil {
 		en.stamp, en.stamped = rd.urls.Stamp()
 	}
+	en.notes = notesPool.Get().(*encoderNotes)
+	en.holes, en.splices = en.notes.holes[:0], en.notes.splices[:0]
 	return en
 }
 
@@ -171,18 +175,8 @@ var notesPool = sync.Pool{New: func() any { return new(encoderNotes) }}
 // items notes some 300).
 const maxPooledNotes = 1024
 
-// pooledEncoderFor is encoderFor with its notes' arrays from the pool;
-// release gives them back.
-func (rd *render) pooledEncoderFor(ix *index.Index) encoder {
-	en := rd.encoderFor(ix)
-	en.notes = notesPool.Get().(*encoderNotes)
-	en.holes, en.splices = en.notes.holes[:0], en.notes.splices[:0]
-	return en
-}
-
-// release gives a pooled encoder's notes back, once its answer is written
-// or kept (a kept answer copies what it keeps of them); en is not used
-// after.
+// release gives the encoder's notes back, once its answer is written or
+// kept (a kept answer copies what it keeps of them); en is not used after.
 func (en *encoder) release() {
 	n := en.notes
 	if n == nil || cap(en.holes) > maxPooledNotes || cap(en.splices) > maxPooledNotes {

@@ -85,7 +85,7 @@ func (a *API) freeze(g *answerGen, key string, p *pendingAnswer, encode func(en 
 	defer func() { g.finish(key, p, fz, err, time.Since(start)) }()
 	bp := bufPool.Get().(*[]byte)
 	defer putBuf(bp)
-	en := a.render.pooledEncoderFor(g.ix)
+	en := a.render.encoderFor(g.ix)
 	defer en.release()
 	b, err := encode(&en, (*bp)[:0])
 	if err != nil {
@@ -103,7 +103,7 @@ var errAnswerFailed = errors.New("the answer could not be made")
 func (a *API) answerUncached(w http.ResponseWriter, ix *index.Index, encode func(en *encoder, b []byte) ([]byte, error)) error {
 	bp := bufPool.Get().(*[]byte)
 	defer putBuf(bp)
-	en := a.render.pooledEncoderFor(ix)
+	en := a.render.encoderFor(ix)
 	defer en.release()
 	b, err := encode(&en, (*bp)[:0])
 	if err != nil {

@@ -82,9 +82,10 @@ type ListQuery struct {
 
 // Scored is a perfume found by similarity or match, with its matchScore
 // (0–100, one decimal) and, when found by similarity (Similar, Dupes), what
-// it shares with the source. A match leaves SharedAccords and SharedNotes
-// nil: no answer shows what a result shares with a profile, and working
-// it out was a tenth of a match's CPU.
+// it shares with the source (empty lists when nothing). A match leaves
+// SharedAccords the zero AccordList and SharedNotes nil: no answer shows
+// what a result shares with a profile, and working it out was a tenth of a
+// match's CPU.
 type Scored struct {
 	*Entry
 	Score         float64
