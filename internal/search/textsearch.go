@@ -49,12 +49,15 @@ type Match struct {
 // Sauvage; "dolce gabbana" is not Dolce by Dolce&Gabbana exactly.
 func (m *Match) NameCover() (full, exact bool) { return m.t.nameCover(m.Doc, m.cover, m.sc) }
 
-// hit is one vocabulary term matched by a run of query tokens. whole is
-// set unless the term was matched as a prefix: only whole words and joins
-// cover name words for a full-name match (a prefix of a join says nothing
-// of the join's second word).
+// hit is the vocabulary terms [term, end) matched by a run of query
+// tokens: one term, or the terms a prefix begins (neighbours in the
+// vocabulary, so their postings are too). whole is set unless the terms
+// were matched as a prefix: only whole words and joins cover name words
+// for a full-name match (a prefix of a join says nothing of the join's
+// second word).
 type hit struct {
 	term    uint32
+	end     uint32
 	mask    uint32
 	quality uint8
 	content bool
@@ -114,7 +117,7 @@ func (t *TextIndex) SearchTwice(q Query, keep func(doc uint32) bool, scan, visit
 			sc.setMatched(h.term)
 			cover = t.covers[h.term]
 		}
-		for _, p := range t.post[t.postOff[h.term]:t.postOff[h.term+1]] {
+		for _, p := range t.post[t.postOff[h.term]:t.postOff[h.end]] {
 			doc := p &^ namePosting
 			d := &sc.docs[doc]
 			if d.stamp != sc.epoch {
@@ -152,20 +155,24 @@ func (t *TextIndex) SearchTwice(q Query, keep func(doc uint32) bool, scan, visit
 // tokens joined, matches. Hits that can start a result (they cover a content
 // token) come first, then best quality first: a document's token is then
 // scored by its best match, and weak tokens only lift documents found already.
+//
+// The words a prefix begins are one hit, a range of the vocabulary: a
+// short last word begins thousands at 200,000 perfumes ("be"), and a hit
+// each made lookup's sort the most of such a search.
 func (t *TextIndex) lookup(q Query, hits []hit) []hit {
 	content := q.Mask(Content)
-	add := func(term uint32, mask uint32, quality uint8) {
-		hits = append(hits, hit{term: term, mask: mask, quality: quality, content: mask&content != 0, whole: quality != QualityPrefix})
+	add := func(term, end uint32, mask uint32, quality uint8) {
+		if term < end {
+			hits = append(hits, hit{term: term, end: end, mask: mask, quality: quality, content: mask&content != 0, whole: quality != QualityPrefix})
+		}
 	}
 	for i, tok := range q.Tokens {
-		t.lookupToken(tok, func(term uint32, quality uint8) {
-			// A word another query word names already is not what the
-			// last word is the beginning of: in "good girl go", "go" is
-			// a third word being typed, not "good" (or "goodgirl") again.
-			if quality == QualityPrefix && typedElsewhere(q, i, t.terms[term]) {
+		t.lookupToken(tok, func(term, end uint32, quality uint8) {
+			if quality == QualityPrefix {
+				t.notTypedElsewhere(q, i, term, end, func(term, end uint32) { add(term, end, 1<<i, quality) })
 				return
 			}
-			add(term, 1<<i, quality)
+			add(term, end, 1<<i, quality)
 		})
 	}
 	for i := range q.Tokens {
@@ -174,10 +181,11 @@ func (t *TextIndex) lookup(q Query, hits []hit) []hit {
 			joined += q.Tokens[j].Text
 			mask := uint32(1)<<(j+1) - uint32(1)<<i
 			if id, ok := t.find(joined); ok {
-				add(id, mask, QualityExact)
+				add(id, id+1, mask, QualityExact)
 			}
 			if q.Tokens[j].Prefix {
-				t.prefixes(joined, func(id uint32) { add(id, mask, QualityPrefix) })
+				from, to := t.prefixRange(joined)
+				add(from, to, mask, QualityPrefix)
 			}
 		}
 	}
@@ -193,43 +201,60 @@ func (t *TextIndex) lookup(q Query, hits []hit) []hit {
 	return hits
 }
 
-// typedElsewhere reports whether w, a word the i-th query word begins,
-// begins with another query word that the i-th begins too: w is then that
-// other word again, alone or joined with the next.
-func typedElsewhere(q Query, i int, w string) bool {
+// notTypedElsewhere reports, in order, the runs of the terms [from, to)
+// that the i-th query word begins and that do not begin with another
+// query word the i-th begins too: such a word is that other word again,
+// alone or joined with the next. In "good girl go", "go" is a third word
+// being typed, not "good" (or "goodgirl") again. The words another query
+// word begins, itself included, are a range of the vocabulary as well.
+func (t *TextIndex) notTypedElsewhere(q Query, i int, from, to uint32, fn func(from, to uint32)) {
 	p := q.Tokens[i].Text
+	var gapBuf [4][2]uint32
+	gaps := gapBuf[:0]
 	for j, tok := range q.Tokens {
-		if j != i && strings.HasPrefix(tok.Text, p) && strings.HasPrefix(w, tok.Text) {
-			return true
+		if j != i && strings.HasPrefix(tok.Text, p) {
+			gf, gt := t.beginning(tok.Text)
+			gaps = append(gaps, [2]uint32{uint32(gf), uint32(gt)})
 		}
 	}
-	return false
+	slices.SortFunc(gaps, func(a, b [2]uint32) int { return cmp.Compare(a[0], b[0]) })
+	for _, g := range gaps {
+		if g[0] > from {
+			fn(from, min(g[0], to))
+		}
+		from = max(from, g[1])
+	}
+	if from < to {
+		fn(from, to)
+	}
 }
 
-// lookupToken reports the terms one token matches with their quality.
-func (t *TextIndex) lookupToken(tok Token, add func(term uint32, quality uint8)) {
+// lookupToken reports the terms one token matches with their quality:
+// single terms, and the range of those it begins as a prefix.
+func (t *TextIndex) lookupToken(tok Token, add func(term, end uint32, quality uint8)) {
 	if id, ok := t.find(tok.Text); ok {
-		add(id, QualityExact)
+		add(id, id+1, QualityExact)
 	}
 	for _, same := range tok.Same {
 		if id, ok := t.find(same); ok {
-			add(id, QualityExact)
+			add(id, id+1, QualityExact)
 		}
 	}
 	for _, alt := range tok.Alts {
 		if id, ok := t.find(alt); ok {
-			add(id, QualityVariant)
+			add(id, id+1, QualityVariant)
 		}
 	}
 	if tok.Prefix {
-		t.prefixes(tok.Text, func(id uint32) { add(id, QualityPrefix) })
+		from, to := t.prefixRange(tok.Text)
+		add(from, to, QualityPrefix)
 	}
 	if tok.Typos > 0 {
 		t.typos(tok.Text, tok.Typos, func(id uint32, d int) {
 			if d == 1 {
-				add(id, QualityTypo1)
+				add(id, id+1, QualityTypo1)
 			} else {
-				add(id, QualityTypo2)
+				add(id, id+1, QualityTypo2)
 			}
 		})
 	}
@@ -273,30 +298,35 @@ func termKey(s string) uint64 {
 	return k
 }
 
-// prefixes reports the terms that begin with p, p itself excluded, when p
-// is long enough to be worth it.
-func (t *TextIndex) prefixes(p string, fn func(id uint32)) {
+// prefixRange returns the terms [from, to) that begin with p, p itself
+// excluded, when p is long enough to be worth it (an empty range when it
+// is not, or when none do).
+func (t *TextIndex) prefixRange(p string) (from, to uint32) {
 	if utf8.RuneCountInString(p) < t.minPrefix {
-		return
+		return 0, 0
 	}
-	i := t.lowerBound(p)
-	if i < len(t.terms) && t.terms[i] == p {
+	i, end := t.beginning(p)
+	if i < end && t.terms[i] == p {
 		i++
 	}
+	return uint32(i), uint32(end)
+}
+
+// beginning returns the terms [i, end) that begin with p, p included.
+func (t *TextIndex) beginning(p string) (i, end int) {
+	i = t.lowerBound(p)
 	// The words beginning with p end where the words from p's successor
 	// (p with its last byte raised, when it can be) begin: found by a
 	// second binary search rather than by comparing every word of the
 	// range with p (a short prefix has thousands at 200,000 perfumes).
-	end := len(t.terms)
+	end = len(t.terms)
 	if last := len(p) - 1; last >= 0 && p[last] < 0xff {
 		end = t.lowerBound(p[:last] + string([]byte{p[last] + 1}))
 	} else {
 		for end = i; end < len(t.terms) && strings.HasPrefix(t.terms[end], p); end++ {
 		}
 	}
-	for ; i < end; i++ {
-		fn(uint32(i))
-	}
+	return i, end
 }
 
 // nameCover reports whether the distinctive words of doc's name (full),

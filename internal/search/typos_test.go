@@ -150,14 +150,84 @@ func TestPrefixesMatchScan(t *testing.T) {
 	for _, p := range []string{"a", "ab", "abc", "abz", "aé", "a\xc3", "é", "z", "zz", "zzzz", "b", "q", "\xff"} {
 		var got, want []string
 		ix.minPrefix = 1
-		ix.prefixes(p, func(id uint32) { got = append(got, ix.terms[id]) })
+		from, to := ix.prefixRange(p)
+		for id := from; id < to; id++ {
+			got = append(got, ix.terms[id])
+		}
 		for _, w := range ix.terms {
 			if w != p && strings.HasPrefix(w, p) {
 				want = append(want, w)
 			}
 		}
 		if !slices.Equal(got, want) {
-			t.Errorf("prefixes(%q) = %q, want %q", p, got, want)
+			t.Errorf("prefixRange(%q) = %q, want %q", p, got, want)
 		}
 	}
+}
+
+// TestNotTypedElsewhereMatchesWordByWord checks the runs of a prefix's
+// words that lookup keeps against the rule applied word by word (the way
+// lookup applied it before it took a prefix's words as one range): a word
+// the i-th query word begins is dropped when it begins with another query
+// word that the i-th begins too.
+func TestNotTypedElsewhereMatchesWordByWord(t *testing.T) {
+	ix := smallText(t,
+		"go good goodgirl gold golden goa | x",
+		"girl gir gi g gogo goo goodie | y",
+		"b ba bab babe be bea bear beast | z",
+	)
+	ix.minPrefix = 1
+	queries := []string{
+		"good girl go", "go go", "go good goo", "gi girl", "b be bea", "be b",
+		"bear be", "g go goo good", "x go", "goo go", "ba bab b",
+	}
+	rng := rand.New(rand.NewPCG(3, 5))
+	words := []string{"g", "go", "goo", "good", "gol", "gi", "gir", "b", "ba", "be", "bea", "beast", "x", "q"}
+	for range 300 {
+		n := 2 + rng.IntN(3)
+		var q []string
+		for range n {
+			q = append(q, words[rng.IntN(len(words))])
+		}
+		queries = append(queries, strings.Join(q, " "))
+	}
+	for _, qs := range queries {
+		var toks []Token
+		for _, w := range strings.Fields(qs) {
+			toks = append(toks, Token{Text: w})
+		}
+		q := Query{Tokens: toks}
+		for i, tok := range q.Tokens {
+			from, to := ix.prefixRange(tok.Text)
+			var got, want []string
+			ix.notTypedElsewhere(q, i, from, to, func(a, b uint32) {
+				if a >= b {
+					t.Errorf("%q word %d: empty run [%d, %d)", qs, i, a, b)
+				}
+				for id := a; id < b; id++ {
+					got = append(got, ix.terms[id])
+				}
+			})
+			for id := from; id < to; id++ {
+				if w := ix.terms[id]; !typedElsewhereWord(q, i, w) {
+					want = append(want, w)
+				}
+			}
+			if !slices.Equal(got, want) {
+				t.Errorf("%q word %d (%q): kept %q, want %q", qs, i, tok.Text, got, want)
+			}
+		}
+	}
+}
+
+// typedElsewhereWord is the rule word by word: w, a word the i-th query
+// word begins, begins with another query word that the i-th begins too.
+func typedElsewhereWord(q Query, i int, w string) bool {
+	p := q.Tokens[i].Text
+	for j, tok := range q.Tokens {
+		if j != i && strings.HasPrefix(tok.Text, p) && strings.HasPrefix(w, tok.Text) {
+			return true
+		}
+	}
+	return false
 }
