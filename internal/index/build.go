@@ -184,6 +184,25 @@ func (b *builder) finishEntries() {
 	b.words = nil
 	ix.bySlug = make(map[string]uint32, len(ix.entries))
 	ix.byID = make(map[int64]uint32, len(ix.entries))
+	ix.words = tab.words
+	if len(tab.words) <= 1<<16 {
+		ix.attrOf = make([]uint32, len(ix.entries))
+	}
+	concs, genders := map[uint32]bool{}, map[uint32]bool{}
+	for i := range ix.entries {
+		e := &ix.entries[i]
+		if ix.attrOf != nil {
+			ix.attrOf[i] = e.conc | e.gender<<16
+		}
+		if !concs[e.conc] {
+			concs[e.conc] = true
+			ix.concWords = append(ix.concWords, e.conc)
+		}
+		if !genders[e.gender] {
+			genders[e.gender] = true
+			ix.genderWords = append(ix.genderWords, e.gender)
+		}
+	}
 	for i := range ix.entries {
 		e := &ix.entries[i]
 		doc := uint32(i)

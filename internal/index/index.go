@@ -136,8 +136,18 @@ type Index struct {
 	// popPos is each document's place in it.
 	order  []uint32
 	popPos []uint32
-	lx     *search.Lexicon
-	text   *search.TextIndex
+	// attrOf is each document's concentration and gender, word ids of the
+	// entries' tables (conc | gender<<16), which a search asking an
+	// edition or a gender compares without reading the entry (a cache
+	// miss a match at 200,000 perfumes); nil when the tables hold more
+	// words than 16 bits tell, and a search reads the entries. concWords
+	// and genderWords are the ids in use.
+	attrOf                 []uint32
+	concWords, genderWords []uint32
+	words                  []string // the entries' tables' words
+
+	lx   *search.Lexicon
+	text *search.TextIndex
 	// brandOf is each document's brand group, an index into brands.
 	brandOf    []uint32
 	brands     []group // by count desc, then name

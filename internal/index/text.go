@@ -167,6 +167,7 @@ func (ix *Index) searchPerfumes(pq search.Query, keep func(uint32) bool, page, l
 	if pq.Gender != "" {
 		attrs++
 	}
+	ask := ix.askAttrs(pq)
 	ix.text.SearchTwice(pq, keep, func(m *search.Match) {
 		total++
 		lower.push(matchKey(m, content, weak), m.Doc)
@@ -180,7 +181,7 @@ func (ix *Index) searchPerfumes(pq search.Query, keep func(uint32) bool, page, l
 		// exactly is counted without walking its name.
 		// So does one that could not even as the most rated, before its
 		// popularity is read (a cache miss per match at 200,000).
-		key += ix.attrKey(pq, m.Doc)
+		key += ask.key(ix, m.Doc)
 		if !top.admits(key | nameBits | popBits) {
 			return
 		}
@@ -234,6 +235,65 @@ func (ix *Index) attrKey(pq search.Query, doc uint32) uint64 {
 		attr++
 	}
 	if pq.Gender != "" && string(e.Gender()) == pq.Gender {
+		attr++
+	}
+	return attr << 56
+}
+
+// askedAttrs is a query's edition and gender as word ids of the entries'
+// tables: attrKey's comparisons made once a query, the matches' words
+// then compared by number (Index.attrOf).
+type askedAttrs struct {
+	pq             search.Query
+	edition        bool
+	concs          [4]uint32 // the words the edition equals, ignoring case
+	nConc          int
+	gender         uint32 // the word the gender equals, noWord when none
+	genderAsked    bool
+	readTheEntries bool // no attrOf, or more such words than concs holds
+}
+
+// noWord is a word id no table has.
+const noWord = ^uint32(0)
+
+func (ix *Index) askAttrs(pq search.Query) askedAttrs {
+	a := askedAttrs{pq: pq, edition: pq.Edition != "", genderAsked: pq.Gender != "", gender: noWord, readTheEntries: ix.attrOf == nil}
+	if a.edition {
+		for _, w := range ix.concWords {
+			if strings.EqualFold(ix.words[w], pq.Edition) {
+				if a.nConc == len(a.concs) {
+					a.readTheEntries = true
+					break
+				}
+				a.concs[a.nConc] = w
+				a.nConc++
+			}
+		}
+	}
+	if a.genderAsked {
+		for _, w := range ix.genderWords {
+			if ix.words[w] == string(pq.Gender) {
+				a.gender = w
+			}
+		}
+	}
+	return a
+}
+
+// key is attrKey(pq, doc).
+func (a *askedAttrs) key(ix *Index, doc uint32) uint64 {
+	if !a.edition && !a.genderAsked {
+		return 0
+	}
+	if a.readTheEntries {
+		return ix.attrKey(a.pq, doc)
+	}
+	v := ix.attrOf[doc]
+	var attr uint64
+	if a.edition && slices.Contains(a.concs[:a.nConc], v&0xffff) {
+		attr++
+	}
+	if a.genderAsked && v>>16 == a.gender {
 		attr++
 	}
 	return attr << 56

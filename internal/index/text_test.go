@@ -69,3 +69,40 @@ func TestSearchSkipsOnlyWhatCannotRank(t *testing.T) {
 		t.Fatalf("only %d results compared", checked)
 	}
 }
+
+// TestAskedAttrsMatchAttrKey: the edition and gender compared by word id
+// (attrOf) give every document the key attrKey gives it by reading its
+// entry, for the real catalogue's editions and genders, for spellings of
+// an edition differing in case beyond what askedAttrs holds (it reads the
+// entries then), and for an index without attrOf.
+func TestAskedAttrsMatchAttrKey(t *testing.T) {
+	ps := smallCatalogue()
+	for i, c := range []string{"EDP", "edp", "Edp", "eDp", "edP", "EdP"} {
+		ps[i%len(ps)].Concentration = c
+	}
+	for _, ix := range []*Index{realIndex(t), Build(ps, Options{AccordColor: colors})} {
+		editions := []string{"", "edp", "Eau de Parfum", "eau de toilette", "Parfum", "nothing"}
+		for _, w := range ix.concWords {
+			editions = append(editions, ix.words[w])
+		}
+		for _, noAttrOf := range []bool{false, true} {
+			for _, ed := range editions {
+				for _, g := range []string{"", "feminine", "masculine", "unisex", "none"} {
+					pq := search.Query{Edition: ed, Gender: g}
+					ask := ix.askAttrs(pq)
+					if noAttrOf {
+						ask.readTheEntries = true
+					}
+					for doc := range uint32(ix.Len()) {
+						if got, want := ask.key(ix, doc), ix.attrKey(pq, doc); got != want {
+							t.Fatalf("edition %q gender %q doc %d: key %x, attrKey %x", ed, g, doc, got, want)
+						}
+					}
+				}
+			}
+		}
+	}
+	if ix := Build(ps, Options{AccordColor: colors}); !ix.askAttrs(search.Query{Edition: "edp"}).readTheEntries {
+		t.Fatal("six spellings of one edition fit askedAttrs' four")
+	}
+}
