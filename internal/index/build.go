@@ -188,18 +188,18 @@ func (b *builder) finishEntries() {
 	if len(tab.words) <= 1<<16 {
 		ix.attrOf = make([]uint32, len(ix.entries))
 	}
-	concs, genders := map[uint32]bool{}, map[uint32]bool{}
+	isConc, isGender := make([]bool, len(tab.words)), make([]bool, len(tab.words))
 	for i := range ix.entries {
 		e := &ix.entries[i]
 		if ix.attrOf != nil {
 			ix.attrOf[i] = e.conc | e.gender<<16
 		}
-		if !concs[e.conc] {
-			concs[e.conc] = true
+		if !isConc[e.conc] {
+			isConc[e.conc] = true
 			ix.concWords = append(ix.concWords, e.conc)
 		}
-		if !genders[e.gender] {
-			genders[e.gender] = true
+		if !isGender[e.gender] {
+			isGender[e.gender] = true
 			ix.genderWords = append(ix.genderWords, e.gender)
 		}
 	}
