@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/fragrance-data/fragrance/internal/onewrite"
 	"log/slog"
 	"net/http"
 	"strconv"
@@ -294,8 +295,9 @@ func serve(ctx context.Context, c *serveConfig, log *slog.Logger, accessLog serv
 		Version:   version,
 	})
 	hs := newHTTPServer(srv, limits, log)
+	hs.ConnContext = onewrite.ConnContext
 	errc := make(chan error, 2)
-	go func() { errc <- hs.Serve(ln) }()
+	go func() { errc <- hs.Serve(onewrite.Listener(ln)) }()
 	var ms *http.Server
 	if lns.metrics != nil {
 		ms = newHTTPServer(metricsMux(metricsHandler), limits, log)

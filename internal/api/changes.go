@@ -61,7 +61,7 @@ func (a *API) perfumeChanges(w http.ResponseWriter, r *http.Request) error {
 	}
 	page := index.Build(ps, index.Options{AccordColor: a.render.urls.AccordColor})
 	// No item memo: page is a throwaway index, not the catalogue served.
-	return a.answerUncached(w, nil, func(en *encoder, b []byte) ([]byte, error) {
+	return a.answerUncached(w, r, nil, func(en *encoder, b []byte) ([]byte, error) {
 		b = append(b, `{"data":[`...)
 		for i, c := range cs {
 			if i > 0 {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"github.com/fragrance-data/fragrance/internal/onewrite"
 	"net/http"
 	"strconv"
 	"sync"
@@ -31,7 +32,7 @@ func writeJSON(w http.ResponseWriter, v any) error {
 	if err := enc.Encode(v); err != nil {
 		return err
 	}
-	return writeOK(w, buf.Bytes(), nil)
+	return writeOK(w, nil, buf.Bytes(), nil)
 }
 
 // answer writes the 200 answer named key (the route and its parameters):
@@ -41,7 +42,7 @@ func writeJSON(w http.ResponseWriter, v any) error {
 func (a *API) answer(w http.ResponseWriter, r *http.Request, ix *index.Index, key string, encode func(en *encoder, b []byte) ([]byte, error)) error {
 	g := a.answers.generation(ix)
 	if g == nil {
-		return a.answerUncached(w, ix, encode)
+		return a.answerUncached(w, r, ix, encode)
 	}
 	fz, p, lead := g.lookup(key)
 	switch {
@@ -66,13 +67,13 @@ func (a *API) answer(w http.ResponseWriter, r *http.Request, ix *index.Index, ke
 	a.count(fz.counts)
 	if fz.items == nil { // no splices: written as kept
 		body, length := fz.answer(a.render.urls, nil)
-		return writeOK(w, body, length)
+		return writeOK(w, r, body, length)
 	}
 	bp := bufPool.Get().(*[]byte)
 	defer putBuf(bp)
 	body, length := fz.answer(a.render.urls, (*bp)[:0])
 	*bp = body // put together in the buffer
-	return writeOK(w, body, length)
+	return writeOK(w, r, body, length)
 }
 
 // freeze makes the answer to key, offers it to the cache with what it
@@ -100,7 +101,7 @@ func (a *API) freeze(g *answerGen, key string, p *pendingAnswer, encode func(en 
 var errAnswerFailed = errors.New("the answer could not be made")
 
 // answerUncached encodes and writes an answer without the cache.
-func (a *API) answerUncached(w http.ResponseWriter, ix *index.Index, encode func(en *encoder, b []byte) ([]byte, error)) error {
+func (a *API) answerUncached(w http.ResponseWriter, r *http.Request, ix *index.Index, encode func(en *encoder, b []byte) ([]byte, error)) error {
 	bp := bufPool.Get().(*[]byte)
 	defer putBuf(bp)
 	en := a.render.encoderFor(ix)
@@ -114,7 +115,7 @@ func (a *API) answerUncached(w http.ResponseWriter, ix *index.Index, encode func
 	out := bufPool.Get().(*[]byte)
 	defer putBuf(out)
 	*out, _ = appendFilled((*out)[:0], *bp, en.holes, a.render.urls, nil)
-	return writeOK(w, *out, nil)
+	return writeOK(w, r, *out, nil)
 }
 
 // count tells the meter what serving an answer counts: a perfume viewed,
@@ -140,7 +141,7 @@ func putBuf(bp *[]byte) {
 
 // writeOK writes body as a 200 JSON answer with its Content-Length,
 // given as the header value when it is at hand (nil: computed).
-func writeOK(w http.ResponseWriter, body []byte, length []string) error {
+func writeOK(w http.ResponseWriter, r *http.Request, body []byte, length []string) error {
 	if length == nil {
 		length = []string{strconv.Itoa(len(body))}
 	}
@@ -148,7 +149,7 @@ func writeOK(w http.ResponseWriter, body []byte, length []string) error {
 	h["Content-Type"] = contentTypeJSON
 	h["Content-Length"] = length
 	w.WriteHeader(http.StatusOK)
-	_, err := w.Write(body)
+	err := onewrite.Write(w, r, body)
 	if err == nil || errors.Is(err, http.ErrBodyNotAllowed) { // HEAD
 		return nil
 	}
