@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"github.com/fragrance-data/fragrance/internal/onewrite"
 	"net/http"
 	"strconv"
 	"sync"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/fragrance-data/fragrance/internal/catalog"
 	"github.com/fragrance-data/fragrance/internal/index"
+	"github.com/fragrance-data/fragrance/internal/onewrite"
 	"github.com/fragrance-data/fragrance/internal/problem"
 )
 
@@ -25,14 +25,14 @@ const maxPooledBuf = 1 << 20
 // encoders (writeAnswer) serve the hot endpoints, this the rare ones. The
 // body is encoded before the header is written, so an encoding failure can
 // still become a 500.
-func writeJSON(w http.ResponseWriter, v any) error {
+func writeJSON(w http.ResponseWriter, r *http.Request, v any) error {
 	buf := bytes.NewBuffer(make([]byte, 0, 512))
 	enc := json.NewEncoder(buf)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(v); err != nil {
 		return err
 	}
-	return writeOK(w, nil, buf.Bytes(), nil)
+	return writeOK(w, r, buf.Bytes(), nil)
 }
 
 // answer writes the 200 answer named key (the route and its parameters):

@@ -60,5 +60,5 @@ func (a *API) getUsage(w http.ResponseWriter, r *http.Request) error {
 		out.Reset[w.Policy] = ratelimit.CeilSeconds(w.Reset)
 	}
 	out.Usage = rep
-	return writeJSON(w, out)
+	return writeJSON(w, r, out)
 }

@@ -62,7 +62,8 @@ type holdConn struct {
 var heldBufs = sync.Pool{New: func() any { b := make([]byte, 0, 16<<10); return &b }}
 
 // maxHeld is the most a buffer kept in heldBufs may hold: a larger answer
-// (a page of 100 perfumes is some 250 KB) is held in a buffer of its own.
+// (a list page of 100 perfumes is some 90 KB) is held in a buffer of its
+// own, left to the collector.
 const maxHeld = 256 << 10
 
 func (c *holdConn) hold() {
