@@ -184,28 +184,24 @@ func (b *builder) finishEntries() {
 	b.words = nil
 	ix.bySlug = make(map[string]uint32, len(ix.entries))
 	ix.byID = make(map[int64]uint32, len(ix.entries))
-	ix.words = tab.words
 	if len(tab.words) <= 1<<16 {
 		ix.attrOf = make([]uint32, len(ix.entries))
 	}
 	isConc, isGender := make([]bool, len(tab.words)), make([]bool, len(tab.words))
 	for i := range ix.entries {
 		e := &ix.entries[i]
+		doc := uint32(i)
 		if ix.attrOf != nil {
 			ix.attrOf[i] = e.conc | e.gender<<16
 		}
 		if !isConc[e.conc] {
 			isConc[e.conc] = true
-			ix.concWords = append(ix.concWords, e.conc)
+			ix.concWords = append(ix.concWords, attrWord{e.conc, tab.words[e.conc]})
 		}
 		if !isGender[e.gender] {
 			isGender[e.gender] = true
-			ix.genderWords = append(ix.genderWords, e.gender)
+			ix.genderWords = append(ix.genderWords, attrWord{e.gender, tab.words[e.gender]})
 		}
-	}
-	for i := range ix.entries {
-		e := &ix.entries[i]
-		doc := uint32(i)
 		if _, dup := ix.bySlug[e.Slug()]; !dup {
 			ix.bySlug[e.Slug()] = doc
 		}

@@ -141,10 +141,9 @@ type Index struct {
 	// edition or a gender compares without reading the entry (a cache
 	// miss a match at 200,000 perfumes); nil when the tables hold more
 	// words than 16 bits tell, and a search reads the entries. concWords
-	// and genderWords are the ids in use.
+	// and genderWords are the words in use.
 	attrOf                 []uint32
-	concWords, genderWords []uint32
-	words                  []string // the entries' tables' words
+	concWords, genderWords []attrWord
 
 	lx   *search.Lexicon
 	text *search.TextIndex

@@ -160,14 +160,8 @@ func (ix *Index) searchPerfumes(pq search.Query, keep func(uint32) bool, page, l
 	// its document is read. A query naming two words passes over the many
 	// documents that have one of them (thousands at 200,000 perfumes).
 	lower, total := newTopK(k), 0
-	attrs := uint64(0) // the most the edition and gender can add
-	if pq.Edition != "" {
-		attrs++
-	}
-	if pq.Gender != "" {
-		attrs++
-	}
 	ask := ix.askAttrs(pq)
+	attrs := ask.most()
 	ix.text.SearchTwice(pq, keep, func(m *search.Match) {
 		total++
 		lower.push(matchKey(m, content, weak), m.Doc)
@@ -256,28 +250,48 @@ type askedAttrs struct {
 // noWord is a word id no table has.
 const noWord = ^uint32(0)
 
+// attrWord is a word of the entries' tables (a concentration or a gender)
+// with its id.
+type attrWord struct {
+	id   uint32
+	name string
+}
+
 func (ix *Index) askAttrs(pq search.Query) askedAttrs {
 	a := askedAttrs{pq: pq, edition: pq.Edition != "", genderAsked: pq.Gender != "", gender: noWord, readTheEntries: ix.attrOf == nil}
 	if a.edition {
 		for _, w := range ix.concWords {
-			if strings.EqualFold(ix.words[w], pq.Edition) {
+			if strings.EqualFold(w.name, pq.Edition) {
 				if a.nConc == len(a.concs) {
 					a.readTheEntries = true
 					break
 				}
-				a.concs[a.nConc] = w
+				a.concs[a.nConc] = w.id
 				a.nConc++
 			}
 		}
 	}
 	if a.genderAsked {
 		for _, w := range ix.genderWords {
-			if ix.words[w] == string(pq.Gender) {
-				a.gender = w
+			if w.name == pq.Gender {
+				a.gender = w.id
 			}
 		}
 	}
 	return a
+}
+
+// most is the most the edition and gender asked can add to a key, in
+// units of bit 56.
+func (a *askedAttrs) most() uint64 {
+	var n uint64
+	if a.edition {
+		n++
+	}
+	if a.genderAsked {
+		n++
+	}
+	return n
 }
 
 // key is attrKey(pq, doc).

@@ -83,7 +83,7 @@ func TestAskedAttrsMatchAttrKey(t *testing.T) {
 	for _, ix := range []*Index{realIndex(t), Build(ps, Options{AccordColor: colors})} {
 		editions := []string{"", "edp", "Eau de Parfum", "eau de toilette", "Parfum", "nothing"}
 		for _, w := range ix.concWords {
-			editions = append(editions, ix.words[w])
+			editions = append(editions, w.name)
 		}
 		for _, noAttrOf := range []bool{false, true} {
 			for _, ed := range editions {
