@@ -2,19 +2,14 @@ package api_test
 
 import (
 	"bufio"
-	"context"
 	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
 
-	"github.com/fragrance-data/fragrance/internal/bundled"
-	"github.com/fragrance-data/fragrance/internal/catalog"
 	"github.com/fragrance-data/fragrance/internal/index"
-	"github.com/fragrance-data/fragrance/internal/sqlite"
+	"github.com/fragrance-data/fragrance/internal/servetest"
 )
 
 // BenchmarkMixAnswers is BenchmarkColdAnswers on a catalogue and requests
@@ -40,13 +35,13 @@ func BenchmarkMixAnswers(b *testing.B) {
 	if len(classes) == 0 {
 		classes = []string{"search", "match", "list"}
 	}
-	ix := indexOf(b, dbPath)
+	ix := servetest.StoredCatalogue(b, dbPath)
 	h := newServer(b, func(c *newConfig) { c.Catalogue, c.AnswerCacheMB = index.NewHolder(ix), -1 })
 	for _, class := range classes {
 		paths := linesOf(b, filepath.Join(mix, class+".seq"))
 		b.Run(class, func(b *testing.B) {
 			b.ReportAllocs()
-			cpu0, i := processCPU(), 0
+			cpu0, i := servetest.CPUTime(), 0
 			for b.Loop() {
 				if rec := do(b, h, "GET", paths[i%len(paths)]); rec.Code != http.StatusOK {
 					b.Fatalf("%s: %d %s", paths[i%len(paths)], rec.Code, rec.Body)
@@ -54,32 +49,9 @@ func BenchmarkMixAnswers(b *testing.B) {
 				i++
 			}
 			// CPU time, not wall time, on a machine shared with other jobs.
-			b.ReportMetric(float64((processCPU()-cpu0).Nanoseconds())/float64(i), "cpu-ns/op")
+			b.ReportMetric(float64((servetest.CPUTime()-cpu0).Nanoseconds())/float64(i), "cpu-ns/op")
 		})
 	}
-}
-
-// indexOf builds the index of a SQLite database's perfumes, as serve does.
-func indexOf(b *testing.B, path string) *index.Index {
-	b.Helper()
-	ctx := context.Background()
-	ref, err := bundled.LoadReference()
-	if err != nil {
-		b.Fatal(err)
-	}
-	if _, err := os.Stat(path); err != nil {
-		b.Fatal(err) // sqlite.Open would make a new, empty database
-	}
-	db, err := sqlite.Open(ctx, path)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer db.Close()
-	bl := index.NewBuilder(index.Options{AccordColor: ref.Color}, 0)
-	if err := db.EachPerfume(ctx, func(p *catalog.Perfume) error { bl.Add(p); return nil }); err != nil {
-		b.Fatal(err)
-	}
-	return bl.Index()
 }
 
 // linesOf reads a file's lines; it fails the benchmark on none.
@@ -104,11 +76,4 @@ func linesOf(b *testing.B, path string) []string {
 		b.Fatalf("%s: no paths", path)
 	}
 	return out
-}
-
-// processCPU is the process's user and system time so far.
-func processCPU() time.Duration {
-	var ru syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

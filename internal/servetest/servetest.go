@@ -86,15 +86,50 @@ func seed() (*index.Index, []catalog.Perfume, error) {
 	if _, err := db.ImportPerfumes(ctx, res.Perfumes, nil); err != nil {
 		return nil, nil, err
 	}
-	b := index.NewBuilder(index.Options{AccordColor: ref.Color}, 0)
-	if err := db.EachPerfume(ctx, func(p *catalog.Perfume) error { b.Add(p); return nil }); err != nil {
+	ix, err := storedIndex(ctx, db, ref)
+	if err != nil {
 		return nil, nil, err
 	}
 	ps, err := db.Perfumes(ctx)
 	if err != nil {
 		return nil, nil, err
 	}
-	return b.Index(), ps, nil
+	return ix, ps, nil
+}
+
+// storedIndex builds the index of db's perfumes, streamed from the store
+// as serve does.
+func storedIndex(ctx context.Context, db *sqlite.DB, ref *bundled.Reference) (*index.Index, error) {
+	b := index.NewBuilder(index.Options{AccordColor: ref.Color}, 0)
+	if err := db.EachPerfume(ctx, func(p *catalog.Perfume) error { b.Add(p); return nil }); err != nil {
+		return nil, err
+	}
+	return b.Index(), nil
+}
+
+// StoredCatalogue is the index of the perfumes of the existing SQLite
+// database at path (one a load benchmark filled, say), built as serve
+// builds it.
+func StoredCatalogue(t testing.TB, path string) *index.Index {
+	t.Helper()
+	if _, err := os.Stat(path); err != nil {
+		t.Fatal(err) // sqlite.Open would make a new, empty database
+	}
+	ctx := context.Background()
+	ref, err := bundled.LoadReference()
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, err := sqlite.Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	ix, err := storedIndex(ctx, db, ref)
+	if err != nil {
+		t.Fatalf("servetest: index %s: %v", path, err)
+	}
+	return ix
 }
 
 // Catalogue is the bundled catalogue as the service serves it, loaded

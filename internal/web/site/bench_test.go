@@ -3,9 +3,7 @@ package site_test
 import (
 	"net/http"
 	"net/http/httptest"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/fragrance-data/fragrance/internal/bundled"
 	"github.com/fragrance-data/fragrance/internal/index"
@@ -55,7 +53,7 @@ func benchPages(b *testing.B, mux http.Handler, es []*index.Entry) {
 		reqs[i] = httptest.NewRequest("GET", site.PerfumeURL(e.Slug()), nil)
 	}
 	b.ReportAllocs()
-	cpu0 := cpuTime()
+	cpu0 := servetest.CPUTime()
 	n := 0
 	for i := 0; b.Loop(); i++ {
 		rec := httptest.NewRecorder()
@@ -67,12 +65,5 @@ func benchPages(b *testing.B, mux http.Handler, es []*index.Entry) {
 	}
 	// CPU time, not wall time, is the measure on a machine shared with
 	// other jobs: the process's user and system time per page.
-	b.ReportMetric(float64((cpuTime()-cpu0).Microseconds())/float64(n), "cpu-µs/op")
-}
-
-// cpuTime is the process's CPU time so far.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	b.ReportMetric(float64((servetest.CPUTime()-cpu0).Microseconds())/float64(n), "cpu-µs/op")
 }
