@@ -120,8 +120,8 @@ func (bl *Builder) Index() *Index {
 	b.prepareBrands()
 	var wg sync.WaitGroup
 	wg.Go(b.buildSimilarity)
+	b.buildOrder() // the text index numbers its documents by it
 	wg.Go(b.buildText)
-	b.buildOrder()
 	b.buildLists()
 	b.buildListText()
 	wg.Wait()
@@ -191,9 +191,6 @@ func (b *builder) finishEntries() {
 	for i := range ix.entries {
 		e := &ix.entries[i]
 		doc := uint32(i)
-		if ix.attrOf != nil {
-			ix.attrOf[i] = e.conc | e.gender<<16
-		}
 		if !isConc[e.conc] {
 			isConc[e.conc] = true
 			ix.concWords = append(ix.concWords, attrWord{e.conc, tab.words[e.conc]})

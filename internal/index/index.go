@@ -136,16 +136,19 @@ type Index struct {
 	// popPos is each document's place in it.
 	order  []uint32
 	popPos []uint32
-	// attrOf is each document's concentration and gender, word ids of the
-	// entries' tables (conc | gender<<16), which a search asking an
-	// edition or a gender compares without reading the entry (a cache
-	// miss a match at 200,000 perfumes); nil when the tables hold more
-	// words than 16 bits tell, and a search reads the entries. concWords
-	// and genderWords are the words in use.
+	// attrOf is the concentration and gender of each place of order (the
+	// text index's documents), word ids of the entries' tables
+	// (conc | gender<<16), which a search asking an edition or a gender
+	// compares without reading the entry (a cache miss a match at 200,000
+	// perfumes); nil when the tables hold more words than 16 bits tell,
+	// and a search reads the entries. concWords and genderWords are the
+	// words in use.
 	attrOf                 []uint32
 	concWords, genderWords []attrWord
 
-	lx   *search.Lexicon
+	lx *search.Lexicon
+	// text is the perfumes' text index; its document pos is the perfume
+	// order[pos] (see buildText).
 	text *search.TextIndex
 	// brandOf is each document's brand group, an index into brands.
 	brandOf    []uint32

@@ -37,8 +37,15 @@ func (b *builder) prepareBrands() {
 	}
 }
 
-// buildText builds the perfume text index and the product lines. It runs
-// beside buildOrder and buildLists, so it reads brands by their first ids.
+// buildText builds the perfume text index, whose documents are the
+// perfumes most rated first (ix.order: its document pos is perfume
+// ix.order[pos]), and the product lines. It runs after buildOrder and
+// beside buildLists, so it reads brands by their first ids.
+//
+// Numbered so, a search ranks its matches by popularity without reading
+// it (a cache miss a match at 200,000 perfumes: see posKey), reads the
+// attributes of the most rated, the likeliest to make a page, side by
+// side, and meets them first, so that the page's floor rises early.
 func (b *builder) buildText() {
 	ix := b.ix
 	editions := editionTerms(ix.lx)
@@ -50,8 +57,12 @@ func (b *builder) buildText() {
 		conc  string
 	}
 	shared := map[key]*search.Shared{}
-	for doc := range ix.entries {
-		k := key{b.brandOld[doc], strings.ToLower(ix.entries[doc].Concentration())}
+	for pos, doc := range ix.order {
+		e := &ix.entries[doc]
+		if ix.attrOf != nil {
+			ix.attrOf[pos] = e.conc | e.gender<<16
+		}
+		k := key{b.brandOld[doc], strings.ToLower(e.Concentration())}
 		sh, ok := shared[k]
 		if !ok {
 			extra := append(slices.Clip(b.brandExtra[k.brand]), editions[k.conc]...)
@@ -162,6 +173,10 @@ func (ix *Index) searchPerfumes(pq search.Query, keep func(uint32) bool, page, l
 	lower, total := newTopK(k), 0
 	ask := ix.askAttrs(pq)
 	attrs := ask.most()
+	if keep != nil { // keep is asked of perfumes, the text index's documents are places
+		keepDoc := keep
+		keep = func(pos uint32) bool { return keepDoc(ix.order[pos]) }
+	}
 	ix.text.SearchTwice(pq, keep, func(m *search.Match) {
 		total++
 		lower.push(matchKey(m, content, weak), m.Doc)
@@ -172,14 +187,10 @@ func (ix *Index) searchPerfumes(pq search.Query, keep func(uint32) bool, page, l
 		}
 		// The name's cover ranks below quality and above popularity: a
 		// match that could not enter the page even with its name matched
-		// exactly is counted without walking its name.
-		// So does one that could not even as the most rated, before its
-		// popularity is read (a cache miss per match at 200,000).
-		key += ask.key(ix, m.Doc)
-		if !top.admits(key | nameBits | popBits) {
-			return
-		}
-		key |= ix.popKey(m.Doc)
+		// exactly is counted without walking its name. Matches come most
+		// rated first, so once the page is full, one enters only by a
+		// better key than the floor's apart from popularity.
+		key += ask.key(ix, m.Doc) | ix.posKey(m.Doc)
 		if !top.admits(key | nameBits) {
 			return
 		}
@@ -196,7 +207,7 @@ func (ix *Index) searchPerfumes(pq search.Query, keep func(uint32) bool, page, l
 	ranked := top.sorted()
 	if from < len(ranked) {
 		for _, r := range ranked[from:] {
-			out.Entries = append(out.Entries, &ix.entries[r.doc])
+			out.Entries = append(out.Entries, &ix.entries[ix.order[r.doc]])
 		}
 	}
 	return out
@@ -294,15 +305,16 @@ func (a *askedAttrs) most() uint64 {
 	return n
 }
 
-// key is attrKey(pq, doc).
-func (a *askedAttrs) key(ix *Index, doc uint32) uint64 {
+// key is attrKey(pq, ix.order[pos]): of the perfume at place pos of the
+// popularity order, the text index's document pos.
+func (a *askedAttrs) key(ix *Index, pos uint32) uint64 {
 	if !a.edition && !a.genderAsked {
 		return 0
 	}
 	if a.readTheEntries {
-		return ix.attrKey(a.pq, doc)
+		return ix.attrKey(a.pq, ix.order[pos])
 	}
-	v := ix.attrOf[doc]
+	v := ix.attrOf[pos]
 	var attr uint64
 	if a.edition && slices.Contains(a.concs[:a.nConc], v&0xffff) {
 		attr++
@@ -322,6 +334,7 @@ const (
 )
 
 // popKey is a document's popularity as a key part: larger for more rated.
-func (ix *Index) popKey(doc uint32) uint64 {
-	return uint64(len(ix.order)) - uint64(ix.popPos[doc])
-}
+func (ix *Index) popKey(doc uint32) uint64 { return ix.posKey(ix.popPos[doc]) }
+
+// posKey is popKey of the perfume at place pos of the popularity order.
+func (ix *Index) posKey(pos uint32) uint64 { return uint64(len(ix.order)) - uint64(pos) }

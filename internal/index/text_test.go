@@ -14,7 +14,8 @@ func (ix *Index) fullRanking(pq search.Query, page, limit int) (docs []uint32, t
 	content, weak := pq.Mask(search.Content), pq.Mask(search.Weak, search.Edition)
 	var all []keyed
 	ix.text.Search(pq, nil, func(m *search.Match) {
-		key := matchKey(m, content, weak) + ix.attrKey(pq, m.Doc) | ix.popKey(m.Doc)
+		doc := ix.order[m.Doc] // the text index's documents are places of order
+		key := matchKey(m, content, weak) + ix.attrKey(pq, doc) | ix.popKey(doc)
 		full, exact := m.NameCover()
 		if full {
 			key |= fullNameBit
@@ -22,7 +23,7 @@ func (ix *Index) fullRanking(pq search.Query, page, limit int) (docs []uint32, t
 		if exact {
 			key |= exactNameBit
 		}
-		all = append(all, keyed{key, m.Doc})
+		all = append(all, keyed{key, doc})
 	})
 	slices.SortFunc(all, func(a, b keyed) int { return cmp.Compare(b.key, a.key) })
 	for i := (page - 1) * limit; i < min(page*limit, len(all)); i++ {
@@ -71,8 +72,8 @@ func TestSearchSkipsOnlyWhatCannotRank(t *testing.T) {
 }
 
 // TestAskedAttrsMatchAttrKey: the edition and gender compared by word id
-// (attrOf) give every document the key attrKey gives it by reading its
-// entry, for the real catalogue's editions and genders, for spellings of
+// (attrOf, by place of the popularity order) give every document the key
+// attrKey gives it by reading its entry, for the real catalogue's editions and genders, for spellings of
 // an edition differing in case beyond what askedAttrs holds (it reads the
 // entries then), and for an index without attrOf.
 func TestAskedAttrsMatchAttrKey(t *testing.T) {
@@ -93,8 +94,8 @@ func TestAskedAttrsMatchAttrKey(t *testing.T) {
 					if noAttrOf {
 						ask.readTheEntries = true
 					}
-					for doc := range uint32(ix.Len()) {
-						if got, want := ask.key(ix, doc), ix.attrKey(pq, doc); got != want {
+					for pos, doc := range ix.order {
+						if got, want := ask.key(ix, uint32(pos)), ix.attrKey(pq, doc); got != want {
 							t.Fatalf("edition %q gender %q doc %d: key %x, attrKey %x", ed, g, doc, got, want)
 						}
 					}
