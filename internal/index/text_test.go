@@ -73,9 +73,10 @@ func TestSearchSkipsOnlyWhatCannotRank(t *testing.T) {
 
 // TestAskedAttrsMatchAttrKey: the edition and gender compared by word id
 // (attrOf, by place of the popularity order) give every document the key
-// attrKey gives it by reading its entry, for the real catalogue's editions and genders, for spellings of
-// an edition differing in case beyond what askedAttrs holds (it reads the
-// entries then), and for an index without attrOf.
+// attrKey gives it by reading its entry, for the real catalogue's
+// editions and genders, for spellings of an edition differing in case
+// beyond what askedAttrs holds (it reads the entries then), and for an
+// index without attrOf.
 func TestAskedAttrsMatchAttrKey(t *testing.T) {
 	ps := smallCatalogue()
 	for i, c := range []string{"EDP", "edp", "Edp", "eDp", "edP", "EdP"} {
