@@ -184,9 +184,6 @@ func (b *builder) finishEntries() {
 	b.words = nil
 	ix.bySlug = make(map[string]uint32, len(ix.entries))
 	ix.byID = make(map[int64]uint32, len(ix.entries))
-	if len(tab.words) <= 1<<16 {
-		ix.attrOf = make([]uint32, len(ix.entries))
-	}
 	isConc, isGender := make([]bool, len(tab.words)), make([]bool, len(tab.words))
 	for i := range ix.entries {
 		e := &ix.entries[i]

@@ -86,7 +86,8 @@ func (ix *Index) Perfumes(q ListQuery) Page {
 			return Page{Entries: []*Entry{}, Page: p, Limit: l}
 		}
 		docs = ix.brands[g].docs
-		keep = func(doc uint32) bool { return ix.brandOf[doc] == g }
+		// The text index's documents are places of the popularity order.
+		keep = func(pos uint32) bool { return ix.brandOf[ix.order[pos]] == g }
 	}
 	pq := search.ParseQuery(q.Q, ix.lx)
 	if len(pq.Tokens) > 0 {

@@ -57,6 +57,9 @@ func (b *builder) buildText() {
 		conc  string
 	}
 	shared := map[key]*search.Shared{}
+	if len(b.tab.words) <= 1<<16 {
+		ix.attrOf = make([]uint32, len(ix.entries))
+	}
 	for pos, doc := range ix.order {
 		e := &ix.entries[doc]
 		if ix.attrOf != nil {
@@ -152,7 +155,9 @@ func (b *builder) buildLines() {
 	}
 }
 
-// searchPerfumes runs a parsed query and returns one page. Results rank by,
+// searchPerfumes runs a parsed query over the perfumes keep (nil: all)
+// keeps, asked of places of the popularity order (the text index's
+// documents), and returns one page. Results rank by,
 // in order (see matchKey): content words matched; asked edition and gender
 // met; match quality of the content words (exact > other spelling > prefix
 // > typo, summed over words); the name matched exactly, then its
@@ -173,10 +178,6 @@ func (ix *Index) searchPerfumes(pq search.Query, keep func(uint32) bool, page, l
 	lower, total := newTopK(k), 0
 	ask := ix.askAttrs(pq)
 	attrs := ask.most()
-	if keep != nil { // keep is asked of perfumes, the text index's documents are places
-		keepDoc := keep
-		keep = func(pos uint32) bool { return keepDoc(ix.order[pos]) }
-	}
 	ix.text.SearchTwice(pq, keep, func(m *search.Match) {
 		total++
 		lower.push(matchKey(m, content, weak), m.Doc)

@@ -16,10 +16,10 @@ import (
 // body's first bytes go out when that buffer is full, and the rest after.
 // Each write costs the kernel's whole send path (on a loopback, the
 // receiving side's too): sparing one saved 3–5 µs of CPU an answer of the
-// cold mix at 200,000 perfumes (the server alone; bench/RESULTS.md). Listener and Write send an answer whose body is
-// already in memory in one write: while the answer is written, its
-// connection holds what net/http gives it, and writes it all at once when
-// the answer is flushed.
+// cold mix at 200,000 perfumes (the server alone; bench/RESULTS.md).
+// Listener and Write send an answer whose body is already in memory in
+// one write: while the answer is written, its connection holds what
+// net/http gives it, and writes it all at once when the answer is flushed.
 
 // Listener wraps l so that Write can send an answer in one
 // write; the server serving it must have ConnContext as its
