@@ -203,6 +203,16 @@ func benchCold(b *testing.B, ix *Index) {
 		ix.Perfumes(ListQuery{Q: in.searches[i], Page: 1, Limit: 20})
 		return nil
 	})
+	// The floors of the two above: their exact totals alone, no page
+	// ranked (floor_bench_test.go).
+	each("match-total", len(in.profiles), func(i int) error {
+		_, err := matchTotal(ix, in.profiles[i])
+		return err
+	})
+	each("search-total", len(in.searches), func(i int) error {
+		searchTotal(ix, in.searches[i])
+		return nil
+	})
 	each("list", len(in.lists), func(i int) error {
 		ix.Perfumes(in.lists[i])
 		return nil
