@@ -17,61 +17,39 @@ import (
 // inputs, so that the part of a cold answer no ranking can spare is read
 // off one run (bench/RESULTS.md, issue 19).
 
-// matchTotal is Match's Total alone: the perfumes having one of q's
-// wishes (any accord or note asked) and passing its filters, counted a
-// block at a time from the wishes' bitmaps, or from their postings for
-// the rare ones, ANDed with the filters' bitmaps.
+// matchTotal is Match's Total alone: matchWishes' count with no
+// candidate kept, the same wishes (wishesOf), blocks (nextBlock), bitmaps
+// or postings (load, with no wish required) and filters (filter), and
+// nothing scored.
 func matchTotal(ix *Index, q MatchQuery) (int, error) {
 	r, err := ix.resolve(q)
 	if err != nil || len(r.accIDs)+len(r.noteIDs) == 0 {
 		return 0, err // the filters alone are counted as Match counts them
 	}
-	s, mb := ix.sim, ix.bits
-	type wishDocs struct {
-		bits   wishBits
-		post   []uint32
-		shift  uint
-		planes int
+	work, _ := ix.bits.pool.Get().(*matchWork)
+	if work == nil {
+		work = new(matchWork)
 	}
-	var ws []wishDocs
-	for _, id := range r.accIDs {
-		ws = append(ws, wishDocs{mb.acc[id], s.accPost[s.accOff[id]:s.accOff[id+1]], 8, 3})
-	}
-	for _, id := range r.noteIDs {
-		ws = append(ws, wishDocs{mb.note[id], s.notePost[s.noteOff[id]:s.noteOff[id+1]], 2, 1})
-	}
-	total := 0
-	for b := range mb.words / blockWords {
-		var live [blockWords]uint64
+	defer ix.bits.pool.Put(work)
+	ws := ix.wishesOf(&r, work)
+	m := matchScan{ix: ix, need: r.need}
+	for {
+		base, ok := nextBlock(ws)
+		if !ok {
+			return m.total, nil
+		}
+		var live, cand [blockWords]uint64
 		for i := range ws {
-			w := &ws[i]
-			if w.bits.words == nil {
-				end := uint32(b+1) * matchBlock
-				for len(w.post) > 0 && w.post[0]>>w.shift < end {
-					d := w.post[0] >> w.shift & (matchBlock - 1)
-					live[d/64] |= 1 << (d % 64)
-					w.post = w.post[1:]
-				}
-				continue
-			}
-			pl := w.bits.words[b*w.planes*blockWords:][:w.planes*blockWords]
-			for p := range w.planes {
-				for j, x := range pl[p*blockWords:][:blockWords] {
-					live[j] |= x
-				}
+			ws[i].load(base, -1, &cand)
+			for j, x := range ws[i].pres {
+				live[j] |= x
 			}
 		}
-		for need := r.need; need != 0; need &= need - 1 {
-			f := mb.filter[bits.TrailingZeros16(need)*mb.words+b*blockWords:][:blockWords]
-			for j := range live {
-				live[j] &= f[j]
-			}
-		}
+		m.filter(base, &live)
 		for _, x := range live {
-			total += bits.OnesCount64(x)
+			m.total += bits.OnesCount64(x)
 		}
 	}
-	return total, nil
 }
 
 // searchTotal is a search's total alone: its terms looked up and every

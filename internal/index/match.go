@@ -138,40 +138,14 @@ type wish struct {
 // in the order the wishes were asked, so the float32 sums are the same.
 // Blocks no wish has a document in are skipped.
 func (ix *Index) matchWishes(r *resolved, top *topK) int {
-	s := ix.sim
 	work, _ := ix.bits.pool.Get().(*matchWork)
 	if work == nil {
 		work = new(matchWork)
 	}
 	defer ix.bits.pool.Put(work)
-	ws := work.wishes(len(r.accIDs) + len(r.noteIDs))
-	for i, id := range r.accIDs {
-		w := &ws[i]
-		w.all, w.shift, w.bits = s.accPost[s.accOff[id]:s.accOff[id+1]], 8, ix.bits.acc[id]
-		for st := range strengthBand { // the strengths there are (build clamps them)
-			w.fit[st] = float32(search.AccordFit(r.accWant[i], float64(st)))
-		}
-		for b := 1; b < len(w.bound); b++ {
-			w.bound[b] = math.Inf(-1)
-		}
-		for st, b := range strengthBand {
-			f := float64(w.fit[st])
-			w.bound[b] = max(w.bound[b], f)
-			w.most, w.big = max(w.most, f), max(w.big, math.Abs(f))
-		}
-		if w.bits.words == nil { // the postings tell no band: had is 1
-			w.bound[1] = w.most
-		}
-	}
-	for i, id := range r.noteIDs {
-		w := &ws[len(r.accIDs)+i]
-		w.all, w.shift, w.bits = s.notePost[s.noteOff[id]:s.noteOff[id+1]], 2, ix.bits.note[id]
-		w.most, w.big, w.bound[1] = 1, 1, 1
-	}
+	ws := ix.wishesOf(r, work)
 	most, big, bitmaps := 0.0, 1.0, false
 	for i := range ws {
-		ws[i].post = ws[i].all
-		ws[i].skip(0)
 		most, big = most+ws[i].most, big+ws[i].big
 		bitmaps = bitmaps || ws[i].bits.words != nil
 	}
@@ -221,6 +195,42 @@ func (ix *Index) matchWishes(r *resolved, top *topK) int {
 			m.add(base, ws, &cand, &sc.sums)
 		}
 	}
+}
+
+// wishesOf returns r's accords and then its notes as wishes in work,
+// each with its postings, bitmaps, fits and bounds, ready for the first
+// block.
+func (ix *Index) wishesOf(r *resolved, work *matchWork) []wish {
+	s := ix.sim
+	ws := work.wishes(len(r.accIDs) + len(r.noteIDs))
+	for i, id := range r.accIDs {
+		w := &ws[i]
+		w.all, w.shift, w.bits = s.accPost[s.accOff[id]:s.accOff[id+1]], 8, ix.bits.acc[id]
+		for st := range strengthBand { // the strengths there are (build clamps them)
+			w.fit[st] = float32(search.AccordFit(r.accWant[i], float64(st)))
+		}
+		for b := 1; b < len(w.bound); b++ {
+			w.bound[b] = math.Inf(-1)
+		}
+		for st, b := range strengthBand {
+			f := float64(w.fit[st])
+			w.bound[b] = max(w.bound[b], f)
+			w.most, w.big = max(w.most, f), max(w.big, math.Abs(f))
+		}
+		if w.bits.words == nil { // the postings tell no band: had is 1
+			w.bound[1] = w.most
+		}
+	}
+	for i, id := range r.noteIDs {
+		w := &ws[len(r.accIDs)+i]
+		w.all, w.shift, w.bits = s.notePost[s.noteOff[id]:s.noteOff[id+1]], 2, ix.bits.note[id]
+		w.most, w.big, w.bound[1] = 1, 1, 1
+	}
+	for i := range ws {
+		ws[i].post = ws[i].all
+		ws[i].skip(0)
+	}
+	return ws
 }
 
 // load takes w's postings of the block from base: it sets w.block and
