@@ -125,4 +125,8 @@ type Perfume struct {
 	Seasons       Seasons          `json:"seasons"`
 	DayNight      DayNight         `json:"dayNight"`
 	PriceTier     PriceTier        `json:"priceTier,omitempty"`
+	// Seq is the change sequence of the stored record (see Change): set by
+	// the store when it reads a perfume, ignored by imports and left out of
+	// the record's JSON. Two reads with the same Seq hold the same record.
+	Seq int64 `json:"-"`
 }

@@ -136,7 +136,7 @@ func (bl *Builder) Index() *Index {
 func (b *builder) add(p *catalog.Perfume) {
 	ix, tab := b.ix, b.tab
 	ix.entries = append(ix.entries, Entry{
-		ID: p.ID, Year: p.Year, Rating: p.Rating, RatingCount: p.RatingCount,
+		ID: p.ID, Seq: p.Seq, Year: p.Year, Rating: p.Rating, RatingCount: p.RatingCount,
 		Longevity: p.Longevity, Sillage: p.Sillage, Seasons: p.Seasons, DayNight: p.DayNight,
 		tab: tab,
 	})

@@ -16,7 +16,11 @@ import (
 // names. Entries are small on purpose (views that are cheap to compute,
 // such as the rankings, are methods), as there is one per perfume.
 type Entry struct {
-	ID          int64
+	ID int64
+	// Seq is the change sequence of the stored record the entry was built
+	// from (catalog.Perfume.Seq): the change feed serves the entry when the
+	// store's change names the same sequence.
+	Seq         int64
 	Year        int // 0 when unknown
 	Rating      float64
 	RatingCount int

@@ -21,9 +21,9 @@ const CatalogueChannel = "fragrance_catalogue"
 // Perfumes returns every stored perfume ordered by id.
 func (d *DB) Perfumes(ctx context.Context) ([]catalog.Perfume, error) {
 	var out []catalog.Perfume
-	err := d.eachRecord(ctx, func(slug string, data []byte) error {
+	err := d.eachRecord(ctx, func(slug string, data []byte, seq int64) error {
 		var p catalog.Perfume
-		if err := decodeRow(slug, data, &p); err != nil {
+		if err := decodeRow(slug, data, seq, &p); err != nil {
 			return err
 		}
 		out = append(out, p)
@@ -39,37 +39,38 @@ func (d *DB) Perfumes(ctx context.Context) ([]catalog.Perfume, error) {
 // into the same memory each time (see catalog.Store).
 func (d *DB) EachPerfume(ctx context.Context, fn func(p *catalog.Perfume) error) error {
 	var p catalog.Perfume
-	return d.eachRecord(ctx, func(slug string, data []byte) error {
+	return d.eachRecord(ctx, func(slug string, data []byte, seq int64) error {
 		// encoding/json fills the lists' memory again; the other fields
 		// start from zero, as a record may leave some out.
 		p = catalog.Perfume{
 			Accords: p.Accords[:0], Perfumers: p.Perfumers[:0],
 			Notes: catalog.NotePyramid{Top: p.Notes.Top[:0], Middle: p.Notes.Middle[:0], Base: p.Notes.Base[:0], Unplaced: p.Notes.Unplaced[:0]},
 		}
-		if err := decodeRow(slug, data, &p); err != nil {
+		if err := decodeRow(slug, data, seq, &p); err != nil {
 			return err
 		}
 		return fn(&p)
 	})
 }
 
-// eachRecord calls fn with every stored row in id order: its slug and its
-// record, which is valid during the call. The first error fn returns stops
+// eachRecord calls fn with every stored row in id order: its slug, its
+// record, which is valid during the call, and its change sequence. The first error fn returns stops
 // the query and is returned.
-func (d *DB) eachRecord(ctx context.Context, fn func(slug string, data []byte) error) error {
-	rows, err := d.pool.Query(ctx, `SELECT slug, data FROM perfumes ORDER BY id`)
+func (d *DB) eachRecord(ctx context.Context, fn func(slug string, data []byte, seq int64) error) error {
+	rows, err := d.pool.Query(ctx, `SELECT slug, data, seq FROM perfumes ORDER BY id`)
 	if err != nil {
 		return fail("load perfumes", err)
 	}
 	defer rows.Close()
 	for rows.Next() {
 		var slug string
+		var seq int64
 		// The stored form is JSON; decoding straight from the wire buffer
 		// saves a copy per row.
-		if err := rows.Scan(&slug, nil); err != nil {
+		if err := rows.Scan(&slug, nil, &seq); err != nil {
 			return fail("load perfumes", err)
 		}
-		if err := fn(slug, rows.RawValues()[1]); err != nil {
+		if err := fn(slug, rows.RawValues()[1], seq); err != nil {
 			return err
 		}
 	}
@@ -79,12 +80,13 @@ func (d *DB) eachRecord(ctx context.Context, fn func(slug string, data []byte) e
 	return nil
 }
 
-// decodeRow decodes a stored record into p; the slug column wins.
-func decodeRow(slug string, data []byte, p *catalog.Perfume) error {
+// decodeRow decodes a stored record into p; the slug column wins, and
+// the sequence column is the record's change sequence.
+func decodeRow(slug string, data []byte, seq int64, p *catalog.Perfume) error {
 	if err := json.Unmarshal(data, p); err != nil {
 		return fmt.Errorf("postgres: decode perfume %q: %w", slug, err)
 	}
-	p.Slug = slug
+	p.Slug, p.Seq = slug, seq
 	return nil
 }
 
@@ -234,7 +236,7 @@ func (d *DB) Changes(ctx context.Context, since int64, limit int) ([]catalog.Cha
 		}
 		if data != nil {
 			c.Perfume = new(catalog.Perfume)
-			if err := decodeRow(c.Slug, []byte(*data), c.Perfume); err != nil {
+			if err := decodeRow(c.Slug, []byte(*data), c.Seq, c.Perfume); err != nil {
 				return nil, err
 			}
 		}

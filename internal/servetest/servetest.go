@@ -6,6 +6,7 @@
 package servetest
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -14,6 +15,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -49,16 +51,16 @@ var seeded = sync.OnceValues(func() (*index.Index, error) {
 	return s.ix, err
 })
 
-// seedResult is the seeded index and the stored perfumes it was built
-// from, in id order (the records of the default change feed).
+// seedResult is the seeded index and the change feed of the stored
+// perfumes it was built from.
 type seedResult struct {
-	ix *index.Index
-	ps []catalog.Perfume
+	ix   *index.Index
+	feed seededFeed
 }
 
 var seededStore = sync.OnceValues(func() (seedResult, error) {
 	ix, ps, err := seed()
-	return seedResult{ix, ps}, err
+	return seedResult{ix, newSeededFeed(ps)}, err
 })
 
 // seed imports the bundled catalogue into a new SQLite store and returns
@@ -208,7 +210,7 @@ func NewServer(t testing.TB, mod func(*Config)) http.Handler {
 		if err != nil {
 			t.Fatalf("servetest: seed the catalogue: %v", err)
 		}
-		c.Changes = seededFeed(s.ps)
+		c.Changes = s.feed
 	}
 	urls := view.NewURLs(BaseURL, c.Images, ref.Color)
 	ground, err := web.New(web.Config{Catalogue: c.Catalogue, ShopURL: c.ShopURL, Click: c.Click, BaseURL: BaseURL,
@@ -251,15 +253,23 @@ func NewServer(t testing.TB, mod func(*Config)) http.Handler {
 }
 
 // seededFeed is the change feed of the bundled catalogue, never changed
-// since it was imported: its perfumes in id order, perfume i at sequence
-// i+1.
+// since it was imported: its perfumes in the order of their change
+// sequences, as the store gave them.
 type seededFeed []catalog.Perfume
+
+// newSeededFeed is the feed of the stored perfumes ps (sorted in place).
+func newSeededFeed(ps []catalog.Perfume) seededFeed {
+	f := seededFeed(ps)
+	slices.SortFunc(f, func(a, b catalog.Perfume) int { return cmp.Compare(a.Seq, b.Seq) })
+	return f
+}
 
 // Changes lists the perfumes after sequence since.
 func (f seededFeed) Changes(_ context.Context, since int64, limit int) ([]catalog.Change, error) {
+	i, _ := slices.BinarySearchFunc(f, since+1, func(p catalog.Perfume, seq int64) int { return cmp.Compare(p.Seq, seq) })
 	var out []catalog.Change
-	for i := since; i < int64(len(f)) && len(out) < limit; i++ {
-		out = append(out, catalog.Change{Seq: i + 1, ID: f[i].ID, Slug: f[i].Slug, Perfume: &f[i]})
+	for ; i < len(f) && len(out) < limit; i++ {
+		out = append(out, catalog.Change{Seq: f[i].Seq, ID: f[i].ID, Slug: f[i].Slug, Perfume: &f[i]})
 	}
 	return out, nil
 }

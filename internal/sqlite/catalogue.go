@@ -24,9 +24,9 @@ func (d *DB) Perfumes(ctx context.Context) ([]catalog.Perfume, error) {
 		return nil, fmt.Errorf("count perfumes: %w", err)
 	}
 	out := make([]catalog.Perfume, 0, n)
-	err := d.eachRecord(ctx, newDecoder(), func(dec *decoder, slug, data []byte) error {
+	err := d.eachRecord(ctx, newDecoder(), func(dec *decoder, slug, data []byte, seq int64) error {
 		out = append(out, catalog.Perfume{})
-		return dec.decodeRow(slug, data, &out[len(out)-1])
+		return dec.decodeRow(slug, data, seq, &out[len(out)-1])
 	})
 	if err != nil {
 		return nil, err
@@ -40,19 +40,19 @@ func (d *DB) EachPerfume(ctx context.Context, fn func(p *catalog.Perfume) error)
 	var p catalog.Perfume
 	dec := newDecoder()
 	dec.reuse = true
-	return d.eachRecord(ctx, dec, func(dec *decoder, slug, data []byte) error {
-		if err := dec.decodeRow(slug, data, &p); err != nil {
+	return d.eachRecord(ctx, dec, func(dec *decoder, slug, data []byte, seq int64) error {
+		if err := dec.decodeRow(slug, data, seq, &p); err != nil {
 			return err
 		}
 		return fn(&p)
 	})
 }
 
-// eachRecord calls fn with every stored record in id order; the bytes are
-// valid during the call. Reading the rows and fn run side by side, a batch
+// eachRecord calls fn with every stored record in id order, with its
+// change sequence; the bytes are valid during the call. Reading the rows and fn run side by side, a batch
 // of rows apart. The first error fn returns stops the reading and is
 // returned.
-func (d *DB) eachRecord(ctx context.Context, dec *decoder, fn func(dec *decoder, slug, data []byte) error) error {
+func (d *DB) eachRecord(ctx context.Context, dec *decoder, fn func(dec *decoder, slug, data []byte, seq int64) error) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	batches := make(chan *rowBatch, 4)
@@ -62,7 +62,7 @@ func (d *DB) eachRecord(ctx context.Context, dec *decoder, fn func(dec *decoder,
 	for b := range batches {
 		for i := 0; i+1 < len(b.off) && fnErr == nil; i++ {
 			slug, data := b.record(i)
-			if fnErr = fn(dec, slug, data); fnErr != nil {
+			if fnErr = fn(dec, slug, data, b.seq[i]); fnErr != nil {
 				cancel() // stop the reader; drain what it sent
 			}
 		}
@@ -74,14 +74,16 @@ func (d *DB) eachRecord(ctx context.Context, dec *decoder, fn func(dec *decoder,
 }
 
 // rowBatch is a run of stored rows, copied out of the driver's buffers:
-// each row's slug, then its record.
+// each row's slug, then its record, and its change sequence.
 type rowBatch struct {
 	data []byte
 	off  []int // row i is data[off[i]:off[i+1]], its slug ending at slug[i]
 	slug []int
+	seq  []int64
 }
 
-func (b *rowBatch) add(slug, data []byte) {
+func (b *rowBatch) add(slug, data []byte, seq int64) {
+	b.seq = append(b.seq, seq)
 	b.data = append(b.data, slug...)
 	b.slug = append(b.slug, len(b.data))
 	b.data = append(b.data, data...)
@@ -100,7 +102,7 @@ const rowBatchBytes = 256 << 10
 // batches when done.
 func (d *DB) readRows(ctx context.Context, batches chan<- *rowBatch) error {
 	defer close(batches)
-	rows, err := d.db.QueryContext(ctx, `SELECT slug, data FROM perfumes ORDER BY id`)
+	rows, err := d.db.QueryContext(ctx, `SELECT slug, data, seq FROM perfumes ORDER BY id`)
 	if err != nil {
 		return fmt.Errorf("load perfumes: %w", err)
 	}
@@ -118,10 +120,11 @@ func (d *DB) readRows(ctx context.Context, batches chan<- *rowBatch) error {
 	}
 	for rows.Next() {
 		var slug, data sql.RawBytes // valid until Next: copied into the batch
-		if err := rows.Scan(&slug, &data); err != nil {
+		var seq int64
+		if err := rows.Scan(&slug, &data, &seq); err != nil {
 			return fmt.Errorf("load perfumes: %w", err)
 		}
-		b.add(slug, data)
+		b.add(slug, data, seq)
 		if len(b.data) >= rowBatchBytes && !send() {
 			return ctx.Err()
 		}
@@ -313,7 +316,7 @@ func (d *DB) Changes(ctx context.Context, since int64, limit int) ([]catalog.Cha
 		c.Slug = string(slug)
 		if data != nil {
 			c.Perfume = new(catalog.Perfume)
-			if err := dec.decodeRow(slug, data, c.Perfume); err != nil {
+			if err := dec.decodeRow(slug, data, c.Seq, c.Perfume); err != nil {
 				return nil, err
 			}
 		}

@@ -93,11 +93,13 @@ const (
 
 func newDecoder() *decoder { return &decoder{intern: make(map[string]string, 4096)} }
 
-// decodeRow decodes a stored row (its slug column and record) into p.
-func (d *decoder) decodeRow(slug, data []byte, p *catalog.Perfume) error {
+// decodeRow decodes a stored row (its slug column, record and change
+// sequence) into p.
+func (d *decoder) decodeRow(slug, data []byte, seq int64, p *catalog.Perfume) error {
 	if err := d.decode(data, p); err != nil {
 		return fmt.Errorf("decode perfume %q: %w", slug, err)
 	}
+	p.Seq = seq
 	if p.Slug == "" { // a JSON record keeps its slug in the column only
 		p.Slug = string(slug)
 	}

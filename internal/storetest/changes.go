@@ -47,10 +47,11 @@ func testChanges(t *testing.T, s catalog.Store) {
 		t.Fatalf("walk from start: %d changes, want 7", len(all))
 	}
 	for i, c := range all {
-		if c.Perfume == nil || c.ID != ps[i].ID || c.Perfume.ID != c.ID || c.Perfume.Name != ps[i].Name {
-			t.Fatalf("change %d = %+v, want perfume %d", i, c, ps[i].ID)
+		if c.Perfume == nil || c.ID != ps[i].ID || c.Perfume.ID != c.ID || c.Perfume.Name != ps[i].Name || c.Perfume.Seq != c.Seq {
+			t.Fatalf("change %d = %+v, want perfume %d at its sequence", i, c, ps[i].ID)
 		}
 	}
+	checkSeqs(t, s, all)
 	// The same file again changes nothing.
 	mustImport(t, s, clone(ps))
 	if cs, _ := walk(t, s, cursor, 3); len(cs) != 0 {
@@ -69,6 +70,7 @@ func testChanges(t *testing.T, s catalog.Store) {
 		t.Fatalf("replace: %+v, want 3 updated, 1 deleted, 3 unchanged", res)
 	}
 	cs, cursor2 := walk(t, s, cursor, 2)
+	checkSeqs(t, s, cs)
 	got := map[int64]bool{}
 	for _, c := range cs {
 		if got[c.ID] {
@@ -110,6 +112,37 @@ func testChanges(t *testing.T, s catalog.Store) {
 	}
 	if len(seen) != 7 {
 		t.Fatalf("walk after return: %d perfumes, want 7", len(seen))
+	}
+}
+
+// checkSeqs: the perfumes Perfumes and EachPerfume read carry the
+// sequence of their last change in cs (the change feed's), so a reader of
+// the feed can tell whether it holds a perfume's latest record.
+func checkSeqs(t *testing.T, s catalog.Store, cs []catalog.Change) {
+	t.Helper()
+	want := map[int64]int64{}
+	for _, c := range cs {
+		if c.Perfume != nil {
+			want[c.ID] = c.Seq
+		}
+	}
+	ps, err := s.Perfumes(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range ps {
+		if seq, ok := want[p.ID]; ok && p.Seq != seq {
+			t.Errorf("Perfumes: perfume %d at sequence %d, its change at %d", p.ID, p.Seq, seq)
+		}
+	}
+	err = s.EachPerfume(context.Background(), func(p *catalog.Perfume) error {
+		if seq, ok := want[p.ID]; ok && p.Seq != seq {
+			t.Errorf("EachPerfume: perfume %d at sequence %d, its change at %d", p.ID, p.Seq, seq)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }
 
