@@ -28,6 +28,8 @@ type catalogueLoader struct {
 	changed chan struct{}
 	// neighbours fills each loaded index's neighbour lists (nil: none).
 	neighbours *neighbourFiller
+	// terms learns of each catalogue loaded (nil: nobody).
+	terms *dataTerms
 }
 
 // notify tells the loader the store may hold a newer catalogue. It never
@@ -101,6 +103,9 @@ func (l *catalogueLoader) reload(ctx context.Context) error {
 	l.neighbours.start(ix)
 	l.version = v
 	l.log.Info("catalogue loaded", "perfumes", ix.Len(), "version", v, "took", time.Since(start).Round(time.Millisecond).String())
+	if l.terms != nil {
+		l.terms.loaded(ix)
+	}
 	return nil
 }
 

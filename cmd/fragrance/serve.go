@@ -256,8 +256,9 @@ func serve(ctx context.Context, c *serveConfig, log *slog.Logger, accessLog serv
 		return err
 	}
 	viewURLs := view.NewURLs(urls.base, imgs.svc, ref.Color)
+	terms := &dataTerms{log: log}
 	pages, err := newPages(c, pageDeps{holder: holder, urls: viewURLs, imageBase: urls.images, store: store,
-		mailer: mailer, guard: guard, meter: m, log: log})
+		mailer: mailer, guard: guard, meter: m, log: log, terms: terms})
 	if err != nil {
 		return err
 	}
@@ -317,7 +318,7 @@ func serve(ctx context.Context, c *serveConfig, log *slog.Logger, accessLog serv
 	metrics.log(log, lns.metrics != nil)
 
 	loader := &catalogueLoader{store: store, ref: ref, holder: holder, log: log, curatedPath: *c.curated, seedFile: *c.seedFile,
-		changed: make(chan struct{}, 1), neighbours: newNeighbourFiller(ctx, c.neighbours, store, holder, log, reg)}
+		changed: make(chan struct{}, 1), neighbours: newNeighbourFiller(ctx, c.neighbours, store, holder, log, reg), terms: terms}
 	if pg, ok := store.(*postgres.DB); ok {
 		// Replicas hear of imports and key changes at once, not at the next poll.
 		pg.SetLogger(log)

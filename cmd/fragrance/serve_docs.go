@@ -28,11 +28,17 @@ func addDocsFlags(f *flags) docsFlags {
 // newDocs builds the developer docs, the playground and the pricing page
 // on the ground, with the tiers as the limiter applies them and the image
 // host's base URL; the playground offers the keys of the developer signed
-// in (keys may be nil).
-func newDocs(d docsFlags, ground *web.Site, tiers func() apikey.Tiers, imageBase string, keys func(*http.Request) []web.KeyChoice) (*docs.Docs, error) {
+// in (keys may be nil). terms learns whether prices are set, and tells the
+// pricing page whether the bundled data is served (nil: never).
+func newDocs(d docsFlags, ground *web.Site, tiers func() apikey.Tiers, imageBase string, keys func(*http.Request) []web.KeyChoice, terms *dataTerms) (*docs.Docs, error) {
 	prices, err := docs.ParsePrices(*d.tierPrices)
 	if err != nil {
 		return nil, fmt.Errorf("--tier-prices: %w", err)
+	}
+	var credit func() docs.Credit
+	if terms != nil {
+		terms.priced = len(prices) > 0
+		credit = terms.credit
 	}
 	contact := *d.contactEmail
 	if contact != "" {
@@ -41,5 +47,5 @@ func newDocs(d docsFlags, ground *web.Site, tiers func() apikey.Tiers, imageBase
 		}
 	}
 	return docs.New(docs.Config{Web: ground, OpenAPI: api.OpenAPIDocument(), Tiers: tiers, Prices: prices,
-		ContactEmail: contact, ImageBase: imageBase, Keys: keys})
+		ContactEmail: contact, ImageBase: imageBase, Keys: keys, Credit: credit})
 }

@@ -52,6 +52,7 @@ type pageDeps struct {
 	guard     *access.Guard
 	meter     *meter.Meter
 	log       *slog.Logger
+	terms     *dataTerms // the bundled data's terms, for the pricing page
 }
 
 // newPages builds the ground and the areas on it: the public website, the
@@ -83,7 +84,7 @@ func newPages(c *serveConfig, d pageDeps) (pages, error) {
 	if err != nil {
 		return pages{}, err
 	}
-	docs, err := newDocs(c.docs, ground, d.guard.Tiers, d.imageBase, dev.Keys)
+	docs, err := newDocs(c.docs, ground, d.guard.Tiers, d.imageBase, dev.Keys, d.terms)
 	if err != nil {
 		return pages{}, err
 	}

@@ -58,6 +58,15 @@ type Config struct {
 	// Keys returns the keys of the developer signed in on r; nil, or no
 	// keys, when nobody is (the portal provides it).
 	Keys func(r *http.Request) []web.KeyChoice
+	// Credit returns the attribution the licence of the served data asks
+	// for, which the pricing page shows (nil, or a zero Credit: none).
+	Credit func() Credit
+}
+
+// Credit is the attribution a data licence asks of whoever shows the data:
+// the credit itself, and the licence with its address.
+type Credit struct {
+	Text, Source, Licence, LicenceURL string
 }
 
 // Docs serves the developer documentation.
@@ -70,6 +79,7 @@ type Docs struct {
 	base      string
 	imageBase string
 	keys      func(r *http.Request) []web.KeyChoice
+	credit    func() Credit
 	pages     *web.Templates
 	// reference is the reference's content, rendered once: it depends on
 	// the document and the base URL only.
@@ -91,7 +101,7 @@ func New(cfg Config) (*Docs, error) {
 		}
 	}
 	d := &Docs{web: cfg.Web, doc: doc, tiers: cfg.Tiers, prices: cfg.Prices, contact: cfg.ContactEmail,
-		base: cfg.Web.BaseURL(), imageBase: strings.TrimRight(cfg.ImageBase, "/"), keys: cfg.Keys}
+		base: cfg.Web.BaseURL(), imageBase: strings.TrimRight(cfg.ImageBase, "/"), keys: cfg.Keys, credit: cfg.Credit}
 	if d.tiers == nil {
 		d.tiers = apikey.DefaultTiers
 	}
@@ -208,8 +218,17 @@ func (d *Docs) pricing(w http.ResponseWriter, r *http.Request) {
 		Data: docsData{Nav: nav{pricingPath}, Data: struct {
 			Tiers   []tierRow
 			Contact string
-		}{d.tierRows(), d.contact}},
+			Credit  Credit
+		}{d.tierRows(), d.contact, d.creditNow()}},
 	})
+}
+
+// creditNow is the served data's attribution, if any.
+func (d *Docs) creditNow() Credit {
+	if d.credit == nil {
+		return Credit{}
+	}
+	return d.credit()
 }
 
 // playground is GET /developer/playground: every endpoint's form, the
