@@ -5,8 +5,8 @@
 // address in its environment (see client/e2e_test.go for the variables).
 // Each client gets a file of its own to import between its full and its
 // incremental sync. It runs when FRAGRANCE_TEST_CLIENTS=1 (.ci/run sets
-// it) and needs python3, node and npm (the TypeScript client's packages
-// install into a temporary folder, or FRAGRANCE_CLIENTS_NPM names one).
+// it) and needs python3, node and npm (the TypeScript client's locked
+// packages install into a temporary copy of it).
 //
 //	FRAGRANCE_TEST_CLIENTS=1 go test ./test/clients -v
 package clients
@@ -74,27 +74,36 @@ func TestClientsAgainstTheBinary(t *testing.T) {
 	}
 }
 
-// typescriptSuite installs the TypeScript client's dependencies (once,
-// into a temporary folder unless FRAGRANCE_CLIENTS_NPM names one where
-// they are), compiles it and returns the command that runs its tests.
+// typescriptSuite copies the TypeScript client into a temporary folder,
+// installs its locked dependencies there (npm ci: nothing from npm lands
+// in the repository), checks that npm pack ships only the built client,
+// its types and sources, the licence and the README, and returns the
+// command that runs its tests.
 func typescriptSuite(t *testing.T, root, dir string) *exec.Cmd {
 	t.Helper()
 	src := filepath.Join(root, "clients", "typescript")
-	modules := os.Getenv("FRAGRANCE_CLIENTS_NPM")
-	if modules == "" {
-		modules = filepath.Join(dir, "npm")
-		run(t, src, "npm", "install", "--no-save", "--no-audit", "--no-fund", "--prefix", modules, "--omit=peer",
-			"openapi-fetch@0.17.0", "typescript@5.9.3", "@types/node@20")
-	}
-	out := filepath.Join(dir, "ts-build")
-	run(t, src, filepath.Join(modules, "node_modules", ".bin", "tsc"), "-p", "tsconfig.test.json", "--outDir", out,
-		"--typeRoots", filepath.Join(modules, "node_modules", "@types"))
-	// node resolves openapi-fetch from the compiled files' folder upwards.
-	if err := os.Symlink(filepath.Join(modules, "node_modules"), filepath.Join(out, "node_modules")); err != nil {
+	pkg := filepath.Join(dir, "typescript")
+	if err := os.CopyFS(pkg, os.DirFS(src)); err != nil {
 		t.Fatal(err)
 	}
-	c := exec.Command("node", "--test", filepath.Join(out, "test"))
-	c.Dir = out
+	run(t, pkg, "npm", "ci", "--no-audit", "--no-fund")
+	out := runOut(t, pkg, "npm", "pack", "--dry-run", "--json")
+	var packed []struct {
+		Files []struct{ Path string } `json:"files"`
+	}
+	if err := json.Unmarshal([]byte(out[strings.Index(out, "["):]), &packed); err != nil || len(packed) != 1 {
+		t.Fatalf("npm pack --dry-run: %v\n%s", err, out)
+	}
+	var files []string
+	for _, f := range packed[0].Files {
+		files = append(files, f.Path)
+	}
+	if got := strings.Join(files, " "); got != "LICENSE README.md dist/index.d.ts dist/index.js dist/schema.d.ts package.json src/index.ts src/schema.d.ts" {
+		t.Errorf("npm pack ships %s", got)
+	}
+	c := exec.Command("npm", "test")
+	c.Dir = pkg
+	c.Env = append(os.Environ(), "FRAGRANCE_OPENAPI_DOC="+filepath.Join(root, "internal", "api", "openapi.json"))
 	return c
 }
 
@@ -105,6 +114,17 @@ func run(t *testing.T, dir, name string, args ...string) {
 	if out, err := c.CombinedOutput(); err != nil {
 		t.Fatalf("%s %s: %v\n%s", name, strings.Join(args, " "), err, out)
 	}
+}
+
+func runOut(t *testing.T, dir, name string, args ...string) string {
+	t.Helper()
+	c := exec.Command(name, args...)
+	c.Dir = dir
+	out, err := c.Output()
+	if err != nil {
+		t.Fatalf("%s %s: %v\n%s", name, strings.Join(args, " "), err, out)
+	}
+	return string(out)
 }
 
 func moduleRoot(t *testing.T) string {
