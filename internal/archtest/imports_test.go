@@ -35,12 +35,13 @@ type pkg struct {
 	imports []string
 }
 
-// loadPackages reads the imports of every package under cmd/ and internal/.
+// loadPackages reads the imports of every package under cmd/, internal/
+// and client/.
 func loadPackages(t *testing.T) map[string]*pkg {
 	t.Helper()
 	root := filepath.Join("..", "..")
 	out := map[string]*pkg{}
-	for _, top := range []string{"cmd", "internal"} {
+	for _, top := range []string{"cmd", "internal", "client"} {
 		err := filepath.WalkDir(filepath.Join(root, top), func(path string, d os.DirEntry, err error) error {
 			if err != nil {
 				return err
@@ -103,6 +104,10 @@ func TestImportRules(t *testing.T) {
 				t.Errorf("%s imports %s: it computes and knows nothing of HTTP", p.path, imp)
 			case dep != "" && strings.HasPrefix(dep, "cmd/"):
 				t.Errorf("%s imports the command %s", p.path, dep)
+			case p.path == "client" && !isStd(imp) && !strings.HasPrefix(imp, "github.com/oapi-codegen/runtime"):
+				t.Errorf("client imports %s: the Go client people install imports only the standard library and oapi-codegen's runtime", imp)
+			case dep == "client":
+				t.Errorf("%s imports the Go client: the service never depends on its clients", p.path)
 			case strings.HasPrefix(p.path, "internal/images/") && dep == "internal/images":
 				t.Errorf("%s imports internal/images: the image jobs' packages are used by the host, never the reverse", p.path)
 			}
@@ -123,7 +128,7 @@ func TestREADMENamesEveryPackage(t *testing.T) {
 	}
 	arch, _, _ = strings.Cut(arch, "\n## ")
 	named := map[string]bool{}
-	for _, m := range regexp.MustCompile("`((?:cmd|internal)/[a-z0-9/]+?)/?`").FindAllStringSubmatch(arch, -1) {
+	for _, m := range regexp.MustCompile("`((?:cmd/|internal/|client)[a-z0-9/]*?)/?`").FindAllStringSubmatch(arch, -1) {
 		named[m[1]] = true
 	}
 	for path := range loadPackages(t) {
