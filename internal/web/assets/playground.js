@@ -245,7 +245,42 @@
     go += "\tres, err := http.DefaultClient.Do(req)\n\tif err != nil {\n\t\tpanic(err)\n\t}\n";
     go += "\tdefer res.Body.Close()\n\tbody, err := io.ReadAll(res.Body)\n\tif err != nil {\n\t\tpanic(err)\n\t}\n";
     go += body === "binary" ? "\tfmt.Println(res.Status, len(body), \"bytes\")\n}" : "\tfmt.Println(res.Status)\n\tfmt.Println(string(body))\n}";
-    return { curl: curl, js: js, python: py, go: go };
+    var cl = clientCode(st);
+    return { curl: curl, js: js, python: py, go: go, pyclient: cl.py, tsclient: cl.ts };
+  }
+
+  // snakeCase is docs/code.go's snakeCase: the Python client's names.
+  function snakeCase(s) {
+    return s.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toLowerCase().split("-").join("_");
+  }
+  // clientCode writes what docs/code.go's clientCode writes.
+  function clientCode(st) {
+    if (st.method !== "GET" || st.body !== "json" || st.path.indexOf("/api/") !== 0 || st.path === "/api/openapi.json") {
+      return { py: "# the Python client calls the JSON endpoints under /api; this one is plain HTTP (above)",
+        ts: "// the TypeScript client calls the JSON endpoints under /api; this one is plain HTTP (above)" };
+    }
+    var args = [], pathArgs = [], queryArgs = [];
+    st.params.forEach(function (p) {
+      var whole = p.field.getAttribute("inputmode") === "numeric" && /^[0-9]+$/.test(p.value);
+      var lit = whole ? p.value : q(p.value);
+      if (p.in === "path") {
+        args.push(q(p.value));
+        pathArgs.push(p.name + ": " + q(p.value));
+      } else if (p.in === "query" && p.value) {
+        args.push(snakeCase(p.name) + "=" + lit);
+        queryArgs.push(q(p.name) + ": " + lit);
+      }
+    });
+    var py = "from fragrance_client import Client\n\nc = Client(" + q(base) + ")  # the key from " + keyEnv + "\n" +
+      "print(c." + snakeCase(st.id) + "(" + args.join(", ") + "))";
+    var params = [];
+    if (pathArgs.length) params.push("path: { " + pathArgs.join(", ") + " }");
+    if (queryArgs.length) params.push("query: { " + queryArgs.join(", ") + " }");
+    var opts = params.length ? ", { params: { " + params.join(", ") + " } }" : "";
+    var ts = "import { FragranceClient } from \"fragrance-client\";\n\nconst c = new FragranceClient(" + q(base) + "); // the key from " + keyEnv + "\n" +
+      "const { data, error, response } = await c.api.GET(" + q(st.path) + opts + ");\n" +
+      "console.log(response.status, data ?? error);";
+    return { py: py, ts: ts };
   }
 
   var out = document.getElementById("pg-out");

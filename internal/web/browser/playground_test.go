@@ -86,7 +86,7 @@ func playground(t *testing.T, svc *service) {
 		}
 		page, _ := io.ReadAll(res.Body)
 		res.Body.Close()
-		for _, lang := range []string{"curl", "js", "python", "go"} {
+		for _, lang := range []string{"curl", "js", "python", "go", "pyclient", "tsclient"} {
 			m := regexp.MustCompile(`<code id="code-` + lang + `" data-lang="` + lang + `">([^<]*)</code>`).FindSubmatch(page)
 			js := get(t, ctx, chromedp.Evaluate[string](`document.getElementById("code-`+lang+`").textContent`))
 			if m == nil || html.UnescapeString(string(m[1])) != js {

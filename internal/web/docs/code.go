@@ -26,8 +26,8 @@ type header struct {
 }
 
 // Snippets is the code of the request of s in curl, JavaScript (fetch),
-// Python (requests) and Go, against base (and imageBase for the image
-// host). The playground's script writes the same code in the browser
+// Python (requests), Go, and through the Python and TypeScript clients,
+// against base (and imageBase for the image host). The playground's script writes the same code in the browser
 // (playground.js: snippets); the tests hold the two together.
 func (s State) Snippets(base, imageBase string) []Snippet {
 	u := s.RequestURL(base, imageBase)
@@ -41,12 +41,95 @@ func (s State) Snippets(base, imageBase string) []Snippet {
 		}
 	}
 	m, body := s.Endpoint.Method, s.Endpoint.Body
+	py, ts := s.clientCode(base)
 	return []Snippet{
 		{"curl", "curl", curlCode(m, u, hs)},
 		{"js", "JavaScript", jsCode(m, u, hs, body)},
 		{"python", "Python", pythonCode(m, u, hs, body)},
 		{"go", "Go", goCode(m, u, hs, body)},
+		{"pyclient", "Python client", py},
+		{"tsclient", "TypeScript client", ts},
 	}
+}
+
+// clientCode is the request of s through the repository's Python and
+// TypeScript clients (clients/python, clients/typescript), which call
+// every JSON endpoint under /api by its operationId (Python) or its path
+// (TypeScript, openapi-fetch); the other endpoints are a comment.
+func (s State) clientCode(base string) (py, ts string) {
+	e := s.Endpoint
+	if e.Method != "GET" || e.Body != "json" || !strings.HasPrefix(e.Path, "/api/") || e.Path == "/api/openapi.json" {
+		return "# the Python client calls the JSON endpoints under /api; this one is plain HTTP (above)",
+			"// the TypeScript client calls the JSON endpoints under /api; this one is plain HTTP (above)"
+	}
+	var args, pathArgs, queryArgs []string
+	for _, p := range e.Params {
+		v := s.Values.Get(p.Name)
+		lit := strQuote(v)
+		if p.Integer() && isWhole(v) {
+			lit = v
+		}
+		switch {
+		case p.In == "path":
+			args = append(args, strQuote(v))
+			pathArgs = append(pathArgs, p.Name+": "+strQuote(v))
+		case p.In == "query" && v != "":
+			args = append(args, snakeCase(p.Name)+"="+lit)
+			queryArgs = append(queryArgs, strQuote(p.Name)+": "+lit)
+		}
+	}
+	py = "from fragrance_client import Client\n\n" +
+		"c = Client(" + strQuote(base) + ")  # the key from " + KeyEnv + "\n" +
+		"print(c." + snakeCase(e.ID) + "(" + strings.Join(args, ", ") + "))"
+	var params []string
+	if len(pathArgs) > 0 {
+		params = append(params, "path: { "+strings.Join(pathArgs, ", ")+" }")
+	}
+	if len(queryArgs) > 0 {
+		params = append(params, "query: { "+strings.Join(queryArgs, ", ")+" }")
+	}
+	opts := ""
+	if len(params) > 0 {
+		opts = ", { params: { " + strings.Join(params, ", ") + " } }"
+	}
+	ts = "import { FragranceClient } from \"fragrance-client\";\n\n" +
+		"const c = new FragranceClient(" + strQuote(base) + "); // the key from " + KeyEnv + "\n" +
+		"const { data, error, response } = await c.api.GET(" + strQuote(e.Path) + opts + ");\n" +
+		"console.log(response.status, data ?? error);"
+	return py, ts
+}
+
+// isWhole reports whether v is a whole number as written.
+func isWhole(v string) bool {
+	if v == "" {
+		return false
+	}
+	for _, r := range v {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// snakeCase is the Python client's name of an operationId or parameter
+// (listPerfumes: list_perfumes), as clients/python/tools/generate.py
+// writes it.
+func snakeCase(s string) string {
+	var b strings.Builder
+	for i, r := range s {
+		if r >= 'A' && r <= 'Z' {
+			if i > 0 && (s[i-1] >= 'a' && s[i-1] <= 'z' || s[i-1] >= '0' && s[i-1] <= '9') {
+				b.WriteByte('_')
+			}
+			r += 'a' - 'A'
+		}
+		if r == '-' {
+			r = '_'
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 // shellQuote quotes s for a POSIX shell, in single quotes.

@@ -6,6 +6,8 @@ import (
 	"html"
 	"net/http"
 	"net/url"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -143,6 +145,9 @@ func TestSnippetsCompile(t *testing.T) {
 	for _, e := range d.Endpoints {
 		st := docs.State{Endpoint: e, Values: e.Example}
 		for _, s := range st.Snippets("https://x.example", "https://img.example") {
+			if s.Lang == "pyclient" || s.Lang == "tsclient" {
+				continue // the clients read the key themselves (TestClientSnippetsNameTheClients)
+			}
 			if s.Lang == "go" {
 				f, err := parser.ParseFile(token.NewFileSet(), "main.go", s.Code, parser.ImportsOnly)
 				if err != nil {
@@ -225,5 +230,51 @@ func TestPlaygroundKeys(t *testing.T) {
 	body = get(t, newServer(t, docs.Config{}), "/developer/playground").Body.String()
 	if strings.Contains(body, "pg-key-choice") || !strings.Contains(body, `<a href="/developer">Sign in</a>`) {
 		t.Error("without Keys the page offers keys, or no sign-in")
+	}
+}
+
+// TestClientSnippetsNameTheClients: the client snippets call each JSON
+// endpoint under /api by the Python client's generated method and the
+// TypeScript client's path, with the request's values typed.
+func TestClientSnippetsNameTheClients(t *testing.T) {
+	d, err := docs.ParseDoc(api.OpenAPIDocument())
+	if err != nil {
+		t.Fatal(err)
+	}
+	generated, err := os.ReadFile(filepath.Join("..", "..", "..", "clients", "python", "src", "fragrance_client", "_generated.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range d.Endpoints {
+		st := docs.State{Endpoint: e, Values: url.Values{}}
+		for _, p := range e.Params {
+			if p.In == "path" {
+				st.Values.Set(p.Name, "dior-sauvage")
+			}
+			if p.Name == "limit" {
+				st.Values.Set("limit", "5")
+			}
+		}
+		snips := map[string]string{}
+		for _, s := range st.Snippets("https://x.example", "https://img.example") {
+			snips[s.Lang] = s.Code
+		}
+		py, ts := snips["pyclient"], snips["tsclient"]
+		if e.Method != "GET" || e.Body != "json" || !strings.HasPrefix(e.Path, "/api/") || e.Path == "/api/openapi.json" {
+			if !strings.HasPrefix(py, "#") || !strings.HasPrefix(ts, "//") {
+				t.Errorf("%s: client snippets for an endpoint the clients do not call:\n%s\n%s", e.ID, py, ts)
+			}
+			continue
+		}
+		call := regexp.MustCompile(`c\.([a-z_]+)\(`).FindStringSubmatch(py)
+		if call == nil || !strings.Contains(string(generated), "    def "+call[1]+"(") {
+			t.Errorf("%s: the Python client has no method %v:\n%s", e.ID, call, py)
+		}
+		if !strings.Contains(ts, `c.api.GET("`+e.Path+`"`) {
+			t.Errorf("%s: the TypeScript snippet does not GET its path:\n%s", e.ID, ts)
+		}
+		if st.Values.Get("limit") != "" && (!strings.Contains(py, "limit=5") || !strings.Contains(ts, `"limit": 5`)) {
+			t.Errorf("%s: limit is not a number in\n%s\n%s", e.ID, py, ts)
+		}
 	}
 }
