@@ -256,7 +256,7 @@ func serve(ctx context.Context, c *serveConfig, log *slog.Logger, accessLog serv
 		return err
 	}
 	viewURLs := view.NewURLs(urls.base, imgs.svc, ref.Color)
-	terms := &dataTerms{log: log}
+	terms := &dataTerms{log: log, holder: holder}
 	pages, err := newPages(c, pageDeps{holder: holder, urls: viewURLs, imageBase: urls.images, store: store,
 		mailer: mailer, guard: guard, meter: m, log: log, terms: terms})
 	if err != nil {
