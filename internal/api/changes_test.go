@@ -31,14 +31,14 @@ func getChanges(t *testing.T, h http.Handler, query string) changePage {
 }
 
 // TestChangeFeedDetailsAreTheDetails: the pages, written a chunk at a time
-// (two pages of 300 are some 2 MB each), are whole JSON, and each perfume
+// (two pages of 150 are some 1 MB each), are whole JSON, and each perfume
 // in them is the detail endpoint's answer, byte for byte.
 func TestChangeFeedDetailsAreTheDetails(t *testing.T) {
 	h := newServer(t, nil)
 	cursor, seen := "", map[string]bool{}
 	for page := range 2 {
-		p := getChanges(t, h, "limit=300&since="+cursor)
-		if len(p.Data) != 300 || !p.HasMore {
+		p := getChanges(t, h, "limit=150&since="+cursor)
+		if len(p.Data) != 150 || !p.HasMore {
 			t.Fatalf("page %d: %d changes, hasMore %v", page, len(p.Data), p.HasMore)
 		}
 		for i, raw := range p.Data {
@@ -50,7 +50,7 @@ func TestChangeFeedDetailsAreTheDetails(t *testing.T) {
 				t.Fatalf("%s twice", id.ID)
 			}
 			seen[id.ID] = true
-			if i%30 != 0 {
+			if i%25 != 0 {
 				continue
 			}
 			rec := do(t, h, "GET", "/api/perfumes/"+id.ID)
