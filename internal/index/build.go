@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 
 	"github.com/fragrance-data/fragrance/internal/catalog"
+	"github.com/fragrance-data/fragrance/internal/index/ranking"
 	"github.com/fragrance-data/fragrance/internal/search"
 )
 
@@ -296,7 +297,7 @@ func (b *builder) color(accord string) string {
 func rank(names []string, values ...float64) []Ranked {
 	out := make([]Ranked, len(values))
 	for i, v := range values {
-		out[i] = Ranked{Name: names[i], Score: search.Round1(v)}
+		out[i] = Ranked{Name: names[i], Score: ranking.Round1(v)}
 	}
 	slices.SortStableFunc(out, func(a, c Ranked) int { return cmp.Compare(c.Score, a.Score) })
 	return out
@@ -307,7 +308,7 @@ func popularity(sorted []int, count int) Popularity {
 	below := sort.SearchInts(sorted, count)
 	upTo := sort.SearchInts(sorted, count+1)
 	return Popularity{
-		Score:       search.Round1(100 * (float64(below) + 0.5*float64(upTo-below)) / float64(len(sorted))),
+		Score:       ranking.Round1(100 * (float64(below) + 0.5*float64(upTo-below)) / float64(len(sorted))),
 		RatingCount: count,
 		Rank:        len(sorted) - upTo + 1,
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/fragrance-data/fragrance/internal/catalog"
+	"github.com/fragrance-data/fragrance/internal/index/ranking"
 	"github.com/fragrance-data/fragrance/internal/search"
 )
 
@@ -33,7 +34,7 @@ type resolved struct {
 // a perfume must have at least one of them to appear, and its matchScore
 // is 100 times
 //
-//	(Σ accords search.AccordFit(wanted, its strength) + Σ notes it has) / (accords + notes asked)
+//	(Σ accords ranking.AccordFit(wanted, its strength) + Σ notes it has) / (accords + notes asked)
 //
 // AccordFit is 1 − |strength − wanted| / 200 for an accord the perfume has
 // (its strength 0–100, the perfume's strongest accord being 100) and 0 for
@@ -68,7 +69,7 @@ func (ix *Index) Match(q MatchQuery) (MatchResult, error) {
 	if from < len(ranked) {
 		for _, kd := range ranked[from:] {
 			res.Items = append(res.Items, Scored{
-				Entry: &ix.entries[kd.doc], Score: search.Score(keyScore(kd.key)),
+				Entry: &ix.entries[kd.doc], Score: ranking.Score(keyScore(kd.key)),
 			})
 		}
 	}
@@ -207,7 +208,7 @@ func (ix *Index) wishesOf(r *resolved, work *matchWork) []wish {
 		w := &ws[i]
 		w.all, w.shift, w.bits = s.accPost[s.accOff[id]:s.accOff[id+1]], 8, ix.bits.acc[id]
 		for st := range strengthBand { // the strengths there are (build clamps them)
-			w.fit[st] = float32(search.AccordFit(r.accWant[i], float64(st)))
+			w.fit[st] = float32(ranking.AccordFit(r.accWant[i], float64(st)))
 		}
 		for b := 1; b < len(w.bound); b++ {
 			w.bound[b] = math.Inf(-1)

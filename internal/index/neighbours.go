@@ -12,7 +12,7 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/fragrance-data/fragrance/internal/search"
+	"github.com/fragrance-data/fragrance/internal/index/ranking"
 )
 
 // Neighbour lists: the most similar perfumes and the best dupes of every
@@ -30,9 +30,10 @@ import (
 // The lists are computed in chunks of NeighbourChunk perfumes, by whoever
 // owns the index (ComputeNeighbours, which also encodes them for a store)
 // or loaded back from a store (LoadNeighbours) under the index's
-// NeighbourKey, which
-// names everything the rankings depend on: another replica, or the next
-// start on the same catalogue, loads them instead of ranking again.
+// NeighbourKey, which names everything the rankings depend on: another
+// replica, or the next start on the same catalogue, loads them instead of
+// ranking again. The key holds the lists' version, ranking.Format, which
+// a change to the rankings must bump (see there).
 const (
 	// KeptSimilar is the length of a kept similar list: the API's largest
 	// similar limit, so every similar answer comes from the lists.
@@ -43,11 +44,6 @@ const (
 	// NeighbourChunk is how many perfumes' lists a chunk holds.
 	NeighbourChunk = 1024
 )
-
-// neighbourFormat is the version of the rankings and of the chunk
-// encoding; it is part of NeighbourKey, so stored lists of an older
-// release are never read as this one's.
-const neighbourFormat = 1
 
 // neighbours is an index's kept lists, filled chunk by chunk.
 type neighbours struct {
@@ -102,19 +98,26 @@ func (ix *Index) ComputeNeighbours(c int) ([]byte, error) {
 	sc := s.get(len(ix.entries))
 	defer s.put(sc)
 	for i := range n {
-		src := uint32(first + i)
-		s.accumulate(src, sc)
-		ch.add(ix.rankKeyed(src, KeptSimilar, 0, sc))
-		var dupes []keyed
-		if t := s.tier[src]; t > 0 {
-			dupes = ix.rankKeyed(src, KeptDupes, t, sc)
-		}
+		similar, dupes := ix.keptLists(uint32(first+i), sc)
+		ch.add(similar)
 		ch.add(dupes)
-		clear(sc.dotA)
-		clear(sc.dotN)
 	}
 	ix.install(c, ch)
 	return ch.encode(first, n), nil
+}
+
+// keptLists ranks the kept lists of src, similar and dupes, with one
+// accumulation in sc, which it leaves zeroed.
+func (ix *Index) keptLists(src uint32, sc *simScratch) (similar, dupes []keyed) {
+	s := ix.sim
+	s.accumulate(src, sc)
+	similar = ix.rankKeyed(src, KeptSimilar, 0, sc)
+	if t := s.tier[src]; t > 0 {
+		dupes = ix.rankKeyed(src, KeptDupes, t, sc)
+	}
+	clear(sc.dotA)
+	clear(sc.dotN)
+	return similar, dupes
 }
 
 func (ch *nbChunk) add(ranked []keyed) {
@@ -125,11 +128,11 @@ func (ch *nbChunk) add(ranked []keyed) {
 	ch.off = append(ch.off, uint32(len(ch.docs)))
 }
 
-// scoreTenths is a ranking key's matchScore (search.Score, one decimal)
-// in tenths; tenths/10 gives back the very float64 search.Score returns,
+// scoreTenths is a ranking key's matchScore (ranking.Score, one decimal)
+// in tenths; tenths/10 gives back the very float64 ranking.Score returns,
 // both being an integral float64 divided by 10.
 func scoreTenths(key uint64) uint16 {
-	return uint16(math.Round(search.Score(keyScore(key)) * 10))
+	return uint16(math.Round(ranking.Score(keyScore(key)) * 10))
 }
 
 // install puts chunk c in place, once.
@@ -177,7 +180,7 @@ func (ix *Index) fromKept(src uint32, list nbList) []Scored {
 	return out
 }
 
-// Chunk encoding: "FNB1", the format, the first perfume and the count
+// Chunk encoding: "FNB1", ranking.Format, the first perfume and the count
 // (uint32 each), 2n+1 offsets (uint32), then the items (uint32 document,
 // uint16 tenths); little-endian throughout.
 const nbMagic = "FNB1"
@@ -185,7 +188,7 @@ const nbMagic = "FNB1"
 func (ch *nbChunk) encode(first, n int) []byte {
 	b := make([]byte, 0, 16+4*len(ch.off)+6*len(ch.docs))
 	b = append(b, nbMagic...)
-	b = binary.LittleEndian.AppendUint32(b, neighbourFormat)
+	b = binary.LittleEndian.AppendUint32(b, ranking.Format)
 	b = binary.LittleEndian.AppendUint32(b, uint32(first))
 	b = binary.LittleEndian.AppendUint32(b, uint32(n))
 	for _, o := range ch.off {
@@ -211,7 +214,7 @@ func (ix *Index) LoadNeighbours(c int, b []byte) error {
 	first := c * NeighbourChunk
 	n := min(NeighbourChunk, len(ix.entries)-first)
 	le := binary.LittleEndian
-	if len(b) < 16 || string(b[:4]) != nbMagic || le.Uint32(b[4:]) != neighbourFormat ||
+	if len(b) < 16 || string(b[:4]) != nbMagic || le.Uint32(b[4:]) != ranking.Format ||
 		le.Uint32(b[8:]) != uint32(first) || le.Uint32(b[12:]) != uint32(n) {
 		return fmt.Errorf("%w: chunk %d: bad header", errChunk, c)
 	}
@@ -259,7 +262,7 @@ func (ix *Index) NeighbourKey() string {
 	nb.keyOnce.Do(func() {
 		h := sha256.New()
 		w := hashWriter{h: h}
-		w.u32(neighbourFormat, KeptSimilar, KeptDupes, maxPerLine, uint32(len(ix.entries)))
+		w.u32(ranking.Format, KeptSimilar, KeptDupes, ranking.MaxPerLine, uint32(len(ix.entries)))
 		for i := range ix.entries {
 			w.u64(uint64(ix.entries[i].ID))
 		}

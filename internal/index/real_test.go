@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/fragrance-data/fragrance/internal/catalog"
+	"github.com/fragrance-data/fragrance/internal/index/ranking"
 )
 
 // TestRealSearch runs the contract's examples against the bundled
@@ -153,8 +154,8 @@ func TestRealSimilarInvariants(t *testing.T) {
 		lines := map[uint64]int{}
 		for _, s := range got {
 			doc := ix.bySlug[s.Slug()]
-			if lines[ix.line[doc]]++; lines[ix.line[doc]] > maxPerLine {
-				t.Errorf("similar %s: line of %s over %d", src.Slug(), s.Name(), maxPerLine)
+			if lines[ix.line[doc]]++; lines[ix.line[doc]] > ranking.MaxPerLine {
+				t.Errorf("similar %s: line of %s over %d", src.Slug(), s.Name(), ranking.MaxPerLine)
 			}
 		}
 		_, dupes, err := ix.Dupes(src.Slug(), 50)

@@ -7,25 +7,25 @@ import (
 	"sync"
 
 	"github.com/fragrance-data/fragrance/internal/catalog"
-	"github.com/fragrance-data/fragrance/internal/search"
+	"github.com/fragrance-data/fragrance/internal/index/ranking"
 )
 
 // layerWeight is the similarity weight of a pyramid layer.
 func layerWeight(layer uint8) float64 {
 	switch layer {
 	case layerTop:
-		return search.WeightTop
+		return ranking.WeightTop
 	case layerMiddle:
-		return search.WeightMiddle
+		return ranking.WeightMiddle
 	case layerBase:
-		return search.WeightBase
+		return ranking.WeightBase
 	}
-	return search.WeightUnplaced
+	return ranking.WeightUnplaced
 }
 
 // simIndex holds the sparse vectors of every perfume and their postings.
 // Accord vectors are the strengths; note vectors weigh each note by its
-// layer and its rarity (search.NoteIDF). Norms are inverted ahead, so a
+// layer and its rarity (ranking.NoteIDF). Norms are inverted ahead, so a
 // cosine is a dot product times two stored numbers. Postings pack the
 // document number with a small value, which bounds a catalogue to 16
 // million perfumes.
@@ -33,7 +33,7 @@ type simIndex struct {
 	accOff, accPost   []uint32 // per accord: doc<<8 | strength
 	noteOff, notePost []uint32 // per note: doc<<2 | layer
 	noteW             []float32
-	// Per document: search.Confidence of its ratings over the norm of its
+	// Per document: ranking.Confidence of its ratings over the norm of its
 	// accord and note vectors (0 when empty), so a candidate's score is
 	// two dot products times two stored numbers (rankSimilar divides the
 	// confidence out of the source's own).
@@ -71,7 +71,7 @@ func (b *builder) buildSimilarity() {
 	}, 2)
 	s.noteW = make([]float32, b.notes.groups())
 	for id := range s.noteW {
-		s.noteW[id] = float32(search.NoteIDF(int(s.noteOff[id+1]-s.noteOff[id]), n))
+		s.noteW[id] = float32(ranking.NoteIDF(int(s.noteOff[id+1]-s.noteOff[id]), n))
 	}
 	for doc := range n {
 		var sa, sn float64
@@ -91,8 +91,8 @@ func (b *builder) buildSimilarity() {
 	ix.bits = buildMatchBits(s, ix.has)
 }
 
-// confidence is search.Confidence as stored in the inverse norms.
-func confidence(ratings int) float32 { return float32(search.Confidence(ratings)) }
+// confidence is ranking.Confidence as stored in the inverse norms.
+func confidence(ratings int) float32 { return float32(ranking.Confidence(ratings)) }
 
 func inv(sumSq float64) float32 {
 	if sumSq <= 0 {
@@ -146,20 +146,20 @@ func curatedPairs(pairs [][2]string, bySlug map[string]uint32) map[uint32][]uint
 // Similar returns the perfume with the given slug and up to limit perfumes
 // most similar to it, best first; the error wraps catalog.ErrNotFound.
 //
-// matchScore is 100·search.Similarity: 0.7 × the accord cosine + 0.3 × the
-// note cosine (notes weighted base 2 > middle and unplaced 1.5 > top 1,
-// times rarity), times the candidate's rating confidence
-// (search.Confidence), curated pairs then pulled halfway to 100; ties go
-// to the more rated. Candidates are the perfumes sharing an accord or a
-// note (found by postings, never by a scan), plus curated partners; the
-// source never appears.
+// matchScore is ranking.Score of the similarity ranking.SimilarityWeights
+// defines: 0.7 × the accord cosine + 0.3 × the note cosine (notes weighted
+// base 2 > middle and unplaced 1.5 > top 1, times rarity), times the
+// candidate's rating confidence (ranking.Confidence), curated pairs then
+// pulled halfway to 100; ties go to the more rated. Candidates are the
+// perfumes sharing an accord or a note (found by postings, never by a
+// scan), plus curated partners; the source never appears.
 //
 // Flankers: no product line (brand + first own name word, so Sauvage,
 // Sauvage Elixir and Sauvage Parfum are one line) has more than
-// maxPerLine perfumes in the list, the source's own line included. The
-// best of a line keep their places and the rest are skipped, so the list
-// stays ordered by matchScore, a line's flankers still show, and a shorter
-// list is always the start of a longer one.
+// ranking.MaxPerLine perfumes in the list, the source's own line included
+// (ranking.CapLines), so a shorter list is always the start of a longer
+// one. The lists are kept (neighbours.go): a change to this ranking must
+// bump ranking.Format.
 func (ix *Index) Similar(slug string, limit int) (*Entry, []Scored, error) {
 	src, ok := ix.bySlug[slug]
 	if !ok {
@@ -224,8 +224,8 @@ func (ix *Index) dupes(src uint32, limit int) []Scored {
 }
 
 // Dupes is Similar restricted to perfumes of a strictly lower, known price
-// tier than the source. A source of unknown tier has no dupes: an empty
-// list and a nil error.
+// tier than the source (ranking.Cheaper). A source of unknown tier has no
+// dupes: an empty list and a nil error.
 func (ix *Index) Dupes(slug string, limit int) (*Entry, []Scored, error) {
 	src, ok := ix.bySlug[slug]
 	if !ok {

@@ -3,13 +3,13 @@ package index
 import (
 	"slices"
 
-	"github.com/fragrance-data/fragrance/internal/search"
+	"github.com/fragrance-data/fragrance/internal/index/ranking"
 )
 
-// maxPerLine is the most perfumes of one product line a similar or dupes
-// list holds (see Similar). Three lets a source's best flankers, or a
-// clone house's versions of one scent, show without taking a page.
-const maxPerLine = 3
+// The ranking of similar and dupes lists, with the formula and rules of
+// package ranking. Its lists are kept and shared between replicas
+// (neighbours.go): any change here that changes a list must bump
+// ranking.Format.
 
 // similar ranks the perfumes like src, only those of a known tier below
 // maxTier when maxTier > 0.
@@ -49,7 +49,7 @@ func (ix *Index) rankKeyed(src uint32, limit int, maxTier uint8, sc *simScratch)
 	// cap leave the list short while more candidates wait, keep more.
 	for k := limit*3 + 8; ; k *= 4 {
 		top := ix.rankSimilar(src, maxTier, sc, newTopK(k))
-		picked := capLines(top.sorted(), limit, maxPerLine, ix.line)
+		picked := ranking.CapLines(top.sorted(), limit, func(r keyed) uint64 { return ix.line[r.doc] })
 		if len(picked) >= limit || len(top.h) < k {
 			return picked
 		}
@@ -57,7 +57,8 @@ func (ix *Index) rankKeyed(src uint32, limit int, maxTier uint8, sc *simScratch)
 }
 
 // rankSimilar scores every perfume with a non-zero dot product (and the
-// curated partners) as search.Similarity does, pushing them into top.
+// curated partners) as ranking.SimilarityWeights defines, pushing them
+// into top.
 //
 // It runs once per cold query over every document, so the common case is
 // kept to a few float32 operations: the source and its curated partners
@@ -68,7 +69,7 @@ func (ix *Index) rankKeyed(src uint32, limit int, maxTier uint8, sc *simScratch)
 // every document in turn.
 func (ix *Index) rankSimilar(src uint32, maxTier uint8, sc *simScratch, top *topK) *topK {
 	s := ix.sim
-	wa, wn := search.SimilarityWeights(s.accInv[src] > 0, s.noteInv[src] > 0)
+	wa, wn := ranking.SimilarityWeights(s.accInv[src] > 0, s.noteInv[src] > 0)
 	// The source's inverse norms without its own confidence (never 0).
 	c := confidence(ix.entries[src].RatingCount)
 	r := simScan{ix: ix, sc: sc, top: top, maxTier: maxTier,
@@ -121,7 +122,7 @@ func (r *simScan) scan(from, to uint32) {
 		if !(sim > floor) { // the usual case, once top is full
 			continue
 		}
-		if maxTier > 0 && (tier[i] == 0 || tier[i] >= maxTier) {
+		if maxTier > 0 && !ranking.Cheaper(tier[i], maxTier) {
 			continue
 		}
 		doc := from + uint32(i)
@@ -135,37 +136,21 @@ func (r *simScan) scan(from, to uint32) {
 // pulled towards 1 and which counts even when it shares nothing.
 func (r *simScan) curated(doc uint32) {
 	s := r.ix.sim
-	if r.maxTier > 0 && (s.tier[doc] == 0 || s.tier[doc] >= r.maxTier) {
+	if r.maxTier > 0 && !ranking.Cheaper(s.tier[doc], r.maxTier) {
 		return
 	}
 	a, n := r.sc.dotA[doc], r.sc.dotN[doc]
-	sim := search.Curated(float64(min(max(r.fa*a*s.accInv[doc]+r.fn*n*s.noteInv[doc], 0), 1)))
+	sim := ranking.Curated(float64(min(max(r.fa*a*s.accInv[doc]+r.fn*n*s.noteInv[doc], 0), 1)))
 	if sim > 0 {
 		r.top.push(scoreKey(sim)|r.ix.popKey(doc), doc)
 		r.setFloor()
 	}
 }
 
-// capLines takes the best documents, at most lineCap of any product line.
-func capLines(ranked []keyed, limit, lineCap int, line []uint64) []keyed {
-	out := make([]keyed, 0, min(limit, len(ranked)))
-	seen := make(map[uint64]int, limit)
-	for _, r := range ranked {
-		if len(out) == limit {
-			break
-		}
-		if seen[line[r.doc]] < lineCap {
-			seen[line[r.doc]]++
-			out = append(out, r)
-		}
-	}
-	return out
-}
-
 // scored builds a result item, without its shared lists (fillShared); the
 // ranking key holds the score in its upper half.
 func (ix *Index) scored(r keyed) Scored {
-	return Scored{Entry: &ix.entries[r.doc], Score: search.Score(keyScore(r.key))}
+	return Scored{Entry: &ix.entries[r.doc], Score: ranking.Score(keyScore(r.key))}
 }
 
 // scoreKey puts a 0–1 score in the upper half of a ranking key, above a

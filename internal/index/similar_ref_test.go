@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/fragrance-data/fragrance/internal/catalog"
-	"github.com/fragrance-data/fragrance/internal/search"
+	"github.com/fragrance-data/fragrance/internal/index/ranking"
 )
 
 // The tests in this file check the fast scans of Similar, Dupes and Match
@@ -43,7 +43,7 @@ func (rr *refRanker) ranked(src uint32, maxTier uint8, most int) []keyed {
 	clear(sc.dotA)
 	clear(sc.dotN)
 	s.accumulate(src, sc)
-	wa, wn := search.SimilarityWeights(s.accInv[src] > 0, s.noteInv[src] > 0)
+	wa, wn := ranking.SimilarityWeights(s.accInv[src] > 0, s.noteInv[src] > 0)
 	c := confidence(ix.entries[src].RatingCount)
 	fa, fn := float32(wa)*s.accInv[src]/c, float32(wn)*s.noteInv[src]/c
 	partners := s.curated[src]
@@ -60,7 +60,7 @@ func (rr *refRanker) ranked(src uint32, maxTier uint8, most int) []keyed {
 		}
 		sim := float64(min(max(fa*a*s.accInv[doc]+fn*dn*s.noteInv[doc], 0), 1))
 		if curated {
-			sim = search.Curated(sim)
+			sim = ranking.Curated(sim)
 		}
 		if sim > 0 {
 			all = append(all, scoreKey(sim)|ix.popKey(doc))
@@ -73,7 +73,7 @@ func (rr *refRanker) ranked(src uint32, maxTier uint8, most int) []keyed {
 	for i := len(all) - 1; i >= 0 && len(out) < most; i-- {
 		key := all[i]
 		doc := ix.order[uint64(len(ix.order))-key&(1<<32-1)]
-		if l := ix.line[doc]; lines[l] < maxPerLine {
+		if l := ix.line[doc]; lines[l] < ranking.MaxPerLine {
 			lines[l]++
 			out = append(out, keyed{key, doc})
 		}
@@ -87,7 +87,7 @@ func refScored(ix *Index, src uint32, ranked []keyed, limit int) []Scored {
 	accs, notes := refAccIDs(ix.sim, src), refNoteIDs(ix.sim, src)
 	for _, r := range ranked[:min(limit, len(ranked))] {
 		out = append(out, Scored{
-			Entry: &ix.entries[r.doc], Score: search.Score(keyScore(r.key)),
+			Entry: &ix.entries[r.doc], Score: ranking.Score(keyScore(r.key)),
 			SharedAccords: refSharedAccords(ix, r.doc, accs), SharedNotes: refSharedNotes(ix, r.doc, notes),
 		})
 	}
@@ -259,7 +259,7 @@ func refMatch(ix *Index, q MatchQuery) (MatchResult, error) {
 			for i, id := range r.accIDs {
 				for _, a := range ix.sim.docAccs[ix.sim.docAccOff[doc]:ix.sim.docAccOff[doc+1]] {
 					if a.id() == id {
-						sum += float32(search.AccordFit(r.accWant[i], float64(a.strength())))
+						sum += float32(ranking.AccordFit(r.accWant[i], float64(a.strength())))
 						had++
 					}
 				}
@@ -285,7 +285,7 @@ func refMatch(ix *Index, q MatchQuery) (MatchResult, error) {
 	all = all[:min(keep, len(all))]
 	for _, kd := range all[min(from, len(all)):] {
 		res.Items = append(res.Items, Scored{
-			Entry: &ix.entries[kd.doc], Score: search.Score(keyScore(kd.key)),
+			Entry: &ix.entries[kd.doc], Score: ranking.Score(keyScore(kd.key)),
 		})
 	}
 	return res, nil

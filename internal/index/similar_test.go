@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/fragrance-data/fragrance/internal/catalog"
-	"github.com/fragrance-data/fragrance/internal/search"
+	"github.com/fragrance-data/fragrance/internal/index/ranking"
 )
 
 func scoredNames(ss []Scored) []string {
@@ -51,7 +51,7 @@ func TestSimilarSmall(t *testing.T) {
 	}
 	checkScored(t, "similar sauvage", src, got, 10)
 	// Same accords and notes: the score is the confidence in 14,000 ratings.
-	if len(got) < 4 || got[0].Name() != "Sauvage Eau de Parfum" || got[0].Score != search.Score(search.Confidence(14000)) {
+	if len(got) < 4 || got[0].Name() != "Sauvage Eau de Parfum" || got[0].Score != ranking.Score(ranking.Confidence(14000)) {
 		t.Fatalf("similar to Sauvage = %q %v", scoredNames(got), got)
 	}
 	want := []catalog.AccordStrength{{Name: "woody", Strength: 100}, {Name: "fresh spicy", Strength: 80}, {Name: "amber", Strength: 50}}
@@ -72,7 +72,7 @@ func TestSimilarSmall(t *testing.T) {
 }
 
 // TestSimilarLineCap: five flankers as close to the source as can be take
-// maxPerLine places; the next places go to other houses, however far.
+// ranking.MaxPerLine places; the next places go to other houses, however far.
 func TestSimilarLineCap(t *testing.T) {
 	accords := []catalog.AccordStrength{{Name: "woody", Strength: 100}, {Name: "amber", Strength: 60}}
 	p := func(id int64, name, brand string, rc int, acc []catalog.AccordStrength) catalog.Perfume {

@@ -1,6 +1,7 @@
-// Package search holds the pure text and similarity functions of the
-// service: folding text for matching, slugs, query parsing, ranking and
-// perfume similarity. Nothing here does I/O.
+// Package search holds the pure text functions of the service: folding
+// text for matching, slugs, query parsing and the text index. Nothing
+// here does I/O. What ranks perfumes against one another (similarity,
+// dupes, match's fit) is package index/ranking's.
 package search
 
 import (

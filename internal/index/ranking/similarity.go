@@ -1,4 +1,4 @@
-package search
+package ranking
 
 import "math"
 
@@ -54,7 +54,8 @@ func Confidence(ratings int) float64 {
 // rarities, so a score means the same for every source: 100 is a
 // candidate with the source's exact accords and notes and enough ratings
 // to trust them. The index computes it in its hot loops; similarity_test.go
-// holds the formula as a reference.
+// holds the formula as a reference. A change to it changes the kept
+// lists: bump Format.
 func SimilarityWeights(srcAccords, srcNotes bool) (accords, notes float64) {
 	switch {
 	case srcAccords && srcNotes:
@@ -75,18 +76,6 @@ func Curated(s float64) float64 { return s + (1-s)*CuratedPull }
 // sharing them counts more. It is 1 for a note every perfume has.
 func NoteIDF(df, n int) float64 {
 	return 1 + math.Log(float64(n+1)/float64(df+1))
-}
-
-// AccordFit scores how well a perfume's accord strength have (0 when the
-// perfume lacks it) meets a wanted strength want, both 0–100: 1 at the
-// wanted strength, falling to 0.5 at the far end of the scale, 0 when
-// absent. An accord asked at 40 thus prefers perfumes where it is about 40
-// over ones where it dominates, and any perfume having it over one without.
-func AccordFit(want, have float64) float64 {
-	if have <= 0 {
-		return 0
-	}
-	return 1 - math.Abs(have-want)/200
 }
 
 // Score turns a 0–1 similarity into a matchScore: 0–100, one decimal.
