@@ -2,7 +2,8 @@
 // functions and constants: the similarity formula of similar and dupes
 // (accord and note cosines and their weights, note rarity, rating
 // confidence, the curated pull, the score's scale), their rules (a dupe's
-// price tier, the product-line cap) and the accord fit of match.
+// price tier, the product-line cap), the accord fit of match, and the
+// weighting of a rating by its number of ratings.
 //
 // Only internal/index imports it (internal/archtest holds that): the
 // index runs these rules in its hot loops over its own vectors and
