@@ -26,7 +26,11 @@ var (
 		"internal/access/ratelimit/redislimit/redistest", "internal/images/cutout/cutouttest", "internal/testclock", "internal/testbin"}
 	// pure packages compute and know nothing of HTTP.
 	pure = []string{"internal/catalog", "internal/apikey", "internal/account", "internal/admin", "internal/usage", "internal/imgstore", "internal/search",
-		"internal/index", "internal/view", "internal/jsonenc", "internal/importer", "internal/evaluation"}
+		"internal/index", "internal/index/ranking", "internal/view", "internal/jsonenc", "internal/importer", "internal/evaluation"}
+	// ranking is what ranks perfumes (the similarity formula, the dupes
+	// and line rules, the kept lists' format): only the index ranks, so
+	// only the index imports it, and every surface ranks through it.
+	ranking = "internal/index/ranking"
 )
 
 // pkg is a package of the module and what its non-test files import.
@@ -108,6 +112,8 @@ func TestImportRules(t *testing.T) {
 				t.Errorf("client imports %s: the Go client people install imports only the standard library and oapi-codegen's runtime", imp)
 			case dep == "client":
 				t.Errorf("%s imports the Go client: the service never depends on its clients", p.path)
+			case dep == ranking && p.path != "internal/index":
+				t.Errorf("%s imports %s: only internal/index ranks perfumes; ask the index", p.path, dep)
 			case strings.HasPrefix(p.path, "internal/images/") && dep == "internal/images":
 				t.Errorf("%s imports internal/images: the image jobs' packages are used by the host, never the reverse", p.path)
 			}
