@@ -33,7 +33,7 @@ func TestBundledCatalogue(t *testing.T) {
 	if raceEnabled {
 		// Reading is single-goroutine code; the race detector adds nothing
 		// here but twenty seconds.
-		t.Skip("slow under the race detector; covered by the normal run")
+		t.Skip("slow under the race detector; CI's plain pass (.ci/run, without -race) runs it")
 	}
 	res := readBundled(t)
 	if len(res.Rejected) != 0 {
