@@ -19,7 +19,7 @@ func runBackup(ctx context.Context, args []string, cio cmdIO) error {
 		"SQLite's VACUUM INTO), checks the copy (integrity_check, every table counted) and prints\n"+
 		"what it holds. Restore by stopping the servers and putting FILE in place of the database\n"+
 		"(or serving it: serve --db FILE). Image files live beside the database (--image-dir):\n"+
-		"copy that folder too. A PostgreSQL database is backed up with pg_dump (see README).", cio)
+		"copy that folder too. A PostgreSQL database is backed up with pg_dump (see docs/running-safely.md).", cio)
 	dsn := f.DB()
 	out := f.String("out", "", "the backup file to write")
 	force := f.Bool("force", false, "replace FILE if it exists")
