@@ -46,6 +46,9 @@ func (c holderCatalogue) PerfumeBySlug(slug string) (catalog.Perfume, bool) {
 	return e.Perfume(), true
 }
 
+// Loaded reports whether the holder has served a catalogue yet.
+func (c holderCatalogue) Loaded() bool { return c.h.Load() != nil }
+
 func (c holderCatalogue) IDs() []int64 {
 	if ix := c.h.Load(); ix != nil {
 		return ix.IDs()

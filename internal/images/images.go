@@ -61,6 +61,10 @@ type Catalogue interface {
 	PerfumeBySlug(slug string) (catalog.Perfume, bool)
 	// IDs returns every perfume's numeric id.
 	IDs() []int64
+	// Loaded reports whether a catalogue has been loaded. Before, every
+	// perfume is missing, so the background-removal worker waits instead
+	// of failing the jobs it would claim.
+	Loaded() bool
 }
 
 // NewCatalogue returns a Catalogue over ps (which it does not modify).
@@ -96,6 +100,9 @@ func (c *sliceCatalogue) PerfumeBySlug(slug string) (catalog.Perfume, bool) {
 	}
 	return c.ps[i], true
 }
+
+// Loaded implements Catalogue: a slice is loaded from the start.
+func (c *sliceCatalogue) Loaded() bool { return true }
 
 // IDs implements Catalogue.
 func (c *sliceCatalogue) IDs() []int64 {

@@ -96,6 +96,9 @@ func (s *Service) NewWorker(cfg WorkerConfig) *Worker {
 // cancelled; a job under way is finished first. It returns nil on
 // cancellation.
 func (w *Worker) Run(ctx context.Context) error {
+	if !w.waitLoaded(ctx) {
+		return nil
+	}
 	var wg sync.WaitGroup
 	for range max(w.cfg.Workers, 0) {
 		wg.Add(1)
@@ -121,6 +124,26 @@ func (w *Worker) Run(ctx context.Context) error {
 	}
 }
 
+// loadedPoll is how often a worker started before the catalogue looks
+// whether it has loaded.
+const loadedPoll = 100 * time.Millisecond
+
+// waitLoaded waits until the catalogue is loaded, so that no job is claimed
+// (and failed, its perfume missing) while a server starts. It reports false
+// when ctx ends first.
+func (w *Worker) waitLoaded(ctx context.Context) bool {
+	for !w.s.cat.Loaded() {
+		t := time.NewTimer(loadedPoll)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return false
+		case <-t.C:
+		}
+	}
+	return ctx.Err() == nil
+}
+
 // queueAll queues the perfumes not yet seen by this worker whose
 // transparent image is not done (QueueAll).
 func (w *Worker) queueAll(ctx context.Context) {
@@ -139,8 +162,15 @@ func (w *Worker) queueAll(ctx context.Context) {
 	}
 	if len(fresh) > 0 {
 		// Only jobs that do not exist yet: another replica may hold some,
-		// and a failed one waits for the operator (fragrance images queue).
+		// and a failed one waits for the operator (fragrance images queue)
+		// unless it failed only because its perfume was missing from the
+		// catalogue of the worker that ran it: it is here now.
 		n, err := w.s.store.QueueMissingJobs(ctx, fresh)
+		if err == nil {
+			var retried int
+			retried, err = w.s.store.RetryFailedJobs(ctx, fresh, imgstore.NotInCatalogue)
+			n += retried
+		}
 		if err != nil {
 			if ctx.Err() == nil {
 				w.s.log.Error("queue image jobs", "err", err)
@@ -168,6 +198,9 @@ type JobResult struct {
 // command line uses it; report, when not nil, is called after every job
 // (from several goroutines at once when Workers > 1).
 func (w *Worker) Drain(ctx context.Context, report func(JobResult)) error {
+	if !w.waitLoaded(ctx) {
+		return ctx.Err()
+	}
 	var wg sync.WaitGroup
 	errs := make(chan error, max(w.cfg.Workers, 1))
 	for range max(w.cfg.Workers, 1) {
@@ -274,7 +307,7 @@ func (s *Service) runJob(ctx context.Context, job imgstore.Job) (res JobResult) 
 func (s *Service) makeTransparent(ctx context.Context, id int64) error {
 	p, ok := s.cat.PerfumeByID(id)
 	if !ok {
-		return fmt.Errorf("perfume %d is not in the catalogue", id)
+		return fmt.Errorf("perfume %d %s", id, imgstore.NotInCatalogue)
 	}
 	var data []byte
 	src, err := s.store.Image(ctx, imgstore.Source, id)

@@ -4,9 +4,11 @@ import (
 	"context"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/fragrance-data/fragrance/internal/catalog"
 	"github.com/fragrance-data/fragrance/internal/images"
 	"github.com/fragrance-data/fragrance/internal/imgstore"
 )
@@ -142,5 +144,110 @@ func TestRefreshSeesJobsDoneElsewhere(t *testing.T) {
 	}
 	if !e.svc.TransparentAvailable(9828) {
 		t.Fatal("not available after refresh")
+	}
+}
+
+// lateCatalogue is a catalogue that a test loads when it chooses, as serve's
+// catalogue is loaded some time after the worker starts.
+type lateCatalogue struct {
+	images.Catalogue // every perfume, shown once loaded
+	loaded           atomic.Bool
+}
+
+func (c *lateCatalogue) Loaded() bool { return c.loaded.Load() }
+
+func (c *lateCatalogue) PerfumeByID(id int64) (catalog.Perfume, bool) {
+	if !c.loaded.Load() {
+		return catalog.Perfume{}, false
+	}
+	return c.Catalogue.PerfumeByID(id)
+}
+
+func (c *lateCatalogue) IDs() []int64 {
+	if !c.loaded.Load() {
+		return nil
+	}
+	return c.Catalogue.IDs()
+}
+
+// TestWorkerWaitsForTheCatalogue: a worker started before the catalogue has
+// loaded (a server restarting with jobs left pending) claims nothing until
+// it has, then runs the jobs, instead of failing them for good.
+func TestWorkerWaitsForTheCatalogue(t *testing.T) {
+	e := newTestEnv(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	cat := &lateCatalogue{Catalogue: images.NewCatalogue(testPerfumes)}
+	svc, err := images.New(ctx, images.Config{BaseURL: "https://img.example.com/", AccordColor: accordColor}, e.store, cat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.store.EnqueueJobs(ctx, []int64{31861}); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		done <- svc.NewWorker(images.WorkerConfig{Pause: -1, Poll: time.Hour, Refresh: time.Hour}).Run(ctx)
+	}()
+	time.Sleep(300 * time.Millisecond) // several of the worker's looks at the catalogue
+	if j, err := e.store.Job(ctx, 31861); err != nil || j.State != imgstore.Pending {
+		t.Fatalf("before the catalogue loaded: job = %+v, %v; want it pending", j, err)
+	}
+	cat.loaded.Store(true)
+	deadline := time.Now().Add(30 * time.Second)
+	for !svc.TransparentAvailable(31861) {
+		if time.Now().After(deadline) {
+			j, err := e.store.Job(ctx, 31861)
+			t.Fatalf("job not done after the catalogue loaded: %+v, %v", j, err)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestWorkerRetriesJobsFailedForAMissingPerfume: jobs that failed because
+// their perfume was not in the worker's catalogue (as before a load) are
+// run again once the perfume is there; jobs that failed otherwise wait for
+// the operator.
+func TestWorkerRetriesJobsFailedForAMissingPerfume(t *testing.T) {
+	e := newTestEnv(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	if err := e.store.PutImage(ctx, imgstore.Source, 9828, []byte("not a jpeg")); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.store.EnqueueJobs(ctx, []int64{31861, 9828}); err != nil {
+		t.Fatal(err)
+	}
+	reasons := map[int64]string{31861: "perfume 31861 " + imgstore.NotInCatalogue, 9828: "decode source photo: bad"}
+	for range reasons {
+		j, err := e.store.ClaimJob(ctx, time.Minute, 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := e.store.CompleteJob(ctx, j.ID, j.Attempts, reasons[j.ID]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	done := make(chan error, 1)
+	go func() {
+		done <- e.svc.NewWorker(images.WorkerConfig{Pause: -1, Poll: time.Hour, Refresh: time.Hour, QueueAll: true}).Run(ctx)
+	}()
+	deadline := time.Now().Add(60 * time.Second)
+	for !e.svc.TransparentAvailable(31861) {
+		if time.Now().After(deadline) {
+			t.Fatal("the job failed for a missing perfume was not retried")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if j, err := e.store.Job(context.Background(), 9828); err != nil || j.State != imgstore.Failed || j.Attempts != 1 {
+		t.Errorf("job 9828 = %+v, %v; want it still failed after 1 attempt", j, err)
 	}
 }

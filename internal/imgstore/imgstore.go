@@ -76,6 +76,12 @@ type Job struct {
 // holds it. The worker drops its result; the current holder will finish.
 var ErrStale = errors.New("image job no longer held by this attempt")
 
+// NotInCatalogue ends the reason of a job that failed because its perfume
+// was not in the catalogue the worker served: a perfume deleted since, or
+// one this replica has not loaded yet. Workers retry such jobs once the
+// perfume is in their catalogue (RetryFailedJobs).
+const NotInCatalogue = "is not in the catalogue"
+
 // Jobs is the queue of background-removal jobs. A worker that dies
 // mid-job loses nothing: its claim lapses after the lease and the job is
 // claimed again, up to a maximum number of attempts.
@@ -88,6 +94,11 @@ type Jobs interface {
 	// that replicas queueing the whole catalogue at start-up never reset
 	// each other's work. It returns how many jobs it created.
 	QueueMissingJobs(ctx context.Context, ids []int64) (int, error)
+	// RetryFailedJobs makes pending again, with no attempts, the failed jobs
+	// among ids whose reason ends with reasonSuffix (a failure that another
+	// try can mend, such as NotInCatalogue), and leaves every other job as
+	// it is. It returns how many jobs it made pending.
+	RetryFailedJobs(ctx context.Context, ids []int64, reasonSuffix string) (int, error)
 	// ClaimJob takes the oldest pending job, or a processing job whose lease
 	// ran out, marks it processing with a lease of the given length and
 	// returns it with Attempts counting this claim. Lapsed jobs that already

@@ -62,6 +62,22 @@ func (d *DB) QueueMissingJobs(ctx context.Context, ids []int64) (int, error) {
 	return d.insertJobs(ctx, "queue missing image jobs", `DO NOTHING`, ids)
 }
 
+// RetryFailedJobs makes pending the failed jobs among ids whose reason ends
+// with reasonSuffix (see imgstore.Jobs), in one statement.
+func (d *DB) RetryFailedJobs(ctx context.Context, ids []int64, reasonSuffix string) (int, error) {
+	if len(ids) == 0 || reasonSuffix == "" {
+		return 0, nil
+	}
+	tag, err := d.pool.Exec(ctx, `UPDATE image_jobs SET state = 'pending', reason = '', attempts = 0,
+			lease_until = NULL, queued_at = $3, updated_at = $3
+		WHERE id = ANY($1::bigint[]) AND state = 'failed' AND right(reason, length($2)) = $2`,
+		ids, reasonSuffix, d.now())
+	if err != nil {
+		return 0, fail("retry failed image jobs", err)
+	}
+	return int(tag.RowsAffected()), nil
+}
+
 // insertJobs inserts a pending job for each id in one statement, doing
 // onConflict where one exists, and returns how many rows changed. Ids are
 // deduplicated and written in order, so concurrent calls lock rows alike

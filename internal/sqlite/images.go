@@ -27,6 +27,43 @@ func (d *DB) QueueMissingJobs(ctx context.Context, ids []int64) (int, error) {
 	return d.insertJobs(ctx, "queue missing image jobs", `DO NOTHING`, ids)
 }
 
+// RetryFailedJobs makes pending the failed jobs among ids whose reason ends
+// with reasonSuffix (see imgstore.Jobs), in one transaction.
+func (d *DB) RetryFailedJobs(ctx context.Context, ids []int64, reasonSuffix string) (int, error) {
+	if len(ids) == 0 || reasonSuffix == "" {
+		return 0, nil
+	}
+	tx, err := d.db.BeginTx(ctx, nil)
+	if err != nil {
+		return 0, fmt.Errorf("retry failed image jobs: %w", err)
+	}
+	defer tx.Rollback()
+	st, err := tx.PrepareContext(ctx, `UPDATE image_jobs SET state = 'pending', reason = '', attempts = 0,
+			lease_until = 0, queued_at = ?, updated_at = ?
+		WHERE id = ? AND state = 'failed' AND substr(reason, -length(?)) = ?`)
+	if err != nil {
+		return 0, fmt.Errorf("retry failed image jobs: %w", err)
+	}
+	defer st.Close()
+	now := d.now().UnixMilli()
+	changed := 0
+	for _, id := range ids {
+		res, err := st.ExecContext(ctx, now, now, id, reasonSuffix, reasonSuffix)
+		if err != nil {
+			return 0, fmt.Errorf("retry failed image job %d: %w", id, err)
+		}
+		n, err := res.RowsAffected()
+		if err != nil {
+			return 0, fmt.Errorf("retry failed image job %d: %w", id, err)
+		}
+		changed += int(n)
+	}
+	if err := tx.Commit(); err != nil {
+		return 0, fmt.Errorf("retry failed image jobs: commit: %w", err)
+	}
+	return changed, nil
+}
+
 // insertJobs inserts a pending job for each id in one transaction, doing
 // onConflict where one exists, and returns how many rows changed.
 func (d *DB) insertJobs(ctx context.Context, what, onConflict string, ids []int64) (int, error) {

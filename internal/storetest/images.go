@@ -104,6 +104,7 @@ var jobCases = []struct {
 	{"lapsed lease is retried then given up", testJobsLapsed},
 	{"re-enqueue makes an old claim stale", testJobsReenqueue},
 	{"queueing the missing leaves existing jobs alone", testJobsQueueMissing},
+	{"failed jobs of one kind are retried, others left", testJobsRetryFailed},
 	{"concurrent claims never share a job", testJobsConcurrent},
 }
 
@@ -221,6 +222,32 @@ func testJobsQueueMissing(t *testing.T, s imgstore.Store, _ *testclock.Clock) {
 	wantJob(t, s, 1, imgstore.Done, 1)
 	if n, err := s.QueueMissingJobs(ctx, nil); err != nil || n != 0 {
 		t.Errorf("QueueMissingJobs(nil) = %d, %v", n, err)
+	}
+}
+
+func testJobsRetryFailed(t *testing.T, s imgstore.Store, _ *testclock.Clock) {
+	ctx := context.Background()
+	mustEnqueue(t, s, 1, 2, 3, 4)
+	for _, reason := range []string{"perfume 1 " + imgstore.NotInCatalogue, "decode source photo: bad", "", "perfume 4 " + imgstore.NotInCatalogue} {
+		j := mustClaim(t, s)
+		mustComplete(t, s, j.ID, j.Attempts, reason)
+	}
+	n, err := s.RetryFailedJobs(ctx, []int64{1, 2, 3, 5}, imgstore.NotInCatalogue)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n != 1 {
+		t.Errorf("RetryFailedJobs made %d jobs pending, want 1 (job 1)", n)
+	}
+	wantJob(t, s, 1, imgstore.Pending, 0)
+	wantJob(t, s, 2, imgstore.Failed, 1) // another failure: left for the operator
+	wantJob(t, s, 3, imgstore.Done, 1)
+	wantJob(t, s, 4, imgstore.Failed, 1) // not asked for
+	if _, err := s.Job(ctx, 5); !errors.Is(err, catalog.ErrNotFound) {
+		t.Errorf("job 5 = %v, want none made", err)
+	}
+	if n, err := s.RetryFailedJobs(ctx, nil, imgstore.NotInCatalogue); err != nil || n != 0 {
+		t.Errorf("RetryFailedJobs(nil) = %d, %v", n, err)
 	}
 }
 
