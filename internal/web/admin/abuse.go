@@ -9,6 +9,7 @@ import (
 
 	"github.com/fragrance-data/fragrance/internal/usage"
 	"github.com/fragrance-data/fragrance/internal/web"
+	"github.com/fragrance-data/fragrance/internal/web/session"
 )
 
 // The spans of the abuse signals.
@@ -152,7 +153,7 @@ func signalsTable(id, caption string, sigs []usage.Signal, last int64, forms boo
 // signalsSeen is POST /admin/abuse/seen: the signals up to the newest the
 // page showed are seen by this admin (those that came since stay new).
 func (d *Dashboard) signalsSeen(w http.ResponseWriter, r *http.Request, op operator) {
-	if !d.readForm(w, r) {
+	if !d.area.ReadForm(w, r) {
 		return
 	}
 	upto, err := strconv.ParseInt(r.PostForm.Get("upto"), 10, 64)
@@ -169,5 +170,5 @@ func (d *Dashboard) signalsSeen(w http.ResponseWriter, r *http.Request, op opera
 	if upto > last && !d.record(w, r, op, actSignalsSeen, seenTarget(op.user.ID), "", fmt.Sprintf(seenDetail, upto)) {
 		return
 	}
-	seeOther(w, r, "/admin/abuse")
+	session.SeeOther(w, r, "/admin/abuse")
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/fragrance-data/fragrance/internal/account"
 	"github.com/fragrance-data/fragrance/internal/catalog"
 	"github.com/fragrance-data/fragrance/internal/web"
+	"github.com/fragrance-data/fragrance/internal/web/session"
 )
 
 // Audit actions on accounts.
@@ -194,7 +195,7 @@ func (d *Dashboard) enableAccount(w http.ResponseWriter, r *http.Request, op ope
 }
 
 func (d *Dashboard) setDisabled(w http.ResponseWriter, r *http.Request, op operator, a account.Account, disabled bool) {
-	if !d.readForm(w, r) {
+	if !d.area.ReadForm(w, r) {
 		return
 	}
 	action := actAccountEnable
@@ -229,6 +230,6 @@ func (d *Dashboard) setDisabled(w http.ResponseWriter, r *http.Request, op opera
 		detail = "disabled; its live keys suspended, its sessions ended"
 	}
 	if d.record(w, r, op, action, accountTarget(a.ID), reason, detail) {
-		seeOther(w, r, accountPath(a.ID))
+		session.SeeOther(w, r, accountPath(a.ID))
 	}
 }

@@ -10,7 +10,8 @@
 // page as if the dashboard did not exist. Then it needs an admin session:
 // its own cookie (never the developer portal's), kept in the admin store,
 // ended after admin.SessionIdle unused, and checked against the allow-list
-// again on every request. A store that cannot answer denies. Every form is
+// again on every request; it and the frame of the pages are package
+// session's, as the portal's are. A store that cannot answer denies. Every form is
 // a POST behind http.CrossOriginProtection; every change is written to the
 // audit log with the admin, the client IP and the reason given.
 //
@@ -30,7 +31,6 @@ import (
 	"log/slog"
 	"net/http"
 	"net/netip"
-	"strings"
 	"time"
 
 	"github.com/fragrance-data/fragrance/internal/access/ratelimit"
@@ -39,6 +39,7 @@ import (
 	"github.com/fragrance-data/fragrance/internal/apikey"
 	"github.com/fragrance-data/fragrance/internal/usage"
 	"github.com/fragrance-data/fragrance/internal/web"
+	"github.com/fragrance-data/fragrance/internal/web/session"
 )
 
 //go:embed templates/*.html
@@ -132,23 +133,12 @@ type Dashboard struct {
 	cfg     Config
 	web     *web.Site
 	pages   *web.Templates
-	secure  bool   // the base URL is https
-	cookie  string // the session cookie's name
-	path    string // the session cookie's path
+	area    *session.Area[operator]
 	now     func() time.Time
 	log     *slog.Logger
 	tiers   func() apikey.Tiers
 	limiter ratelimit.Limiter
-	xorigin *http.CrossOriginProtection
 }
-
-// Session cookie names: with the __Host- prefix over https (the browser
-// then insists on Secure, Path=/ and no Domain), plain, and only sent to
-// /admin, on a machine without TLS.
-const (
-	secureCookieName = "__Host-admin"
-	plainCookieName  = "admin"
-)
 
 // New checks cfg and parses the dashboard's templates.
 func New(cfg Config) (*Dashboard, error) {
@@ -158,8 +148,7 @@ func New(cfg Config) (*Dashboard, error) {
 	if !cfg.Credentials.complete() {
 		return nil, errors.New("admin: New needs every function of Credentials")
 	}
-	d := &Dashboard{cfg: cfg, web: cfg.Web, secure: strings.HasPrefix(cfg.Web.BaseURL(), "https://"),
-		now: cfg.Now, log: cfg.Logger, tiers: cfg.Tiers, limiter: cfg.SignInLimiter}
+	d := &Dashboard{cfg: cfg, web: cfg.Web, now: cfg.Now, log: cfg.Logger, tiers: cfg.Tiers, limiter: cfg.SignInLimiter}
 	if d.now == nil {
 		d.now = time.Now
 	}
@@ -178,20 +167,23 @@ func New(cfg Config) (*Dashboard, error) {
 	if d.cfg.FailuresPerIP == (apikey.Limits{}) {
 		d.cfg.FailuresPerIP = DefaultFailuresPerIP
 	}
-	d.cookie, d.path = plainCookieName, "/admin"
-	if d.secure {
-		d.cookie, d.path = secureCookieName, "/"
-	}
-	d.xorigin = http.NewCrossOriginProtection()
-	d.xorigin.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		d.message(w, r, http.StatusForbidden, message{Heading: "Form refused",
-			Text: "This form was sent from another site, so it was refused: the dashboard only takes its own forms. Open the page and send it again."})
-	}))
 	var err error
 	d.pages, err = cfg.Web.Templates(templateFS, funcs(), "signin", "message", "totp", "codes", "overview",
 		"keys", "key", "created", "accounts", "account", "tierrequests", "abuse", "audit")
 	if err != nil {
 		return nil, err
+	}
+	d.area, err = session.New(session.Config[operator]{
+		Web: cfg.Web, Pages: d.pages, Name: "Admin", Who: "dashboard", Log: "admin",
+		Home: "/admin", HomeText: "Back to the dashboard", NoStore: true,
+		// Its own cookie, never the portal's; without TLS sent only to
+		// /admin. web.Cookies lists it for /privacy.
+		Cookie: session.Cookie{Name: "admin", Path: "/admin", SameSite: http.SameSiteStrictMode, MaxAge: admin.SessionMax},
+		Admit:  d.admit, Touch: d.touch, End: cfg.Admins.EndAdminSession, SignInFirst: d.signInFirst,
+		Now: d.now, Logger: d.log,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("admin: %w", err)
 	}
 	return d, nil
 }
@@ -210,11 +202,6 @@ func when(t time.Time) string {
 		return "—"
 	}
 	return t.UTC().Format("2006-01-02 15:04:05") + " UTC"
-}
-
-// title is a page title with the dashboard's name.
-func title(parts ...string) string {
-	return strings.Join(append(parts, "Admin · Fragrance Data Service"), " · ")
 }
 
 // keysChanged tells the Guard that keys changed.

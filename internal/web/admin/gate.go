@@ -2,14 +2,16 @@ package admin
 
 import (
 	"errors"
+	"fmt"
 	"net/http"
 	"net/netip"
 	"net/url"
 	"strings"
+	"time"
 
-	"github.com/fragrance-data/fragrance/internal/account"
 	"github.com/fragrance-data/fragrance/internal/admin"
 	"github.com/fragrance-data/fragrance/internal/catalog"
+	"github.com/fragrance-data/fragrance/internal/web/session"
 )
 
 // operator is a signed-in admin: the session of the request's cookie, its
@@ -56,64 +58,45 @@ func (d *Dashboard) gate(h http.Handler) http.Handler {
 // session check (it cannot, behind gate; the check fails closed anyway).
 var errOutside = errors.New("admin: the client is outside the allow-list")
 
-// lookup finds the admin signed in on r. ok is false when nobody is (no
-// cookie, a malformed one, an unknown or ended session, a disabled user);
-// err reports a store that cannot tell, or a client outside the
-// allow-list, and then nobody is signed in either: the dashboard fails
-// closed.
-func (d *Dashboard) lookup(r *http.Request) (op operator, ok bool, err error) {
-	ip, allowed := d.clientIP(r)
-	if !allowed {
-		return operator{}, false, errOutside
+// admit refuses every session to a client outside the allow-list: the
+// session's lookup then fails closed, before the cookie is read.
+func (d *Dashboard) admit(r *http.Request) error {
+	if _, ok := d.clientIP(r); !ok {
+		return errOutside
 	}
-	c, err := r.Cookie(d.cookie)
-	if err != nil || !account.ValidSecret(c.Value) {
-		return operator{}, false, nil
-	}
-	now := d.now()
-	s, u, err := d.cfg.Admins.TouchAdminSession(r.Context(), account.Hash(c.Value), now)
-	switch {
-	case errors.Is(err, catalog.ErrNotFound):
-		return operator{}, false, nil
-	case err != nil:
-		return operator{}, false, errorf("touch an admin session", err)
-	case u.ID == 0 || s.UserID != u.ID || u.Disabled || s.Expired(now):
-		return operator{}, false, nil
-	}
-	return operator{user: u, session: s, ip: ip}, true, nil
+	return nil
 }
 
-// signedIn serves h for a signed-in admin. Anyone else is sent to the
-// sign-in form (a POST does nothing); a store that cannot answer gives the
-// 503 page, never a signed-in page.
-func (d *Dashboard) signedIn(h func(http.ResponseWriter, *http.Request, operator)) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		op, ok, err := d.lookup(r)
-		switch {
-		case err != nil:
-			d.unavailable(w, r, err)
-		case !ok:
-			d.signInFirst(w, r)
-		default:
-			h(w, r, op)
-		}
-	})
+// errNoOperator reports a session the store found that names no enabled
+// admin, or has ended: nobody is signed in.
+var errNoOperator = fmt.Errorf("admin: the session names no enabled admin: %w", catalog.ErrNotFound)
+
+// touch is the operator of the live session whose cookie hashes to hash,
+// the store recording now as its last use, with the request's client IP.
+// An unknown or ended session, or a disabled admin's, names nobody.
+func (d *Dashboard) touch(r *http.Request, hash string, now time.Time) (operator, error) {
+	s, u, err := d.cfg.Admins.TouchAdminSession(r.Context(), hash, now)
+	switch {
+	case err != nil:
+		return operator{}, errorf("touch an admin session", err)
+	case u.ID == 0 || s.UserID != u.ID || u.Disabled || s.Expired(now):
+		return operator{}, errNoOperator
+	}
+	ip, _ := d.clientIP(r)
+	return operator{user: u, session: s, ip: ip}, nil
 }
 
 // signInFirst answers a request that needs a session, sent without one: a
 // redirect (303) to the sign-in form, which comes back to a page asked for
-// with GET; the browser forgets a cookie that names no session.
+// with GET.
 func (d *Dashboard) signInFirst(w http.ResponseWriter, r *http.Request) {
-	if _, err := r.Cookie(d.cookie); err == nil {
-		d.clearSession(w)
-	}
 	to := signInPath
 	if r.Method == http.MethodGet {
 		if next := r.URL.RequestURI(); safeNext(next) && next != "/admin" {
 			to += "?" + url.Values{"next": {next}}.Encode()
 		}
 	}
-	seeOther(w, r, to)
+	session.SeeOther(w, r, to)
 }
 
 // signInPath is the sign-in form's path.
@@ -136,30 +119,4 @@ func safeNext(next string) bool {
 	}
 	u, err := url.Parse(next)
 	return err == nil && u.Scheme == "" && u.Host == "" && !strings.HasPrefix(u.Path, "//")
-}
-
-// setSession gives the browser the session cookie: HttpOnly,
-// SameSite=Strict, Secure and __Host- over https (Path=/ then, as the
-// prefix demands), Path=/admin otherwise; kept as long as a session can
-// last (the store ends it sooner when idle).
-func (d *Dashboard) setSession(w http.ResponseWriter, secret string) {
-	http.SetCookie(w, &http.Cookie{
-		Name: d.cookie, Value: secret, Path: d.path, MaxAge: int(admin.SessionMax.Seconds()),
-		HttpOnly: true, Secure: d.secure, SameSite: http.SameSiteStrictMode,
-	})
-}
-
-// clearSession makes the browser drop the session cookie.
-func (d *Dashboard) clearSession(w http.ResponseWriter) {
-	http.SetCookie(w, &http.Cookie{
-		Name: d.cookie, Value: "", Path: d.path, MaxAge: -1,
-		HttpOnly: true, Secure: d.secure, SameSite: http.SameSiteStrictMode,
-	})
-}
-
-// seeOther sends the browser to path (303): after a POST, so a reload
-// does not send the form again, and to the sign-in form.
-func seeOther(w http.ResponseWriter, r *http.Request, path string) {
-	w.Header().Set("Cache-Control", "no-store")
-	http.Redirect(w, r, path, http.StatusSeeOther)
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/fragrance-data/fragrance/internal/apikey"
 	"github.com/fragrance-data/fragrance/internal/catalog"
 	"github.com/fragrance-data/fragrance/internal/web"
+	"github.com/fragrance-data/fragrance/internal/web/session"
 )
 
 // Audit actions on keys.
@@ -59,7 +60,7 @@ const (
 // createKey is POST /admin/keys: a key made by an operator (no account),
 // shown once.
 func (d *Dashboard) createKey(w http.ResponseWriter, r *http.Request, op operator) {
-	if !d.readForm(w, r) {
+	if !d.area.ReadForm(w, r) {
 		return
 	}
 	pf := r.PostForm
@@ -142,7 +143,7 @@ func limitsText(perMinute, perDay int64) string {
 
 // setTier is POST /admin/keys/{prefix}/tier.
 func (d *Dashboard) setTier(w http.ResponseWriter, r *http.Request, op operator, k apikey.Key) {
-	if !d.readForm(w, r) {
+	if !d.area.ReadForm(w, r) {
 		return
 	}
 	f := keyForm{Action: actKeyTier, Tier: r.PostForm.Get("tier")}
@@ -165,14 +166,14 @@ func (d *Dashboard) setTier(w http.ResponseWriter, r *http.Request, op operator,
 	}
 	d.keysChanged()
 	if d.record(w, r, op, actKeyTier, k.Prefix, reason, fmt.Sprintf("%s → %s", k.Tier, tier)) {
-		seeOther(w, r, keyPath(k.Prefix))
+		session.SeeOther(w, r, keyPath(k.Prefix))
 	}
 }
 
 // setLimits is POST /admin/keys/{prefix}/limits: the key's own limits (0:
 // the tier's).
 func (d *Dashboard) setLimits(w http.ResponseWriter, r *http.Request, op operator, k apikey.Key) {
-	if !d.readForm(w, r) {
+	if !d.area.ReadForm(w, r) {
 		return
 	}
 	f := keyForm{Action: actKeyLimits, PerMinute: strings.TrimSpace(r.PostForm.Get("per_minute")), PerDay: strings.TrimSpace(r.PostForm.Get("per_day"))}
@@ -189,7 +190,7 @@ func (d *Dashboard) setLimits(w http.ResponseWriter, r *http.Request, op operato
 	}
 	d.keysChanged()
 	if d.record(w, r, op, actKeyLimits, k.Prefix, reason, limitsText(k.PerMinute, k.PerDay)+" → "+limitsText(m, dd)) {
-		seeOther(w, r, keyPath(k.Prefix))
+		session.SeeOther(w, r, keyPath(k.Prefix))
 	}
 }
 
@@ -211,7 +212,7 @@ func (d *Dashboard) revoke(w http.ResponseWriter, r *http.Request, op operator, 
 
 // setState changes a key's state, with a reason, audited as action.
 func (d *Dashboard) setState(w http.ResponseWriter, r *http.Request, op operator, k apikey.Key, to apikey.State, action string) {
-	if !d.readForm(w, r) {
+	if !d.area.ReadForm(w, r) {
 		return
 	}
 	f := keyForm{Action: action}
@@ -240,7 +241,7 @@ func (d *Dashboard) setState(w http.ResponseWriter, r *http.Request, op operator
 	}
 	d.keysChanged()
 	if d.record(w, r, op, action, k.Prefix, reason, fmt.Sprintf("%s → %s", k.State, to)) {
-		seeOther(w, r, keyPath(k.Prefix))
+		session.SeeOther(w, r, keyPath(k.Prefix))
 	}
 }
 

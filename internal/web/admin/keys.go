@@ -17,6 +17,7 @@ import (
 	"github.com/fragrance-data/fragrance/internal/catalog"
 	"github.com/fragrance-data/fragrance/internal/usage"
 	"github.com/fragrance-data/fragrance/internal/web"
+	"github.com/fragrance-data/fragrance/internal/web/session"
 )
 
 // keysPerPage is the length of a page of the key list.
@@ -151,12 +152,7 @@ func pagerOf(u *url.URL, page, pages int) web.Pager {
 // that is not one, or names no key, is a 404.
 func (d *Dashboard) withKey(h func(http.ResponseWriter, *http.Request, operator, apikey.Key)) func(http.ResponseWriter, *http.Request, operator) {
 	return func(w http.ResponseWriter, r *http.Request, op operator) {
-		prefix := r.PathValue("prefix")
-		if n, err := apikey.NormalizePrefix(prefix); err != nil || n != prefix {
-			d.notFound(w, r)
-			return
-		}
-		k, err := d.cfg.Keys.KeyByPrefix(r.Context(), prefix)
+		k, err := session.RouteKey(r, d.cfg.Keys)
 		switch {
 		case errors.Is(err, catalog.ErrNotFound):
 			d.notFound(w, r)

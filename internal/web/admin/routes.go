@@ -12,14 +12,14 @@ import "net/http"
 func (d *Dashboard) Register(handle func(pattern, name string, h http.Handler)) {
 	open := func(pattern, name string, h http.HandlerFunc) { handle(pattern, name, d.web.Secure(d.gate(h))) }
 	get := func(pattern, name string, h func(http.ResponseWriter, *http.Request, operator)) {
-		handle("GET "+pattern, name, d.web.Secure(d.gate(d.signedIn(h))))
+		handle("GET "+pattern, name, d.web.Secure(d.gate(d.area.SignedIn(h))))
 	}
 	post := func(pattern, name string, h func(http.ResponseWriter, *http.Request, operator)) {
-		handle("POST "+pattern, name, d.web.Secure(d.gate(d.xorigin.Handler(d.signedIn(h)))))
+		handle("POST "+pattern, name, d.web.Secure(d.gate(d.area.OwnForms(d.area.SignedIn(h)))))
 	}
 
 	open("GET /admin/signin", "admin.signin", d.signInForm)
-	handle("POST /admin/signin", "admin.signin.post", d.web.Secure(d.gate(d.xorigin.Handler(http.HandlerFunc(d.signIn)))))
+	handle("POST /admin/signin", "admin.signin.post", d.web.Secure(d.gate(d.area.OwnForms(http.HandlerFunc(d.signIn)))))
 	post("/admin/signout", "admin.signout", d.signOut)
 	get("/admin/totp", "admin.totp", d.totpForm)
 	post("/admin/totp", "admin.totp.confirm", d.totpConfirm)

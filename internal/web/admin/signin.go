@@ -16,6 +16,7 @@ import (
 	"github.com/fragrance-data/fragrance/internal/apikey"
 	"github.com/fragrance-data/fragrance/internal/catalog"
 	"github.com/fragrance-data/fragrance/internal/web"
+	"github.com/fragrance-data/fragrance/internal/web/session"
 )
 
 // signInData is what the sign-in form shows: what was typed (never the
@@ -31,15 +32,15 @@ func (d *Dashboard) signInForm(w http.ResponseWriter, r *http.Request) {
 	if !safeNext(next) {
 		next = ""
 	}
-	if _, ok, err := d.lookup(r); err == nil && ok {
-		seeOther(w, r, cmp.Or(next, "/admin"))
+	if _, ok, err := d.area.Lookup(r); err == nil && ok {
+		session.SeeOther(w, r, cmp.Or(next, "/admin"))
 		return
 	}
 	d.renderSignIn(w, r, http.StatusOK, signInData{Next: next})
 }
 
 func (d *Dashboard) renderSignIn(w http.ResponseWriter, r *http.Request, status int, data signInData) {
-	d.pages.Render(w, r, status, "signin", web.Page{Title: title("Sign in"), NoIndex: true, NoStore: true, Data: data})
+	d.pages.Render(w, r, status, "signin", web.Page{Title: d.area.Title("Sign in"), NoIndex: true, NoStore: true, Data: data})
 }
 
 // badSignIn is the one answer to every failed sign-in: an unknown
@@ -61,7 +62,7 @@ type limitID struct {
 // unknown address costs a password check too, and every failure gets the
 // same answer, so the form tells nobody which addresses are admins'.
 func (d *Dashboard) signIn(w http.ResponseWriter, r *http.Request) {
-	if !d.readForm(w, r) {
+	if !d.area.ReadForm(w, r) {
 		return
 	}
 	ip, ok := d.clientIP(r)
@@ -117,7 +118,7 @@ func (d *Dashboard) signIn(w http.ResponseWriter, r *http.Request) {
 		d.unavailable(w, r, err)
 		return
 	}
-	seeOther(w, r, next)
+	session.SeeOther(w, r, next)
 }
 
 // checkCredentials checks a sign-in: ok when the address names an admin
@@ -179,20 +180,16 @@ func isTOTPCode(code string) bool {
 func (d *Dashboard) startSession(w http.ResponseWriter, r *http.Request, u admin.User, ip netip.Addr, detail string) error {
 	ctx := r.Context()
 	now := d.now()
-	secret, hash := account.NewSecret()
-	if err := d.cfg.Admins.CreateAdminSession(ctx, admin.Session{Hash: hash, UserID: u.ID, IP: ip.String(), CreatedAt: now, LastSeen: now}); err != nil {
+	err := d.area.Start(w, r, func(hash string) error {
+		return d.cfg.Admins.CreateAdminSession(ctx, admin.Session{Hash: hash, UserID: u.ID, IP: ip.String(), CreatedAt: now, LastSeen: now})
+	})
+	if err != nil {
 		return errorf("create an admin session", err)
-	}
-	if c, err := r.Cookie(d.cookie); err == nil && account.ValidSecret(c.Value) {
-		if err := d.cfg.Admins.EndAdminSession(ctx, account.Hash(c.Value)); err != nil && !errors.Is(err, catalog.ErrNotFound) {
-			d.log.WarnContext(ctx, "admin: the previous session could not be ended", "err", err)
-		}
 	}
 	e := admin.AuditEntry{At: now, Actor: u.Email, IP: ip.String(), Action: "signin", Target: userTarget(u.ID), Detail: "with " + detail}
 	if _, err := d.cfg.Admins.AppendAudit(ctx, e); err != nil {
 		d.log.ErrorContext(ctx, "admin: a sign-in could not be audited", "err", err, "actor", e.Actor, "ip", e.IP)
 	}
-	d.setSession(w, secret)
 	return nil
 }
 
@@ -207,14 +204,11 @@ func (d *Dashboard) tooManySignIns(w http.ResponseWriter, r *http.Request, dec r
 
 // signOut is POST /admin/signout: this browser's session ends.
 func (d *Dashboard) signOut(w http.ResponseWriter, r *http.Request, op operator) {
-	if c, err := r.Cookie(d.cookie); err == nil && account.ValidSecret(c.Value) {
-		if err := d.cfg.Admins.EndAdminSession(r.Context(), account.Hash(c.Value)); err != nil && !errors.Is(err, catalog.ErrNotFound) {
-			d.unavailable(w, r, errorf("end an admin session", err))
-			return
-		}
+	if err := d.area.End(w, r); err != nil {
+		d.unavailable(w, r, errorf("end an admin session", err))
+		return
 	}
-	d.clearSession(w)
-	seeOther(w, r, signInPath)
+	session.SeeOther(w, r, signInPath)
 }
 
 // userTarget names an admin user in the audit log.

@@ -13,6 +13,7 @@ import (
 	"github.com/fragrance-data/fragrance/internal/apikey"
 	"github.com/fragrance-data/fragrance/internal/catalog"
 	"github.com/fragrance-data/fragrance/internal/web"
+	"github.com/fragrance-data/fragrance/internal/web/session"
 )
 
 // Audit actions on tier requests (their target is the key).
@@ -119,7 +120,7 @@ func (d *Dashboard) decline(w http.ResponseWriter, r *http.Request, op operator)
 }
 
 func (d *Dashboard) decide(w http.ResponseWriter, r *http.Request, op operator, state account.RequestState) {
-	if !d.readForm(w, r) {
+	if !d.area.ReadForm(w, r) {
 		return
 	}
 	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
@@ -195,7 +196,7 @@ func (d *Dashboard) decide(w http.ResponseWriter, r *http.Request, op operator, 
 		return
 	}
 	if d.record(w, r, op, action, tr.KeyPrefix, f.Note, detail) {
-		seeOther(w, r, "/admin/tier-requests")
+		session.SeeOther(w, r, "/admin/tier-requests")
 	}
 }
 

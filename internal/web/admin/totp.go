@@ -57,7 +57,7 @@ func (d *Dashboard) renderTOTP(w http.ResponseWriter, r *http.Request, op operat
 // totpConfirm is POST /admin/totp: the secret is enrolled when the code
 // its app shows is right; the recovery codes are shown, once.
 func (d *Dashboard) totpConfirm(w http.ResponseWriter, r *http.Request, op operator) {
-	if !d.readForm(w, r) {
+	if !d.area.ReadForm(w, r) {
 		return
 	}
 	if op.user.TOTPSecret != "" {

@@ -23,7 +23,7 @@ func (p *Portal) account(w http.ResponseWriter, r *http.Request, v visitor) {
 }
 
 func (p *Portal) renderAccount(w http.ResponseWriter, r *http.Request, v visitor, status int, problem string) {
-	p.pages.Render(w, r, status, "account", web.Page{Title: title("Your account"), NoIndex: true,
+	p.pages.Render(w, r, status, "account", web.Page{Title: p.area.Title("Your account"), NoIndex: true,
 		Crumbs: []web.Crumb{{Name: "Developers", Path: "/developer"}, {Name: "Your account", Path: "/developer/account"}},
 		Data:   accountData{Email: v.account.Email, CreatedAt: v.account.CreatedAt, Error: problem}})
 }
@@ -32,7 +32,7 @@ func (p *Portal) renderAccount(w http.ResponseWriter, r *http.Request, v visitor
 // account's address: its keys are revoked (the Guard told at once), its
 // address erased, its sessions ended; its keys' usage counts stay.
 func (p *Portal) deleteAccount(w http.ResponseWriter, r *http.Request, v visitor) {
-	if !p.readForm(w, r) {
+	if !p.area.ReadForm(w, r) {
 		return
 	}
 	typed, err := account.NormalizeEmail(r.PostForm.Get("confirm"))
@@ -45,7 +45,7 @@ func (p *Portal) deleteAccount(w http.ResponseWriter, r *http.Request, v visitor
 		return
 	}
 	p.keysChanged()
-	p.clearSession(w)
+	p.area.Forget(w)
 	p.message(w, r, http.StatusOK, message{Heading: "Your account is deleted",
 		Text: "Its keys are revoked and your address is erased. The counts of requests its keys made stay, with nothing that names you. " +
 			"You can make a new account with the same address at any time.", Back: "/developer"})

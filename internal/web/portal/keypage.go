@@ -17,6 +17,7 @@ import (
 	"github.com/fragrance-data/fragrance/internal/catalog"
 	"github.com/fragrance-data/fragrance/internal/usage"
 	"github.com/fragrance-data/fragrance/internal/web"
+	"github.com/fragrance-data/fragrance/internal/web/session"
 )
 
 // keyData is what a key's page shows.
@@ -115,7 +116,7 @@ func (p *Portal) renderKey(w http.ResponseWriter, r *http.Request, v visitor, k 
 			d.Higher = append(d.Higher, t)
 		}
 	}
-	p.pages.Render(w, r, status, "key", web.Page{Title: title(k.Prefix), NoIndex: true,
+	p.pages.Render(w, r, status, "key", web.Page{Title: p.area.Title(k.Prefix), NoIndex: true,
 		Crumbs: []web.Crumb{{Name: "Your keys", Path: "/developer/keys"}, {Name: k.Prefix, Path: keyPath(k)}}, Data: d})
 }
 
@@ -237,7 +238,7 @@ func tierRank(t apikey.Tier) int { return max(slices.Index(apikey.AllTiers[:], t
 // requestTier is POST /developer/keys/{prefix}/tier: a request for a
 // higher tier, queued for the operator; its state shows on the key's page.
 func (p *Portal) requestTier(w http.ResponseWriter, r *http.Request, v visitor, k apikey.Key) {
-	if !p.readForm(w, r) {
+	if !p.area.ReadForm(w, r) {
 		return
 	}
 	f := tierForm{Tier: r.PostForm.Get("tier"), UseCase: strings.TrimSpace(r.PostForm.Get("use_case")), Volume: strings.TrimSpace(r.PostForm.Get("volume"))}
@@ -280,7 +281,7 @@ func (p *Portal) requestTier(w http.ResponseWriter, r *http.Request, v visitor, 
 		p.renderKey(w, r, v, k, http.StatusUnprocessableEntity, f)
 		return
 	}
-	seeOther(w, r, keyPath(k)+"#tier")
+	session.SeeOther(w, r, keyPath(k)+"#tier")
 }
 
 // isRevoked reports a change refused because the key is revoked already.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/fragrance-data/fragrance/internal/apikey"
 	"github.com/fragrance-data/fragrance/internal/web"
+	"github.com/fragrance-data/fragrance/internal/web/session"
 )
 
 // keysData is what /developer/keys shows.
@@ -102,13 +103,13 @@ func (p *Portal) renderKeys(w http.ResponseWriter, r *http.Request, v visitor, s
 		}
 		d.Keys = append(d.Keys, row)
 	}
-	p.pages.Render(w, r, status, "keys", web.Page{Title: title("Your keys"), NoIndex: true,
+	p.pages.Render(w, r, status, "keys", web.Page{Title: p.area.Title("Your keys"), NoIndex: true,
 		Crumbs: []web.Crumb{{Name: "Developers", Path: "/developer"}, {Name: "Your keys", Path: "/developer/keys"}}, Data: d})
 }
 
 // createKey is POST /developer/keys: a new free-tier key, shown once.
 func (p *Portal) createKey(w http.ResponseWriter, r *http.Request, v visitor) {
-	if !p.readForm(w, r) {
+	if !p.area.ReadForm(w, r) {
 		return
 	}
 	f := createForm{Name: strings.TrimSpace(r.PostForm.Get("name")), Kind: r.PostForm.Get("kind"), Origins: r.PostForm.Get("origins")}
@@ -212,7 +213,7 @@ type createdData struct {
 // playground gets it in the link's fragment, which no server sees.
 func (p *Portal) renderCreated(w http.ResponseWriter, r *http.Request, d createdData) {
 	d.Kind = kindOf(d.Key)
-	p.pages.Render(w, r, http.StatusOK, "created", web.Page{Title: title("Your new key"), NoIndex: true, NoStore: true,
+	p.pages.Render(w, r, http.StatusOK, "created", web.Page{Title: p.area.Title("Your new key"), NoIndex: true, NoStore: true,
 		Crumbs: []web.Crumb{{Name: "Developers", Path: "/developer"}, {Name: "Your keys", Path: "/developer/keys"}}, Data: d})
 }
 
@@ -235,7 +236,7 @@ var graces = []grace{
 // name, kind, origins, tier and limits, shown once; the old one works for
 // the grace period chosen, then stops.
 func (p *Portal) roll(w http.ResponseWriter, r *http.Request, v visitor, k apikey.Key) {
-	if !p.readForm(w, r) {
+	if !p.area.ReadForm(w, r) {
 		return
 	}
 	i := slices.IndexFunc(graces, func(g grace) bool { return g.Value == r.PostForm.Get("grace") })
@@ -283,10 +284,10 @@ func keyPath(k apikey.Key) string { return "/developer/keys/" + k.Prefix }
 // step of a revocation, a page of its own so it works without JavaScript.
 func (p *Portal) confirmRevoke(w http.ResponseWriter, r *http.Request, v visitor, k apikey.Key) {
 	if k.State == apikey.Revoked {
-		seeOther(w, r, keyPath(k))
+		session.SeeOther(w, r, keyPath(k))
 		return
 	}
-	p.pages.Render(w, r, http.StatusOK, "revoke", web.Page{Title: title("Revoke " + k.Prefix), NoIndex: true,
+	p.pages.Render(w, r, http.StatusOK, "revoke", web.Page{Title: p.area.Title("Revoke " + k.Prefix), NoIndex: true,
 		Crumbs: []web.Crumb{{Name: "Your keys", Path: "/developer/keys"}, {Name: k.Prefix, Path: keyPath(k)}, {Name: "Revoke", Path: keyPath(k) + "/revoke"}},
 		Data:   k})
 }
@@ -301,5 +302,5 @@ func (p *Portal) revoke(w http.ResponseWriter, r *http.Request, v visitor, k api
 		}
 		p.keysChanged()
 	}
-	seeOther(w, r, "/developer/keys")
+	session.SeeOther(w, r, "/developer/keys")
 }

@@ -8,11 +8,13 @@
 // It knows the contracts of accounts (account.Store: links, sessions,
 // tier requests), keys (apikey.Store) and usage, and reaches the API's
 // access Guard only through the funcs of Config (what is left of a key's
-// windows, the tiers in force, that keys changed). Sessions are an
+// windows, the tiers in force, that keys changed). Its sessions and the
+// frame of its pages are package session's, as the dashboard's are: an
 // HttpOnly, SameSite=Lax cookie whose value only the visitor holds (the
-// store keeps its hash); every form that changes something is behind
-// http.CrossOriginProtection; a store that cannot answer means nobody is
-// signed in. Pages stand on the ground of package web.
+// store keeps its hash), kept for account.SessionMax; every form that
+// changes something is behind http.CrossOriginProtection; a store that
+// cannot answer means nobody is signed in. Pages stand on the ground of
+// package web.
 package portal
 
 import (
@@ -32,6 +34,7 @@ import (
 	"github.com/fragrance-data/fragrance/internal/mail"
 	"github.com/fragrance-data/fragrance/internal/usage"
 	"github.com/fragrance-data/fragrance/internal/web"
+	"github.com/fragrance-data/fragrance/internal/web/session"
 )
 
 //go:embed templates/*.html
@@ -101,23 +104,13 @@ type Portal struct {
 	cfg     Config
 	web     *web.Site
 	pages   *web.Templates
+	area    *session.Area[visitor]
 	base    string
-	secure  bool   // the base URL is https
-	cookie  string // the session cookie's name
 	now     func() time.Time
 	log     *slog.Logger
 	tiers   func() apikey.Tiers
 	limiter ratelimit.Limiter
-	xorigin *http.CrossOriginProtection
 }
-
-// Session cookie names: with the __Host- prefix over https (the browser
-// then insists on Secure, Path=/ and no Domain), plain on a developer's
-// machine without TLS. web.Cookies lists it for /privacy.
-const (
-	secureCookieName = "__Host-session"
-	plainCookieName  = "session"
-)
 
 // New checks cfg and parses the portal's templates.
 func New(cfg Config) (*Portal, error) {
@@ -128,8 +121,7 @@ func New(cfg Config) (*Portal, error) {
 	if !strings.HasPrefix(base, "https://") && !strings.HasPrefix(base, "http://") {
 		return nil, fmt.Errorf("portal: the base URL %q is not absolute: sign-in links start with it", base)
 	}
-	p := &Portal{cfg: cfg, web: cfg.Web, base: base, secure: strings.HasPrefix(base, "https://"),
-		now: cfg.Now, log: cfg.Logger, tiers: cfg.Tiers, limiter: cfg.SignInLimiter}
+	p := &Portal{cfg: cfg, web: cfg.Web, base: base, now: cfg.Now, log: cfg.Logger, tiers: cfg.Tiers, limiter: cfg.SignInLimiter}
 	if p.now == nil {
 		p.now = time.Now
 	}
@@ -148,21 +140,22 @@ func New(cfg Config) (*Portal, error) {
 	if p.cfg.MaxKeys <= 0 {
 		p.cfg.MaxKeys = DefaultMaxKeys
 	}
-	p.cookie = plainCookieName
-	if p.secure {
-		p.cookie = secureCookieName
-	}
-	p.xorigin = http.NewCrossOriginProtection()
-	p.xorigin.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		p.message(w, r, http.StatusForbidden, message{Heading: "Form refused",
-			Text: "This form was sent from another site, so it was refused: the portal only takes its own forms. Open the page on this site and send it again.",
-			Back: "/developer"})
-	}))
 	var err error
 	p.pages, err = cfg.Web.Templates(templateFS, funcs(), "developer", "sent", "signin", "message",
 		"keys", "created", "key", "revoke", "account")
 	if err != nil {
 		return nil, err
+	}
+	p.area, err = session.New(session.Config[visitor]{
+		Web: cfg.Web, Pages: p.pages, Name: "Developer portal", Who: "portal", Log: "portal",
+		Home: "/developer", HomeText: "Back to the portal",
+		// web.Cookies lists the cookie for /privacy.
+		Cookie: session.Cookie{Name: "session", SameSite: http.SameSiteLaxMode, MaxAge: account.SessionMax},
+		Touch:  p.touch, End: cfg.Accounts.EndSession, SignInFirst: p.signInFirst,
+		Now: p.now, Logger: p.log,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("portal: %w", err)
 	}
 	return p, nil
 }
@@ -191,18 +184,18 @@ func when(t time.Time) string {
 func (p *Portal) Register(handle func(pattern, name string, h http.Handler)) {
 	get := func(pattern, name string, h http.HandlerFunc) { handle("GET "+pattern, name, p.web.Secure(h)) }
 	post := func(pattern, name string, h http.HandlerFunc) {
-		handle("POST "+pattern, name, p.web.Secure(p.xorigin.Handler(h)))
+		handle("POST "+pattern, name, p.web.Secure(p.area.OwnForms(h)))
 	}
 	get("/developer", "portal.home", p.home)
 	post("/developer/signin/link", "portal.signin.link", p.perIP(p.sendLink))
 	get("/developer/signin", "portal.signin", p.confirmSignIn)
 	post("/developer/signin", "portal.signin.use", p.signIn)
 	post("/developer/signout", "portal.signout", p.signOut)
-	post("/developer/signout/everywhere", "portal.signout.everywhere", p.signedIn(p.signOutEverywhere))
-	get("/developer/account", "portal.account", p.signedIn(p.account))
-	post("/developer/account/delete", "portal.account.delete", p.signedIn(p.deleteAccount))
-	get("/developer/keys", "portal.keys", p.signedIn(p.keys))
-	post("/developer/keys", "portal.keys.create", p.signedIn(p.createKey))
+	post("/developer/signout/everywhere", "portal.signout.everywhere", p.area.SignedIn(p.signOutEverywhere))
+	get("/developer/account", "portal.account", p.area.SignedIn(p.account))
+	post("/developer/account/delete", "portal.account.delete", p.area.SignedIn(p.deleteAccount))
+	get("/developer/keys", "portal.keys", p.area.SignedIn(p.keys))
+	post("/developer/keys", "portal.keys.create", p.area.SignedIn(p.createKey))
 	get("/developer/keys/{prefix}", "portal.key", p.ownKey(p.key))
 	post("/developer/keys/{prefix}/roll", "portal.key.roll", p.ownKey(p.roll))
 	get("/developer/keys/{prefix}/revoke", "portal.key.revoke.confirm", p.ownKey(p.confirmRevoke))
@@ -214,7 +207,7 @@ func (p *Portal) Register(handle func(pattern, name string, h http.Handler)) {
 // in on r, oldest first; nil when nobody is signed in or the stores cannot
 // answer. The playground offers them.
 func (p *Portal) Keys(r *http.Request) []web.KeyChoice {
-	v, ok, err := p.lookup(r)
+	v, ok, err := p.area.Lookup(r)
 	if err != nil || !ok {
 		return nil
 	}
@@ -253,9 +246,4 @@ func (p *Portal) keysChanged() {
 	if p.cfg.KeysChanged != nil {
 		p.cfg.KeysChanged()
 	}
-}
-
-// title is a page title with the portal's and the service's names.
-func title(parts ...string) string {
-	return strings.Join(append(parts, "Developer portal · Fragrance Data Service"), " · ")
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/fragrance-data/fragrance/internal/account"
 	"github.com/fragrance-data/fragrance/internal/apikey"
 	"github.com/fragrance-data/fragrance/internal/catalog"
+	"github.com/fragrance-data/fragrance/internal/web/session"
 )
 
 // visitor is a signed-in visitor: the session of the request's cookie and
@@ -17,55 +18,26 @@ type visitor struct {
 	session account.Session
 }
 
-// lookup finds the visitor signed in on r. ok is false when nobody is (no
-// cookie, a malformed one, an unknown or expired session); err reports a
-// store that cannot tell, and then nobody is signed in either: the portal
-// fails closed.
-func (p *Portal) lookup(r *http.Request) (v visitor, ok bool, err error) {
-	c, err := r.Cookie(p.cookie)
-	if err != nil || !account.ValidSecret(c.Value) {
-		return visitor{}, false, nil
-	}
-	s, a, err := p.cfg.Accounts.TouchSession(r.Context(), account.Hash(c.Value), p.now())
+// touch is the visitor of the live session whose cookie hashes to hash,
+// the store recording now as its last use. A session of no live, enabled
+// account names nobody (account.ErrNoSession), whatever the store said.
+func (p *Portal) touch(r *http.Request, hash string, now time.Time) (visitor, error) {
+	s, a, err := p.cfg.Accounts.TouchSession(r.Context(), hash, now)
 	switch {
-	case errors.Is(err, catalog.ErrNotFound):
-		return visitor{}, false, nil
 	case err != nil:
-		return visitor{}, false, err
+		return visitor{}, err
 	case a.ID == 0 || a.ID != s.AccountID || a.Deleted() || a.Disabled:
-		return visitor{}, false, nil
+		return visitor{}, account.ErrNoSession
 	}
-	return visitor{account: a, session: s}, true, nil
-}
-
-// signedIn serves h for a signed-in visitor. Anyone else gets the sign-in
-// form (401); a store that cannot answer gives the 503 page, never a
-// signed-in page.
-func (p *Portal) signedIn(h func(http.ResponseWriter, *http.Request, visitor)) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
-		v, ok, err := p.lookup(r)
-		switch {
-		case err != nil:
-			p.unavailable(w, r, err)
-		case !ok:
-			p.signInFirst(w, r)
-		default:
-			h(w, r, v)
-		}
-	}
+	return visitor{account: a, session: s}, nil
 }
 
 // ownKey serves h for a signed-in visitor and a key of theirs, named by
 // the route's {prefix}. A key of another account, or of none, is answered
 // exactly as a key that does not exist: 404, nothing read out or changed.
 func (p *Portal) ownKey(h func(http.ResponseWriter, *http.Request, visitor, apikey.Key)) http.HandlerFunc {
-	return p.signedIn(func(w http.ResponseWriter, r *http.Request, v visitor) {
-		prefix := r.PathValue("prefix")
-		if n, err := apikey.NormalizePrefix(prefix); err != nil || n != prefix {
-			p.notFound(w, r)
-			return
-		}
-		k, err := p.cfg.Keys.KeyByPrefix(r.Context(), prefix)
+	return p.area.SignedIn(func(w http.ResponseWriter, r *http.Request, v visitor) {
+		k, err := session.RouteKey(r, p.cfg.Keys)
 		switch {
 		case errors.Is(err, catalog.ErrNotFound) || (err == nil && k.AccountID != v.account.ID):
 			p.notFound(w, r)
@@ -88,45 +60,20 @@ func (p *Portal) notFound(w http.ResponseWriter, r *http.Request) {
 }
 
 // signInFirst answers a page that needs a session, asked without one: the
-// sign-in form, 401, and the browser forgets a cookie that no longer
-// names a session.
+// sign-in form, 401.
 func (p *Portal) signInFirst(w http.ResponseWriter, r *http.Request) {
-	if _, err := r.Cookie(p.cookie); err == nil {
-		p.clearSession(w)
-	}
 	p.renderHome(w, r, http.StatusUnauthorized, homeData{
 		Notice: "Sign in to manage your keys: you are not signed in, or your session has ended.",
 	})
 }
 
-// setSession gives the browser the session cookie: HttpOnly, SameSite=Lax,
-// Secure and __Host- over https, kept as long as a session can last (the
-// store ends it sooner when idle).
-func (p *Portal) setSession(w http.ResponseWriter, secret string) {
-	http.SetCookie(w, &http.Cookie{
-		Name: p.cookie, Value: secret, Path: "/", MaxAge: int(account.SessionMax / time.Second),
-		HttpOnly: true, Secure: p.secure, SameSite: http.SameSiteLaxMode,
-	})
-}
-
-// clearSession makes the browser drop the session cookie.
-func (p *Portal) clearSession(w http.ResponseWriter) {
-	http.SetCookie(w, &http.Cookie{
-		Name: p.cookie, Value: "", Path: "/", MaxAge: -1,
-		HttpOnly: true, Secure: p.secure, SameSite: http.SameSiteLaxMode,
-	})
-}
-
 // signOut is POST /developer/signout: this browser's session ends.
 func (p *Portal) signOut(w http.ResponseWriter, r *http.Request) {
-	if c, err := r.Cookie(p.cookie); err == nil && account.ValidSecret(c.Value) {
-		if err := p.cfg.Accounts.EndSession(r.Context(), account.Hash(c.Value)); err != nil && !errors.Is(err, catalog.ErrNotFound) {
-			p.unavailable(w, r, err)
-			return
-		}
+	if err := p.area.End(w, r); err != nil {
+		p.unavailable(w, r, err)
+		return
 	}
-	p.clearSession(w)
-	seeOther(w, r, "/developer")
+	session.SeeOther(w, r, "/developer")
 }
 
 // signOutEverywhere is POST /developer/signout/everywhere: every session
@@ -136,6 +83,6 @@ func (p *Portal) signOutEverywhere(w http.ResponseWriter, r *http.Request, v vis
 		p.unavailable(w, r, err)
 		return
 	}
-	p.clearSession(w)
-	seeOther(w, r, "/developer")
+	p.area.Forget(w)
+	session.SeeOther(w, r, "/developer")
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/fragrance-data/fragrance/internal/catalog"
 	"github.com/fragrance-data/fragrance/internal/mail"
 	"github.com/fragrance-data/fragrance/internal/web"
+	"github.com/fragrance-data/fragrance/internal/web/session"
 )
 
 // homeData is what /developer shows.
@@ -32,7 +33,7 @@ type signInForm struct{ Email, Error string }
 
 // home is GET /developer: the API in one screen, and the sign-in form.
 func (p *Portal) home(w http.ResponseWriter, r *http.Request) {
-	v, ok, err := p.lookup(r)
+	v, ok, err := p.area.Lookup(r)
 	if err != nil {
 		p.unavailable(w, r, err)
 		return
@@ -40,8 +41,8 @@ func (p *Portal) home(w http.ResponseWriter, r *http.Request) {
 	d := homeData{}
 	if ok {
 		d.Email = v.account.Email
-	} else if _, err := r.Cookie(p.cookie); err == nil {
-		p.clearSession(w) // it names no session any more
+	} else {
+		p.area.ForgetStale(w, r)
 	}
 	p.renderHome(w, r, http.StatusOK, d)
 }
@@ -49,7 +50,7 @@ func (p *Portal) home(w http.ResponseWriter, r *http.Request) {
 func (p *Portal) renderHome(w http.ResponseWriter, r *http.Request, status int, d homeData) {
 	d.Base, d.Free = p.base, p.tiers().For(apikey.Key{Tier: apikey.Free})
 	p.pages.Render(w, r, status, "developer", web.Page{
-		Title:       title("API keys"),
+		Title:       p.area.Title("API keys"),
 		Description: "Get a free API key for the Fragrance Data Service: sign in with your email address, no password.",
 		Path:        "/developer",
 		NoIndex:     status != http.StatusOK,
@@ -67,7 +68,7 @@ const maxTyped = 254
 // tells nobody who has one. Links are limited per address (and per client
 // IP around it: perIP).
 func (p *Portal) sendLink(w http.ResponseWriter, r *http.Request) {
-	if !p.readForm(w, r) {
+	if !p.area.ReadForm(w, r) {
 		return
 	}
 	typed := r.PostForm.Get("email")
@@ -103,7 +104,7 @@ func (p *Portal) sendLink(w http.ResponseWriter, r *http.Request) {
 		p.unavailable(w, r, fmt.Errorf("send a sign-in link: %w", err))
 		return
 	}
-	p.pages.Render(w, r, http.StatusOK, "sent", web.Page{Title: title("Check your email"), NoIndex: true,
+	p.pages.Render(w, r, http.StatusOK, "sent", web.Page{Title: p.area.Title("Check your email"), NoIndex: true,
 		Data: struct{ Email string }{email}})
 }
 
@@ -126,7 +127,7 @@ func (p *Portal) linkGone(w http.ResponseWriter, r *http.Request, status int) {
 	if status == http.StatusBadRequest {
 		text = "This sign-in link is incomplete: it may have been cut when it was copied. Ask for a new one."
 	}
-	p.message(w, r, status, message{Heading: "This link does not work", Text: text, Again: true})
+	p.message(w, r, status, message{Heading: "This link does not work", Text: text, More: signInForm{}})
 }
 
 // confirmSignIn is GET /developer/signin?token=: the page the mailed link
@@ -140,7 +141,7 @@ func (p *Portal) confirmSignIn(w http.ResponseWriter, r *http.Request) {
 	}
 	// The address holds the token: no page it leads to learns it.
 	w.Header().Set("Referrer-Policy", "no-referrer")
-	p.pages.Render(w, r, http.StatusOK, "signin", web.Page{Title: title("Sign in"), NoIndex: true, NoStore: true,
+	p.pages.Render(w, r, http.StatusOK, "signin", web.Page{Title: p.area.Title("Sign in"), NoIndex: true, NoStore: true,
 		Data: struct{ Token string }{token}})
 }
 
@@ -148,7 +149,7 @@ func (p *Portal) confirmSignIn(w http.ResponseWriter, r *http.Request) {
 // made on first use, a session begins and the browser goes to its keys.
 // A disabled account gets a page saying so (403), and no session.
 func (p *Portal) signIn(w http.ResponseWriter, r *http.Request) {
-	if !p.readForm(w, r) {
+	if !p.area.ReadForm(w, r) {
 		return
 	}
 	token := r.PostForm.Get("token")
@@ -172,19 +173,15 @@ func (p *Portal) signIn(w http.ResponseWriter, r *http.Request) {
 				"If you think this is a mistake, write to the operator.", Back: "/developer"})
 		return
 	}
-	secret, hash := account.NewSecret()
-	if err := p.cfg.Accounts.CreateSession(r.Context(), account.Session{Hash: hash, AccountID: a.ID, CreatedAt: now}); err != nil {
+	// A session this browser had before (another account, say) ends.
+	err = p.area.Start(w, r, func(hash string) error {
+		return p.cfg.Accounts.CreateSession(r.Context(), account.Session{Hash: hash, AccountID: a.ID, CreatedAt: now})
+	})
+	if err != nil {
 		p.unavailable(w, r, err)
 		return
 	}
-	// A session this browser had before (another account, say) ends.
-	if c, err := r.Cookie(p.cookie); err == nil && account.ValidSecret(c.Value) {
-		if err := p.cfg.Accounts.EndSession(r.Context(), account.Hash(c.Value)); err != nil && !errors.Is(err, catalog.ErrNotFound) {
-			p.log.WarnContext(r.Context(), "portal: the previous session could not be ended", "err", err)
-		}
-	}
-	p.setSession(w, secret)
-	seeOther(w, r, "/developer/keys")
+	session.SeeOther(w, r, "/developer/keys")
 }
 
 // perIP puts h behind Config.LimitPerIP. The wrapper answers a refusal or
