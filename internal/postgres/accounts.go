@@ -152,7 +152,7 @@ func (d *DB) DeleteAccount(ctx context.Context, id int64, now time.Time) error {
 		// updated_at only moves forward (see updateKey).
 		batch.Queue(`UPDATE api_keys SET state = 'revoked', email = '', updated_at = GREATEST(updated_at, $2) WHERE account_id = $1`, id, d.stamp())
 		batch.Queue(`UPDATE accounts SET email = '', deleted_at = $2 WHERE id = $1 AND deleted_at IS NULL`, id, stampOf(now))
-		batch.Queue(`DELETE FROM sessions WHERE account_id = $1`, id)
+		batch.Queue(accountSessions.endAllOf(), id)
 		batch.Queue(`DELETE FROM tier_requests WHERE account_id = $1`, id)
 		if !a.Deleted() {
 			batch.Queue(`DELETE FROM sign_in_links WHERE email = $1 AND used_at IS NULL`, a.Email)
@@ -186,7 +186,7 @@ func (d *DB) SetAccountDisabled(ctx context.Context, id int64, disabled bool) (a
 		if disabled {
 			batch.Queue(`UPDATE api_keys SET state = 'suspended', suspended_by_account = true, updated_at = GREATEST(updated_at, $2)
 				WHERE account_id = $1 AND state = 'active'`, id, d.stamp())
-			batch.Queue(`DELETE FROM sessions WHERE account_id = $1`, id)
+			batch.Queue(accountSessions.endAllOf(), id)
 		} else {
 			batch.Queue(`UPDATE api_keys SET state = 'active', suspended_by_account = false, updated_at = GREATEST(updated_at, $2)
 				WHERE account_id = $1 AND state = 'suspended' AND suspended_by_account`, id, d.stamp())
@@ -209,84 +209,49 @@ func scanAccount(r pgx.Row) (account.Account, error) {
 	return a, nil
 }
 
+// accountSessions are the portal's sessions: of live, enabled accounts.
+var accountSessions = sessionTable{
+	what: "session", table: "sessions", owner: "account_id",
+	allowed: `accounts WHERE id = $3 AND deleted_at IS NULL AND NOT disabled`, allowedName: "live, enabled account",
+	idle: account.SessionIdle, max: account.SessionMax, gone: account.ErrNoSession,
+}
+
 // CreateSession stores a session of a live, enabled account (otherwise an
 // error wrapping catalog.ErrNotFound). Sessions expired at its CreatedAt are
 // dropped first, so the table stays small.
 func (d *DB) CreateSession(ctx context.Context, s account.Session) error {
-	if s.Hash == "" || s.CreatedAt.IsZero() {
-		return fmt.Errorf("postgres: create session: hash and creation time are required: %w", catalog.ErrInvalid)
-	}
-	created := stampOf(s.CreatedAt)
-	if err := d.prune(ctx, `sessions`, `last_seen <= $1 OR created_at <= $2`,
-		created.Add(-account.SessionIdle), created.Add(-account.SessionMax)); err != nil {
-		return fail("create session", err)
-	}
-	tag, err := d.pool.Exec(ctx, `INSERT INTO sessions (hash, account_id, created_at, last_seen)
-		SELECT $1, id, $2, $2 FROM accounts WHERE id = $3 AND deleted_at IS NULL AND NOT disabled`, s.Hash, created, s.AccountID)
-	if err != nil {
-		return fail("create session", err)
-	}
-	if tag.RowsAffected() != 1 {
-		return fmt.Errorf("postgres: create session: no live, enabled account %d: %w", s.AccountID, catalog.ErrNotFound)
-	}
-	return nil
+	return d.createSession(ctx, accountSessions, sessionRow{hash: s.Hash, owner: s.AccountID, created: s.CreatedAt})
 }
 
 // TouchSession returns a live session and its account and records now as
 // the session's LastSeen; an expired one (or one of a deleted or disabled
 // account) is deleted and gives account.ErrNoSession.
 func (d *DB) TouchSession(ctx context.Context, hash string, now time.Time) (account.Session, account.Account, error) {
-	now = stampOf(now)
-	var s account.Session
 	var a account.Account
-	gone := false
-	err := d.inTx(ctx, func(tx pgx.Tx) error {
-		var deleted *time.Time
-		err := tx.QueryRow(ctx, `SELECT s.hash, s.account_id, s.created_at, s.last_seen, a.id, a.email, a.created_at, a.deleted_at, a.disabled
-			FROM sessions s JOIN accounts a ON a.id = s.account_id WHERE s.hash = $1 FOR UPDATE OF s`, hash).
-			Scan(&s.Hash, &s.AccountID, &s.CreatedAt, &s.LastSeen, &a.ID, &a.Email, &a.CreatedAt, &deleted, &a.Disabled)
-		if errors.Is(err, pgx.ErrNoRows) {
-			gone = true
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		s.CreatedAt, s.LastSeen = s.CreatedAt.UTC(), s.LastSeen.UTC()
-		a.CreatedAt, a.DeletedAt = a.CreatedAt.UTC(), timeOf(deleted)
-		if s.Expired(now) || a.Deleted() || a.Disabled {
-			gone = true
-			_, err := tx.Exec(ctx, `DELETE FROM sessions WHERE hash = $1`, hash)
-			return err
-		}
-		if now.After(s.LastSeen) {
-			if _, err := tx.Exec(ctx, `UPDATE sessions SET last_seen = $2 WHERE hash = $1`, hash, now); err != nil {
-				return err
-			}
-			s.LastSeen = now
-		}
-		return nil
+	row, err := d.touchSession(ctx, accountSessions, hash, now, func(tx pgx.Tx, s sessionRow, now time.Time) (bool, error) {
+		var err error
+		a, err = scanAccount(tx.QueryRow(ctx, `SELECT `+accountColumns+` FROM accounts WHERE id = $1`, s.owner))
+		return err == nil && !accountSession(s).Expired(now) && !a.Deleted() && !a.Disabled, err
 	})
-	switch {
-	case err != nil:
-		return account.Session{}, account.Account{}, fail("touch session", err)
-	case gone:
-		return account.Session{}, account.Account{}, account.ErrNoSession
+	if err != nil {
+		return account.Session{}, account.Account{}, err
 	}
-	return s, a, nil
+	return accountSession(row), a, nil
+}
+
+// accountSession is a row of the portal's sessions.
+func accountSession(s sessionRow) account.Session {
+	return account.Session{Hash: s.hash, AccountID: s.owner, CreatedAt: s.created, LastSeen: s.lastSeen}
 }
 
 // EndSession deletes one session; ending one that is gone is no error.
 func (d *DB) EndSession(ctx context.Context, hash string) error {
-	if _, err := d.pool.Exec(ctx, `DELETE FROM sessions WHERE hash = $1`, hash); err != nil {
-		return fail("end session", err)
-	}
-	return nil
+	return d.endSession(ctx, accountSessions, hash)
 }
 
 // EndSessions deletes every session of an account.
 func (d *DB) EndSessions(ctx context.Context, accountID int64) error {
-	if _, err := d.pool.Exec(ctx, `DELETE FROM sessions WHERE account_id = $1`, accountID); err != nil {
+	if _, err := d.pool.Exec(ctx, accountSessions.endAllOf(), accountID); err != nil {
 		return fail(fmt.Sprintf("end sessions of account %d", accountID), err)
 	}
 	return nil

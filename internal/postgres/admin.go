@@ -2,7 +2,6 @@ package postgres
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 
@@ -100,7 +99,7 @@ func (d *DB) UpdateAdminUser(ctx context.Context, u admin.User) (admin.User, err
 			return err
 		}
 		if u.Disabled || u.PasswordHash != before {
-			_, err = tx.Exec(ctx, `DELETE FROM admin_sessions WHERE user_id = $1`, u.ID)
+			_, err = tx.Exec(ctx, adminSessions.endAllOf(), u.ID)
 		}
 		return err
 	})
@@ -122,83 +121,49 @@ func scanAdminUser(r pgx.Row) (admin.User, error) {
 	return u, nil
 }
 
-// CreateAdminSession stores a session of an enabled admin (otherwise an
-// error wrapping catalog.ErrNotFound). Sessions expired at its CreatedAt
-// are dropped first, so the table stays small.
-func (d *DB) CreateAdminSession(ctx context.Context, s admin.Session) error {
-	if s.Hash == "" || s.CreatedAt.IsZero() {
-		return fmt.Errorf("postgres: create admin session: hash and creation time are required: %w", catalog.ErrInvalid)
-	}
-	created := stampOf(s.CreatedAt)
-	if err := d.prune(ctx, `admin_sessions`, `last_seen <= $1 OR created_at <= $2`,
-		created.Add(-admin.SessionIdle), created.Add(-admin.SessionMax)); err != nil {
-		return fail("create admin session", err)
-	}
-	tag, err := d.pool.Exec(ctx, `INSERT INTO admin_sessions (hash, user_id, ip, created_at, last_seen)
-		SELECT $1, id, $2, $3, $3 FROM admin_users WHERE id = $4 AND NOT disabled`, s.Hash, s.IP, created, s.UserID)
-	if err != nil {
-		return fail("create admin session", err)
-	}
-	if tag.RowsAffected() != 1 {
-		return fmt.Errorf("postgres: create admin session: no enabled admin %d: %w", s.UserID, catalog.ErrNotFound)
-	}
-	return nil
+// adminSessions are the dashboard's sessions: of enabled admins, each
+// with the client IP it signed in from.
+var adminSessions = sessionTable{
+	what: "admin session", table: "admin_sessions", owner: "user_id", ip: true,
+	allowed: `admin_users WHERE id = $3 AND NOT disabled`, allowedName: "enabled admin",
+	idle: admin.SessionIdle, max: admin.SessionMax, gone: noAdminSession,
 }
 
 // noAdminSession reports a session that is unknown, ended, expired or a
 // disabled admin's.
 var noAdminSession = fmt.Errorf("postgres: no such admin session: %w", catalog.ErrNotFound)
 
+// CreateAdminSession stores a session of an enabled admin (otherwise an
+// error wrapping catalog.ErrNotFound). Sessions expired at its CreatedAt
+// are dropped first, so the table stays small.
+func (d *DB) CreateAdminSession(ctx context.Context, s admin.Session) error {
+	return d.createSession(ctx, adminSessions, sessionRow{hash: s.Hash, owner: s.UserID, ip: s.IP, created: s.CreatedAt})
+}
+
 // TouchAdminSession returns a live session and its admin and records now
 // as its LastSeen; an expired one (or a disabled admin's) is deleted and
 // gives an error wrapping catalog.ErrNotFound.
 func (d *DB) TouchAdminSession(ctx context.Context, hash string, now time.Time) (admin.Session, admin.User, error) {
-	now = stampOf(now)
-	var s admin.Session
 	var u admin.User
-	gone := false
-	err := d.inTx(ctx, func(tx pgx.Tx) error {
-		err := tx.QueryRow(ctx, `SELECT hash, user_id, ip, created_at, last_seen FROM admin_sessions WHERE hash = $1 FOR UPDATE`, hash).
-			Scan(&s.Hash, &s.UserID, &s.IP, &s.CreatedAt, &s.LastSeen)
-		if errors.Is(err, pgx.ErrNoRows) {
-			gone = true
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		s.CreatedAt, s.LastSeen = s.CreatedAt.UTC(), s.LastSeen.UTC()
-		if u, err = scanAdminUser(tx.QueryRow(ctx, `SELECT `+adminUserColumns+` FROM admin_users WHERE id = $1`, s.UserID)); err != nil {
-			return err
-		}
-		if s.Expired(now) || u.Disabled {
-			gone = true
-			_, err := tx.Exec(ctx, `DELETE FROM admin_sessions WHERE hash = $1`, hash)
-			return err
-		}
-		if now.After(s.LastSeen) {
-			if _, err := tx.Exec(ctx, `UPDATE admin_sessions SET last_seen = $2 WHERE hash = $1`, hash, now); err != nil {
-				return err
-			}
-			s.LastSeen = now
-		}
-		return nil
+	row, err := d.touchSession(ctx, adminSessions, hash, now, func(tx pgx.Tx, s sessionRow, now time.Time) (bool, error) {
+		var err error
+		u, err = scanAdminUser(tx.QueryRow(ctx, `SELECT `+adminUserColumns+` FROM admin_users WHERE id = $1`, s.owner))
+		return err == nil && !adminSession(s).Expired(now) && !u.Disabled, err
 	})
-	switch {
-	case err != nil:
-		return admin.Session{}, admin.User{}, fail("touch admin session", err)
-	case gone:
-		return admin.Session{}, admin.User{}, noAdminSession
+	if err != nil {
+		return admin.Session{}, admin.User{}, err
 	}
-	return s, u, nil
+	return adminSession(row), u, nil
+}
+
+// adminSession is a row of the dashboard's sessions.
+func adminSession(s sessionRow) admin.Session {
+	return admin.Session{Hash: s.hash, UserID: s.owner, IP: s.ip, CreatedAt: s.created, LastSeen: s.lastSeen}
 }
 
 // EndAdminSession deletes one session; ending one that is gone is no error.
 func (d *DB) EndAdminSession(ctx context.Context, hash string) error {
-	if _, err := d.pool.Exec(ctx, `DELETE FROM admin_sessions WHERE hash = $1`, hash); err != nil {
-		return fail("end admin session", err)
-	}
-	return nil
+	return d.endSession(ctx, adminSessions, hash)
 }
 
 const auditColumns = `id, at, actor, ip, action, target, reason, detail`

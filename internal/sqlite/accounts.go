@@ -138,7 +138,7 @@ func (d *DB) DeleteAccount(ctx context.Context, id int64, now time.Time) error {
 		// reaches the replicas' caches at their next sync.
 		{`UPDATE api_keys SET state = 'revoked', email = '', updated_at = MAX(updated_at, ?) WHERE account_id = ?`, []any{keyStamp, id}},
 		{`UPDATE accounts SET email = '', deleted_at = ? WHERE id = ? AND deleted_at = 0`, []any{millis(stampOrZero(now)), id}},
-		{`DELETE FROM sessions WHERE account_id = ?`, []any{id}},
+		{accountSessions.endAllOf(), []any{id}},
 		{`DELETE FROM tier_requests WHERE account_id = ?`, []any{id}},
 	}
 	if !a.Deleted() {
@@ -189,7 +189,7 @@ func (d *DB) SetAccountDisabled(ctx context.Context, id int64, disabled bool) (a
 		return account.Account{}, fmt.Errorf("%s: %w", what, err)
 	}
 	if disabled {
-		if _, err := tx.ExecContext(ctx, `DELETE FROM sessions WHERE account_id = ?`, id); err != nil {
+		if _, err := tx.ExecContext(ctx, accountSessions.endAllOf(), id); err != nil {
 			return account.Account{}, fmt.Errorf("%s: %w", what, err)
 		}
 	}
@@ -213,94 +213,49 @@ func scanAccount(r rowScanner) (account.Account, error) {
 	return a, nil
 }
 
+// accountSessions are the portal's sessions: of live, enabled accounts.
+var accountSessions = sessionTable{
+	what: "session", table: "sessions", owner: "account_id",
+	allowed: `accounts WHERE id = ? AND deleted_at = 0 AND disabled = 0`, allowedName: "live, enabled account",
+	idle: account.SessionIdle, max: account.SessionMax, gone: account.ErrNoSession,
+}
+
 // CreateSession stores a session of a live, enabled account (otherwise an
 // error wrapping catalog.ErrNotFound). Sessions expired at its CreatedAt are
 // dropped on the way, so the table stays small.
 func (d *DB) CreateSession(ctx context.Context, s account.Session) error {
-	if s.Hash == "" || s.CreatedAt.IsZero() {
-		return fmt.Errorf("create session: hash and creation time are required: %w", catalog.ErrInvalid)
-	}
-	created := stampOrZero(s.CreatedAt)
-	tx, err := d.db.BeginTx(ctx, nil)
-	if err != nil {
-		return fmt.Errorf("create session: %w", err)
-	}
-	defer tx.Rollback()
-	if _, err := tx.ExecContext(ctx, `DELETE FROM sessions WHERE last_seen <= ? OR created_at <= ?`,
-		created.Add(-account.SessionIdle).UnixMilli(), created.Add(-account.SessionMax).UnixMilli()); err != nil {
-		return fmt.Errorf("create session: %w", err)
-	}
-	res, err := tx.ExecContext(ctx, `INSERT INTO sessions (hash, account_id, created_at, last_seen)
-		SELECT ?, id, ?, ? FROM accounts WHERE id = ? AND deleted_at = 0 AND disabled = 0`,
-		s.Hash, created.UnixMilli(), created.UnixMilli(), s.AccountID)
-	if err != nil {
-		return fmt.Errorf("create session: %w", err)
-	}
-	if n, err := res.RowsAffected(); err != nil || n != 1 {
-		return fmt.Errorf("create session: no live, enabled account %d: %w", s.AccountID, catalog.ErrNotFound)
-	}
-	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("create session: %w", err)
-	}
-	return nil
+	return d.createSession(ctx, accountSessions, sessionRow{hash: s.Hash, owner: s.AccountID, created: s.CreatedAt})
 }
 
 // TouchSession returns a live session and its account and records now as
 // the session's LastSeen; an expired one (or one of a deleted or disabled
 // account) is deleted and gives account.ErrNoSession.
 func (d *DB) TouchSession(ctx context.Context, hash string, now time.Time) (account.Session, account.Account, error) {
-	now = stampOrZero(now)
-	tx, err := d.db.BeginTx(ctx, nil)
-	if err != nil {
-		return account.Session{}, account.Account{}, fmt.Errorf("touch session: %w", err)
-	}
-	defer tx.Rollback()
-	var s account.Session
 	var a account.Account
-	var created, seen, aCreated, aDeleted int64
-	err = tx.QueryRowContext(ctx, `SELECT s.hash, s.account_id, s.created_at, s.last_seen, a.id, a.email, a.created_at, a.deleted_at, a.disabled
-		FROM sessions s JOIN accounts a ON a.id = s.account_id WHERE s.hash = ?`, hash).
-		Scan(&s.Hash, &s.AccountID, &created, &seen, &a.ID, &a.Email, &aCreated, &aDeleted, &a.Disabled)
-	if errors.Is(err, sql.ErrNoRows) {
-		return account.Session{}, account.Account{}, account.ErrNoSession
-	}
+	row, err := d.touchSession(ctx, accountSessions, hash, now, func(tx *sql.Tx, s sessionRow, now time.Time) (bool, error) {
+		var err error
+		a, err = scanAccount(tx.QueryRowContext(ctx, `SELECT `+accountColumns+` FROM accounts WHERE id = ?`, s.owner))
+		return err == nil && !accountSession(s).Expired(now) && !a.Deleted() && !a.Disabled, err
+	})
 	if err != nil {
-		return account.Session{}, account.Account{}, fmt.Errorf("touch session: %w", err)
+		return account.Session{}, account.Account{}, err
 	}
-	s.CreatedAt, s.LastSeen = fromMillis(created), fromMillis(seen)
-	a.CreatedAt, a.DeletedAt = fromMillis(aCreated), fromMillis(aDeleted)
-	if s.Expired(now) || a.Deleted() || a.Disabled {
-		if _, err := tx.ExecContext(ctx, `DELETE FROM sessions WHERE hash = ?`, hash); err != nil {
-			return account.Session{}, account.Account{}, fmt.Errorf("touch session: %w", err)
-		}
-		if err := tx.Commit(); err != nil {
-			return account.Session{}, account.Account{}, fmt.Errorf("touch session: %w", err)
-		}
-		return account.Session{}, account.Account{}, account.ErrNoSession
-	}
-	if now.After(s.LastSeen) {
-		if _, err := tx.ExecContext(ctx, `UPDATE sessions SET last_seen = ? WHERE hash = ?`, now.UnixMilli(), hash); err != nil {
-			return account.Session{}, account.Account{}, fmt.Errorf("touch session: %w", err)
-		}
-		s.LastSeen = now
-	}
-	if err := tx.Commit(); err != nil {
-		return account.Session{}, account.Account{}, fmt.Errorf("touch session: %w", err)
-	}
-	return s, a, nil
+	return accountSession(row), a, nil
+}
+
+// accountSession is a row of the portal's sessions.
+func accountSession(s sessionRow) account.Session {
+	return account.Session{Hash: s.hash, AccountID: s.owner, CreatedAt: s.created, LastSeen: s.lastSeen}
 }
 
 // EndSession deletes one session; ending one that is gone is no error.
 func (d *DB) EndSession(ctx context.Context, hash string) error {
-	if _, err := d.db.ExecContext(ctx, `DELETE FROM sessions WHERE hash = ?`, hash); err != nil {
-		return fmt.Errorf("end session: %w", err)
-	}
-	return nil
+	return d.endSession(ctx, accountSessions, hash)
 }
 
 // EndSessions deletes every session of an account.
 func (d *DB) EndSessions(ctx context.Context, accountID int64) error {
-	if _, err := d.db.ExecContext(ctx, `DELETE FROM sessions WHERE account_id = ?`, accountID); err != nil {
+	if _, err := d.db.ExecContext(ctx, accountSessions.endAllOf(), accountID); err != nil {
 		return fmt.Errorf("end sessions of account %d: %w", accountID, err)
 	}
 	return nil

@@ -103,7 +103,7 @@ func (d *DB) UpdateAdminUser(ctx context.Context, u admin.User) (admin.User, err
 		return admin.User{}, fmt.Errorf("update admin %d: %w", u.ID, err)
 	}
 	if u.Disabled || u.PasswordHash != before.PasswordHash {
-		if _, err := tx.ExecContext(ctx, `DELETE FROM admin_sessions WHERE user_id = ?`, u.ID); err != nil {
+		if _, err := tx.ExecContext(ctx, adminSessions.endAllOf(), u.ID); err != nil {
 			return admin.User{}, fmt.Errorf("update admin %d: %w", u.ID, err)
 		}
 	}
@@ -134,94 +134,49 @@ func scanAdminUser(r rowScanner) (admin.User, error) {
 	return u, nil
 }
 
-// CreateAdminSession stores a session of an enabled admin (otherwise an
-// error wrapping catalog.ErrNotFound). Sessions expired at its CreatedAt
-// are dropped on the way, so the table stays small.
-func (d *DB) CreateAdminSession(ctx context.Context, s admin.Session) error {
-	if s.Hash == "" || s.CreatedAt.IsZero() {
-		return fmt.Errorf("create admin session: hash and creation time are required: %w", catalog.ErrInvalid)
-	}
-	created := stampOrZero(s.CreatedAt)
-	tx, err := d.db.BeginTx(ctx, nil)
-	if err != nil {
-		return fmt.Errorf("create admin session: %w", err)
-	}
-	defer tx.Rollback()
-	if _, err := tx.ExecContext(ctx, `DELETE FROM admin_sessions WHERE last_seen <= ? OR created_at <= ?`,
-		created.Add(-admin.SessionIdle).UnixMilli(), created.Add(-admin.SessionMax).UnixMilli()); err != nil {
-		return fmt.Errorf("create admin session: %w", err)
-	}
-	res, err := tx.ExecContext(ctx, `INSERT INTO admin_sessions (hash, user_id, ip, created_at, last_seen)
-		SELECT ?, id, ?, ?, ? FROM admin_users WHERE id = ? AND disabled = 0`,
-		s.Hash, s.IP, created.UnixMilli(), created.UnixMilli(), s.UserID)
-	if err != nil {
-		return fmt.Errorf("create admin session: %w", err)
-	}
-	if n, err := res.RowsAffected(); err != nil || n != 1 {
-		return fmt.Errorf("create admin session: no enabled admin %d: %w", s.UserID, catalog.ErrNotFound)
-	}
-	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("create admin session: %w", err)
-	}
-	return nil
+// adminSessions are the dashboard's sessions: of enabled admins, each
+// with the client IP it signed in from.
+var adminSessions = sessionTable{
+	what: "admin session", table: "admin_sessions", owner: "user_id", ip: true,
+	allowed: `admin_users WHERE id = ? AND disabled = 0`, allowedName: "enabled admin",
+	idle: admin.SessionIdle, max: admin.SessionMax, gone: noAdminSession,
 }
 
 // noAdminSession reports a session that is unknown, ended, expired or a
 // disabled admin's.
 var noAdminSession = fmt.Errorf("no such admin session: %w", catalog.ErrNotFound)
 
+// CreateAdminSession stores a session of an enabled admin (otherwise an
+// error wrapping catalog.ErrNotFound). Sessions expired at its CreatedAt
+// are dropped on the way, so the table stays small.
+func (d *DB) CreateAdminSession(ctx context.Context, s admin.Session) error {
+	return d.createSession(ctx, adminSessions, sessionRow{hash: s.Hash, owner: s.UserID, ip: s.IP, created: s.CreatedAt})
+}
+
 // TouchAdminSession returns a live session and its admin and records now
 // as its LastSeen; an expired one (or a disabled admin's) is deleted and
 // gives an error wrapping catalog.ErrNotFound.
 func (d *DB) TouchAdminSession(ctx context.Context, hash string, now time.Time) (admin.Session, admin.User, error) {
-	now = stampOrZero(now)
-	tx, err := d.db.BeginTx(ctx, nil)
+	var u admin.User
+	row, err := d.touchSession(ctx, adminSessions, hash, now, func(tx *sql.Tx, s sessionRow, now time.Time) (bool, error) {
+		var err error
+		u, err = scanAdminUser(tx.QueryRowContext(ctx, `SELECT `+adminUserColumns+` FROM admin_users WHERE id = ?`, s.owner))
+		return err == nil && !adminSession(s).Expired(now) && !u.Disabled, err
+	})
 	if err != nil {
-		return admin.Session{}, admin.User{}, fmt.Errorf("touch admin session: %w", err)
+		return admin.Session{}, admin.User{}, err
 	}
-	defer tx.Rollback()
-	var s admin.Session
-	var created, seen int64
-	err = tx.QueryRowContext(ctx, `SELECT hash, user_id, ip, created_at, last_seen FROM admin_sessions WHERE hash = ?`, hash).
-		Scan(&s.Hash, &s.UserID, &s.IP, &created, &seen)
-	if errors.Is(err, sql.ErrNoRows) {
-		return admin.Session{}, admin.User{}, noAdminSession
-	}
-	if err != nil {
-		return admin.Session{}, admin.User{}, fmt.Errorf("touch admin session: %w", err)
-	}
-	s.CreatedAt, s.LastSeen = fromMillis(created), fromMillis(seen)
-	u, err := scanAdminUser(tx.QueryRowContext(ctx, `SELECT `+adminUserColumns+` FROM admin_users WHERE id = ?`, s.UserID))
-	if err != nil {
-		return admin.Session{}, admin.User{}, fmt.Errorf("touch admin session: %w", err)
-	}
-	if s.Expired(now) || u.Disabled {
-		if _, err := tx.ExecContext(ctx, `DELETE FROM admin_sessions WHERE hash = ?`, hash); err != nil {
-			return admin.Session{}, admin.User{}, fmt.Errorf("touch admin session: %w", err)
-		}
-		if err := tx.Commit(); err != nil {
-			return admin.Session{}, admin.User{}, fmt.Errorf("touch admin session: %w", err)
-		}
-		return admin.Session{}, admin.User{}, noAdminSession
-	}
-	if now.After(s.LastSeen) {
-		if _, err := tx.ExecContext(ctx, `UPDATE admin_sessions SET last_seen = ? WHERE hash = ?`, now.UnixMilli(), hash); err != nil {
-			return admin.Session{}, admin.User{}, fmt.Errorf("touch admin session: %w", err)
-		}
-		s.LastSeen = now
-	}
-	if err := tx.Commit(); err != nil {
-		return admin.Session{}, admin.User{}, fmt.Errorf("touch admin session: %w", err)
-	}
-	return s, u, nil
+	return adminSession(row), u, nil
+}
+
+// adminSession is a row of the dashboard's sessions.
+func adminSession(s sessionRow) admin.Session {
+	return admin.Session{Hash: s.hash, UserID: s.owner, IP: s.ip, CreatedAt: s.created, LastSeen: s.lastSeen}
 }
 
 // EndAdminSession deletes one session; ending one that is gone is no error.
 func (d *DB) EndAdminSession(ctx context.Context, hash string) error {
-	if _, err := d.db.ExecContext(ctx, `DELETE FROM admin_sessions WHERE hash = ?`, hash); err != nil {
-		return fmt.Errorf("end admin session: %w", err)
-	}
-	return nil
+	return d.endSession(ctx, adminSessions, hash)
 }
 
 const auditColumns = `id, at, actor, ip, action, target, reason, detail`
