@@ -23,7 +23,11 @@ var (
 	backends = []string{"internal/sqlite", "internal/postgres", "internal/imgfiles", "internal/access/ratelimit/redislimit"}
 	// testSupport is imported by tests only.
 	testSupport = []string{"internal/storetest", "internal/servetest", "internal/access/ratelimit/limitertest",
-		"internal/access/ratelimit/redislimit/redistest", "internal/images/cutout/cutouttest", "internal/testclock", "internal/testbin"}
+		"internal/access/ratelimit/redislimit/redistest", "internal/images/cutout/cutouttest", "internal/testclock", "internal/testbin", "internal/web/areatest"}
+	// areas are the site's areas, each standing on the ground (internal/web)
+	// beside the others; what the signed-in ones hold alike is
+	// internal/web/session's, which serves them and knows none of them.
+	areas = []string{"internal/web/site", "internal/web/docs", "internal/web/portal", "internal/web/admin"}
 	// pure packages compute and know nothing of HTTP.
 	pure = []string{"internal/catalog", "internal/apikey", "internal/account", "internal/admin", "internal/usage", "internal/imgstore", "internal/search",
 		"internal/index", "internal/index/ranking", "internal/view", "internal/jsonenc", "internal/importer", "internal/evaluation"}
@@ -106,6 +110,8 @@ func TestImportRules(t *testing.T) {
 				t.Errorf("%s imports %s, which is for tests", p.path, dep)
 			case slices.Contains(pure, p.path) && (imp == "net/http" || strings.HasPrefix(imp, "github.com/prometheus/")):
 				t.Errorf("%s imports %s: it computes and knows nothing of HTTP", p.path, imp)
+			case slices.Contains(areas, dep) && (slices.Contains(areas, p.path) || p.path == "internal/web/session" || p.path == "internal/web"):
+				t.Errorf("%s imports the area %s: the areas stand side by side on the ground, and share only internal/web/session", p.path, dep)
 			case dep != "" && strings.HasPrefix(dep, "cmd/"):
 				t.Errorf("%s imports the command %s", p.path, dep)
 			case p.path == "client" && !isStd(imp) && !strings.HasPrefix(imp, "github.com/oapi-codegen/runtime"):

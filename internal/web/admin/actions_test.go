@@ -1,6 +1,7 @@
 package admin_test
 
 import (
+	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
@@ -8,6 +9,7 @@ import (
 
 	"github.com/fragrance-data/fragrance/internal/account"
 	"github.com/fragrance-data/fragrance/internal/apikey"
+	"github.com/fragrance-data/fragrance/internal/web/areatest"
 )
 
 // TestEveryActionIsAudited: every action changes what it says, writes one
@@ -15,13 +17,12 @@ import (
 // reason, what changed) and tells the Guard when keys changed.
 func TestEveryActionIsAudited(t *testing.T) {
 	e := newEnv(t, httpBase, nil)
-	seed(e)
+	seedAsking(e, apikey.Enterprise)
 	const other = "fds_Efgh5678"
-	e.store.keys = append(e.store.keys, apikey.Key{ID: 2, Prefix: other, Hash: "h2", Tier: apikey.Free, State: apikey.Active, AccountID: 1})
-	e.store.requests[0].Tier = apikey.Enterprise
-	e.store.requests = append(e.store.requests, tierRequestOf(2, 1, other, apikey.Basic))
+	e.addKey(apikey.Key{Prefix: other, Tier: apikey.Free, State: apikey.Active, AccountID: 1})
+	e.addRequest(1, other, apikey.Basic)
 	session := e.admin()
-	key := func() apikey.Key { return e.store.key(testPrefix) }
+	key := func() apikey.Key { return e.key(testPrefix) }
 	for _, c := range []struct {
 		name, path     string
 		form           url.Values
@@ -35,7 +36,8 @@ func TestEveryActionIsAudited(t *testing.T) {
 			"origins": {"https://app.example.com"}, "reason": {"partner deal"}},
 			http.StatusOK, "key.create", "", "partner deal", "tier basic, limits tier's/min 5000/day, origins https://app.example.com", true,
 			func() bool {
-				return len(e.store.keys) == 3 && e.store.keys[2].Name == "Partner" && e.store.keys[2].PerDay == 5000
+				ks := e.keys()
+				return len(ks) == 3 && ks[2].Name == "Partner" && ks[2].PerDay == 5000
 			}},
 		{"tier", "/admin/keys/" + testPrefix + "/tier", url.Values{"tier": {"pro"}, "reason": {"paid"}},
 			http.StatusSeeOther, "key.tier", testPrefix, "paid", "free → pro", true,
@@ -52,26 +54,26 @@ func TestEveryActionIsAudited(t *testing.T) {
 		{"approve", "/admin/tier-requests/1/approve", url.Values{"note": {"Welcome to enterprise."}},
 			http.StatusSeeOther, "tier_request.approve", testPrefix, "Welcome to enterprise.", "request #1 approved: pro → enterprise", true,
 			func() bool {
-				r := e.store.requests[0]
+				r := e.request(1)
 				return key().Tier == apikey.Enterprise && r.State == account.Approved && r.Note == "Welcome to enterprise." && !r.DecidedAt.IsZero()
 			}},
 		{"decline", "/admin/tier-requests/2/decline", url.Values{"note": {"Tell us more about the volume."}},
 			http.StatusSeeOther, "tier_request.decline", other, "Tell us more about the volume.", "request #2 for the basic tier declined", false,
 			func() bool {
-				r := e.store.requests[1]
-				return e.store.key(other).Tier == apikey.Free && r.State == account.Declined && r.Note == "Tell us more about the volume."
+				r := e.request(2)
+				return e.key(other).Tier == apikey.Free && r.State == account.Declined && r.Note == "Tell us more about the volume."
 			}},
 		{"disable", "/admin/accounts/1/disable", url.Values{"reason": {"fraud"}},
 			http.StatusSeeOther, "account.disable", "account:1", "fraud", "disabled; its live keys suspended, its sessions ended", true,
-			func() bool { return e.store.accounts[0].Disabled && key().State == apikey.Suspended }},
+			func() bool { return e.account(1).Disabled && key().State == apikey.Suspended }},
 		{"enable", "/admin/accounts/1/enable", url.Values{"reason": {"cleared"}},
 			http.StatusSeeOther, "account.enable", "account:1", "cleared", "enabled; the keys disabling suspended are resumed", true,
-			func() bool { return !e.store.accounts[0].Disabled && key().State == apikey.Active }},
+			func() bool { return !e.account(1).Disabled && key().State == apikey.Active }},
 		{"revoke", "/admin/keys/" + testPrefix + "/revoke", url.Values{"reason": {"leaked"}},
 			http.StatusSeeOther, "key.revoke", testPrefix, "leaked", "active → revoked", true,
 			func() bool { return key().State == apikey.Revoked }},
 	} {
-		before, changed := len(e.store.entries()), e.changed.Load()
+		before, changed := len(e.entries()), e.changed.Load()
 		rec := e.post(c.path, c.form, session)
 		if rec.Code != c.status {
 			t.Errorf("%s: %d, want %d\n%s", c.name, rec.Code, c.status, rec.Body)
@@ -80,7 +82,7 @@ func TestEveryActionIsAudited(t *testing.T) {
 		if !c.done() {
 			t.Errorf("%s: not done", c.name)
 		}
-		es := e.store.entries()
+		es := e.entries()
 		if len(es) != before+1 {
 			t.Errorf("%s: %d audit entries written, want 1", c.name, len(es)-before)
 			continue
@@ -101,7 +103,7 @@ func TestEveryActionIsAudited(t *testing.T) {
 	// The audit log lists each action, newest first.
 	rec := e.get("/admin/audit", session)
 	rows := tableRows(t, rec.Body.String(), "audit")
-	if len(rows) != len(e.store.entries()) || rows[0][4] != "key.revoke" || rows[len(rows)-1][4] != "signin" {
+	if len(rows) != len(e.entries()) || rows[0][4] != "key.revoke" || rows[len(rows)-1][4] != "signin" {
 		t.Errorf("audit log rows: %q", rows)
 	}
 	assertCSVMatches(t, "audit", e.get("/admin/audit?format=csv&table=audit", session).Body.String(), rows)
@@ -118,10 +120,12 @@ func TestEveryActionIsAudited(t *testing.T) {
 func TestActionsRefused(t *testing.T) {
 	e := newEnv(t, httpBase, nil)
 	seed(e)
-	e.store.accounts = append(e.store.accounts, accountOf(2, "gone@example.com"))
-	e.store.accounts[1].DeletedAt = start
+	gone := e.addAccount("gone@example.com")
+	if err := e.Store.DeleteAccount(t.Context(), gone.ID, start); err != nil {
+		t.Fatal(err)
+	}
 	session := e.admin()
-	before := len(e.store.entries())
+	before := len(e.entries())
 	p := "/admin/keys/" + testPrefix
 	for _, c := range []struct {
 		path string
@@ -151,10 +155,10 @@ func TestActionsRefused(t *testing.T) {
 			t.Errorf("POST %s: the reason typed is lost", c.path)
 		}
 	}
-	if k := e.store.key(testPrefix); k.State != apikey.Active || k.Tier != apikey.Free || len(e.store.keys) != 1 {
+	if k := e.key(testPrefix); k.State != apikey.Active || k.Tier != apikey.Free || len(e.keys()) != 1 {
 		t.Errorf("the key changed: %+v", k)
 	}
-	if n := len(e.store.entries()) - before; n != 0 {
+	if n := len(e.entries()) - before; n != 0 {
 		t.Errorf("%d audit entries for refused actions", n)
 	}
 	// Unknown things are 404s; a decided request is not pending.
@@ -168,12 +172,14 @@ func TestActionsRefused(t *testing.T) {
 		t.Errorf("approving a declined request: %d", rec.Code)
 	}
 	// A revoked key cannot be changed; a request for it cannot be approved.
-	e.store.keys[0].State = apikey.Revoked
-	e.store.requests = append(e.store.requests, tierRequestOf(5, 1, testPrefix, apikey.Pro))
+	if _, err := e.Store.SetKeyState(t.Context(), testPrefix, apikey.Revoked); err != nil {
+		t.Fatal(err)
+	}
+	revoked := e.addRequest(1, testPrefix, apikey.Pro)
 	if rec := e.post(p+"/tier", url.Values{"tier": {"pro"}, "reason": {"x"}}, session); rec.Code != http.StatusUnprocessableEntity {
 		t.Errorf("changing a revoked key: %d", rec.Code)
 	}
-	if rec := e.post("/admin/tier-requests/5/approve", url.Values{"note": {"x"}}, session); rec.Code != http.StatusUnprocessableEntity {
+	if rec := e.post(fmt.Sprintf("/admin/tier-requests/%d/approve", revoked.ID), url.Values{"note": {"x"}}, session); rec.Code != http.StatusUnprocessableEntity {
 		t.Errorf("approving a request of a revoked key: %d", rec.Code)
 	}
 }
@@ -186,7 +192,7 @@ func TestResumeNeedsTheAccount(t *testing.T) {
 	session := e.admin()
 	e.post("/admin/accounts/1/disable", url.Values{"reason": {"x"}}, session)
 	rec := e.post("/admin/keys/"+testPrefix+"/resume", url.Values{"reason": {"x"}}, session)
-	if rec.Code != http.StatusUnprocessableEntity || e.store.key(testPrefix).State != apikey.Suspended {
+	if rec.Code != http.StatusUnprocessableEntity || e.key(testPrefix).State != apikey.Suspended {
 		t.Errorf("resuming a key of a disabled account: %d", rec.Code)
 	}
 }
@@ -197,7 +203,7 @@ func TestAuditFailure(t *testing.T) {
 	e := newEnv(t, httpBase, nil)
 	seed(e)
 	session := e.admin()
-	e.store.setFail("AppendAudit")
+	e.Faults.Fail("AppendAudit")
 	rec := e.post("/admin/keys/"+testPrefix+"/suspend", url.Values{"reason": {"x"}}, session)
 	if rec.Code != http.StatusInternalServerError || !strings.Contains(rec.Body.String(), "not in the audit log") {
 		t.Errorf("suspend without the audit log: %d", rec.Code)
@@ -210,12 +216,12 @@ func TestCreatedKeyShownOnce(t *testing.T) {
 	e := newEnv(t, httpBase, nil)
 	session := e.admin()
 	rec := e.post("/admin/keys", url.Values{"name": {"x"}, "tier": {"free"}, "reason": {"test"}}, session)
-	secret := secretRE.FindString(rec.Body.String())
+	secret := areatest.SecretRE.FindString(rec.Body.String())
 	if rec.Code != http.StatusOK || secret == "" || rec.Header().Get("Cache-Control") != "no-store" {
 		t.Fatalf("create: %d %q", rec.Code, rec.Header().Get("Cache-Control"))
 	}
 	pk, err := apikey.ParseKey(secret)
-	if err != nil || e.store.key(pk.Prefix).Hash != pk.Hash {
+	if err != nil || e.key(pk.Prefix).Hash != pk.Hash {
 		t.Fatalf("the key shown is not the key stored: %v", err)
 	}
 	if body := e.get("/admin/keys/"+pk.Prefix, session).Body.String(); strings.Contains(body, secret) {

@@ -1,6 +1,7 @@
 package admin_test
 
 import (
+	"context"
 	"encoding/csv"
 	"html"
 	"net/http"
@@ -10,9 +11,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fragrance-data/fragrance/internal/account"
 	"github.com/fragrance-data/fragrance/internal/apikey"
 	"github.com/fragrance-data/fragrance/internal/usage"
+	"github.com/fragrance-data/fragrance/internal/web/areatest"
 )
 
 // The keys of the known load.
@@ -23,22 +24,24 @@ const (
 
 // knownLoad fills the store with a known mix of requests, by key,
 // endpoint, status and time, with rows just outside every span that must
-// not be counted.
-func knownLoad(s *fakeStore) {
+// not be counted. The hourly and daily counts are written apart, as rows:
+// the store adds each count it records to its hour and to its day, and
+// these tables are read apart.
+func knownLoad(e *env) {
 	hour := start.Truncate(time.Hour) // 2026-03-10 12:00
 	day := time.Date(2026, 3, 10, 0, 0, 0, 0, time.UTC)
 	h := func(prefix, ep, class string, at time.Time, n int64) usage.Count {
 		return usage.Count{KeyPrefix: prefix, Endpoint: ep, StatusClass: class, Start: at, Count: n}
 	}
-	s.hourly = []usage.Count{
+	e.usageRows("usage_hourly", "hour", []usage.Count{
 		h(keyA, "/api/perfumes", "2xx", hour, 40),
 		h(keyA, "/api/perfumes", usage.ClassRateLimited, hour, 5),
 		h(keyA, "/api/perfumes", "5xx", hour.Add(-time.Hour), 2),
 		h(keyB, "/api/search", "2xx", hour.Add(-time.Hour), 10),
 		h(keyB, "/api/search", "4xx", hour.Add(-time.Hour), 3),
 		h(keyA, "/api/perfumes", "2xx", hour.Add(-48*time.Hour), 1000), // just before the 48 hours
-	}
-	s.daily = []usage.Count{
+	})
+	e.usageRows("usage_daily", "day", []usage.Count{
 		h(keyA, "/api/perfumes", "2xx", day, 40),
 		h(keyA, "/api/perfumes", usage.ClassRateLimited, day, 5),
 		h("", "/api/search", "2xx", day, 6),
@@ -48,36 +51,47 @@ func knownLoad(s *fakeStore) {
 		h(keyB, "/api/search", "4xx", day.AddDate(0, 0, -1), 3),
 		h(keyA, "/api/perfumes", "2xx", day.AddDate(0, 0, -89), 7),
 		h(keyA, "/api/perfumes", "2xx", day.AddDate(0, 0, -90), 500), // just before the 90 days
+	})
+	e.record(usage.Batch{
+		Latency: []usage.Latency{
+			{Endpoint: "/api/perfumes", Hour: hour, Bucket: 4, Count: 60}, // 2–4 ms
+			{Endpoint: "/api/perfumes", Hour: hour.Add(-time.Hour), Bucket: 4, Count: 40},
+			{Endpoint: "/api/search", Hour: hour, Bucket: 0, Count: 10},                       // under 0.25 ms
+			{Endpoint: "/api/search", Hour: hour.Add(-24 * time.Hour), Bucket: 15, Count: 99}, // before the 24 hours
+		},
+		Clicks: []usage.Click{
+			{PerfumeID: 1, Day: day, Count: 2}, {PerfumeID: 2, Day: day, Count: 1},
+			{PerfumeID: 1, Day: day.AddDate(0, 0, -1), Count: 4},
+			{PerfumeID: 1, Day: day.AddDate(0, 0, -90), Count: 9},
+		},
+		Views: []usage.View{
+			{PerfumeID: 1, Kind: usage.ViewDetail, Day: day, Count: 10}, {PerfumeID: 1, Kind: usage.ViewSimilar, Day: day, Count: 2},
+			{PerfumeID: 1, Kind: usage.ViewDupes, Day: day, Count: 1}, {PerfumeID: 404, Kind: usage.ViewDetail, Day: day, Count: 1},
+		},
+		EmptySearches: []usage.Search{{Query: "=cmd", Day: day, Count: 4}, {Query: "oud rose", Day: day.AddDate(0, 0, -1), Count: 2}},
+	})
+	for _, k := range []apikey.Key{
+		{Prefix: keyA, Name: "Shop", Email: "a@example.com", Tier: apikey.Pro, State: apikey.Active},
+		{Prefix: keyB, Name: "Blog", Tier: apikey.Free, State: apikey.Suspended},
+		{Prefix: "fds_Cccc3333", Tier: apikey.Free, State: apikey.Revoked},
+		{Prefix: "fds_Dddd4444", Tier: apikey.Free, State: apikey.Active, ExpiresAt: start.Add(-time.Minute)},
+	} {
+		e.addKey(k)
 	}
-	s.latency = []usage.Latency{
-		{Endpoint: "/api/perfumes", Hour: hour, Bucket: 4, Count: 60}, // 2–4 ms
-		{Endpoint: "/api/perfumes", Hour: hour.Add(-time.Hour), Bucket: 4, Count: 40},
-		{Endpoint: "/api/search", Hour: hour, Bucket: 0, Count: 10},                       // under 0.25 ms
-		{Endpoint: "/api/search", Hour: hour.Add(-24 * time.Hour), Bucket: 15, Count: 99}, // before the 24 hours
+	a, b, c := e.addAccount("a@example.com"), e.addAccount("b@example.com"), e.addAccount("c@example.com")
+	_, err := e.Store.SetAccountDisabled(context.Background(), b.ID, true)
+	e.ok(err)
+	e.ok(e.Store.DeleteAccount(context.Background(), c.ID, start))
+	if a.ID != 1 || b.ID != 2 || c.ID != 3 {
+		e.T.Fatalf("accounts %d, %d, %d: want 1, 2, 3", a.ID, b.ID, c.ID)
 	}
-	s.clicks = []usage.Click{
-		{PerfumeID: 1, Day: day, Count: 2}, {PerfumeID: 2, Day: day, Count: 1},
-		{PerfumeID: 1, Day: day.AddDate(0, 0, -1), Count: 4},
-		{PerfumeID: 1, Day: day.AddDate(0, 0, -90), Count: 9},
-	}
-	s.views = []usage.PerfumeViews{{PerfumeID: 1, Detail: 10, Similar: 2, Dupes: 1}, {PerfumeID: 404, Detail: 1}}
-	s.empty = []usage.Search{{Query: "=cmd", Day: day, Count: 4}, {Query: "oud rose", Day: day.AddDate(0, 0, -1), Count: 2}}
-	s.keys = []apikey.Key{
-		{ID: 1, Prefix: keyA, Name: "Shop", Email: "a@example.com", Tier: apikey.Pro, State: apikey.Active, CreatedAt: start},
-		{ID: 2, Prefix: keyB, Name: "Blog", Tier: apikey.Free, State: apikey.Suspended, CreatedAt: start},
-		{ID: 3, Prefix: "fds_Cccc3333", Tier: apikey.Free, State: apikey.Revoked, CreatedAt: start},
-		{ID: 4, Prefix: "fds_Dddd4444", Tier: apikey.Free, State: apikey.Active, ExpiresAt: start.Add(-time.Minute), CreatedAt: start},
-	}
-	s.accounts = []account.Account{accountOf(1, "a@example.com"), accountOf(2, "b@example.com"), accountOf(3, "")}
-	s.accounts[1].Disabled = true
-	s.accounts[2].DeletedAt = start
 }
 
 // TestOverviewCounts: the overview's tables show exactly the counts of the
 // known load, and each CSV download holds exactly its table.
 func TestOverviewCounts(t *testing.T) {
 	e := newEnv(t, httpBase, nil)
-	knownLoad(e.store)
+	knownLoad(e)
 	session := e.admin()
 	rec := e.get("/admin", session)
 	if rec.Code != http.StatusOK {
@@ -152,7 +166,7 @@ func TestOverviewCounts(t *testing.T) {
 	}
 	// Every table links its CSV; every chart is SVG with its numbers.
 	for id := range want {
-		mustContain(t, "overview", body, `href="/admin?format=csv&amp;table=`+id+`"`)
+		areatest.MustContain(t, "overview", body, `href="/admin?format=csv&amp;table=`+id+`"`)
 	}
 	if n := strings.Count(body, "<svg"); n != 11 {
 		t.Errorf("%d charts, want 11 (five classes twice, and the clicks)", n)

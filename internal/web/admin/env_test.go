@@ -1,14 +1,13 @@
 package admin_test
 
 import (
+	"context"
 	"fmt"
 	"html"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
 	"net/url"
-	"regexp"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -19,9 +18,9 @@ import (
 	"github.com/fragrance-data/fragrance/internal/account"
 	"github.com/fragrance-data/fragrance/internal/admin"
 	"github.com/fragrance-data/fragrance/internal/apikey"
-	"github.com/fragrance-data/fragrance/internal/testclock"
-	"github.com/fragrance-data/fragrance/internal/web"
+	"github.com/fragrance-data/fragrance/internal/usage"
 	webadmin "github.com/fragrance-data/fragrance/internal/web/admin"
+	"github.com/fragrance-data/fragrance/internal/web/areatest"
 )
 
 const (
@@ -46,44 +45,27 @@ var (
 	trusted = []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8")}
 )
 
-// route is one route the dashboard's Register handed out.
-type route struct{ pattern, name string }
-
-// env is the dashboard over fakes, behind a ServeMux as the server mounts
-// it (the ground's routes, the dashboard's, the 404 page for the rest).
+// env is the dashboard in the areas' test environment, the store given to
+// it as every store it needs.
 type env struct {
-	t       *testing.T
-	clock   *testclock.Clock
-	store   *fakeStore
+	*areatest.Env
 	changed atomic.Int64 // KeysChanged calls
 	dummies atomic.Int64 // DummyCheckPassword calls
-	routes  []route
-	h       http.Handler
-	cookie  string // the session cookie's name
-	ip      string // the peer address of requests
 }
 
 func newEnv(t *testing.T, base string, mod func(*webadmin.Config)) *env {
 	t.Helper()
-	clock := testclock.New(start)
-	e := &env{t: t, clock: clock, store: newFakeStore(clock.Now), cookie: "admin", ip: adminIP}
-	if strings.HasPrefix(base, "https://") {
-		e.cookie = "__Host-admin"
-	}
-	ground, err := web.New(web.Config{BaseURL: base, Now: clock.Now})
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := &env{Env: areatest.New(t, base, start, "admin", adminIP)}
 	cfg := webadmin.Config{
-		Web: ground, Allow: allow,
+		Web: e.Web, Allow: allow,
 		ClientIP: func(r *http.Request) netip.Addr { return access.ClientIP(r, trusted) },
-		Admins:   e.store, Accounts: e.store, Keys: e.store, Usage: e.store,
+		Admins:   e.Faults, Accounts: e.Faults, Keys: e.Faults, Usage: e.Faults,
 		Credentials: cheapCredentials(&e.dummies),
 		KeysChanged: func() { e.changed.Add(1) },
 		Perfume: func(id int64) (string, string, bool) {
 			return fmt.Sprintf("Perfume %d", id), fmt.Sprintf("/perfumes/p-%d", id), id != 404
 		},
-		Now: clock.Now,
+		Now: e.Clock.Now,
 	}
 	if mod != nil {
 		mod(&cfg)
@@ -92,14 +74,7 @@ func newEnv(t *testing.T, base string, mod func(*webadmin.Config)) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mux := http.NewServeMux()
-	ground.Register(func(pattern, _ string, h http.Handler) { mux.Handle(pattern, h) })
-	d.Register(func(pattern, name string, h http.Handler) {
-		mux.Handle(pattern, h)
-		e.routes = append(e.routes, route{pattern, name})
-	})
-	mux.Handle("/", ground.NotFound())
-	e.h = mux
+	e.Mount(d)
 	return e
 }
 
@@ -133,150 +108,37 @@ func cheapCredentials(dummies *atomic.Int64) webadmin.Credentials {
 	}
 }
 
-// addAdmin stores an admin with the test password.
-func (e *env) addAdmin(email string) admin.User {
-	e.t.Helper()
-	u, err := e.store.CreateAdminUser(e.t.Context(), admin.User{Email: email, PasswordHash: "plain:" + password})
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	return u
-}
-
-// req sends a request from the env's peer address, with form as its body
-// when not nil, the session cookie when session is not empty, and header
-// pairs; every HTML answer is checked as a page of the ground.
-func (e *env) req(method, target string, form url.Values, session string, header ...string) *httptest.ResponseRecorder {
-	e.t.Helper()
-	var body io.Reader
-	if form != nil {
-		body = strings.NewReader(form.Encode())
-	}
-	r := httptest.NewRequest(method, target, body)
-	if form != nil {
-		r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	}
-	r.RemoteAddr = e.ip + ":4711"
-	if session != "" {
-		r.AddCookie(&http.Cookie{Name: e.cookie, Value: session})
-	}
-	for i := 0; i+1 < len(header); i += 2 {
-		r.Header.Set(header[i], header[i+1])
-	}
-	rec := httptest.NewRecorder()
-	e.h.ServeHTTP(rec, r)
-	if strings.HasPrefix(rec.Header().Get("Content-Type"), "text/html") && method != http.MethodHead && rec.Code/100 != 3 {
-		checkPage(e.t, method+" "+target, rec)
-	}
-	return rec
-}
-
-// get and post are req without headers.
+// get and post are Do without headers.
 func (e *env) get(target, session string) *httptest.ResponseRecorder {
-	e.t.Helper()
-	return e.req("GET", target, nil, session)
+	e.T.Helper()
+	return e.Do("GET", target, nil, session)
 }
 
 func (e *env) post(target string, form url.Values, session string) *httptest.ResponseRecorder {
-	e.t.Helper()
-	return e.req("POST", target, form, session)
+	e.T.Helper()
+	return e.Do("POST", target, form, session)
 }
 
 // signIn signs email in with the test password (and code, when given)
 // and returns the session cookie's value.
 func (e *env) signIn(email, code string) string {
-	e.t.Helper()
+	e.T.Helper()
 	rec := e.post("/admin/signin", url.Values{"email": {email}, "password": {password}, "code": {code}}, "")
 	if rec.Code != http.StatusSeeOther || rec.Header().Get("Location") != "/admin" {
-		e.t.Fatalf("sign in %s: %d %q\n%s", email, rec.Code, rec.Header().Get("Location"), rec.Body)
+		e.T.Fatalf("sign in %s: %d %q\n%s", email, rec.Code, rec.Header().Get("Location"), rec.Body)
 	}
-	c := cookieOf(rec, e.cookie)
+	c := areatest.CookieOf(rec, e.Cookie)
 	if c == nil || c.MaxAge <= 0 {
-		e.t.Fatalf("sign in %s: no session cookie in %v", email, rec.Result().Cookies())
+		e.T.Fatalf("sign in %s: no session cookie in %v", email, rec.Result().Cookies())
 	}
 	return c.Value
 }
 
 // admin signs in a fresh admin and returns the session.
 func (e *env) admin() string {
-	e.t.Helper()
+	e.T.Helper()
 	e.addAdmin("ops@example.com")
 	return e.signIn("ops@example.com", "")
-}
-
-func cookieOf(rec *httptest.ResponseRecorder, name string) *http.Cookie {
-	for _, c := range rec.Result().Cookies() {
-		if c.Name == name {
-			return c
-		}
-	}
-	return nil
-}
-
-var (
-	cspNonceRE = regexp.MustCompile(`'nonce-([A-Za-z0-9_-]{22})'`)
-	scriptRE   = regexp.MustCompile(`<script[^>]*>`)
-	controlRE  = regexp.MustCompile(`<(input|select|textarea)\b[^>]*>`)
-	idRE       = regexp.MustCompile(`\sid="([^"]+)"`)
-	typeRE     = regexp.MustCompile(`\stype="([^"]+)"`)
-	secretRE   = regexp.MustCompile(`fds_[0-9A-Za-z]{49}`)
-)
-
-// checkPage holds every HTML answer to the ground's rules: a CSP with a
-// nonce on every script and no inline style, one h1, unique ids, a label
-// for every form control; and to the dashboard's: no cache keeps it.
-func checkPage(t *testing.T, what string, rec *httptest.ResponseRecorder) {
-	t.Helper()
-	body := rec.Body.String()
-	m := cspNonceRE.FindStringSubmatch(rec.Header().Get("Content-Security-Policy"))
-	if m == nil {
-		t.Errorf("%s: no CSP nonce in %q", what, rec.Header().Get("Content-Security-Policy"))
-		return
-	}
-	for _, s := range scriptRE.FindAllString(body, -1) {
-		if !strings.Contains(s, `nonce="`+m[1]+`"`) {
-			t.Errorf("%s: a script without the nonce: %s", what, s)
-		}
-	}
-	if strings.Contains(body, " style=") || strings.Contains(body, "<style") {
-		t.Errorf("%s: inline style", what)
-	}
-	if n := strings.Count(body, "<h1"); n != 1 {
-		t.Errorf("%s: %d h1", what, n)
-	}
-	seen := map[string]bool{}
-	for _, id := range idRE.FindAllStringSubmatch(body, -1) {
-		if seen[id[1]] {
-			t.Errorf("%s: id %q twice", what, id[1])
-		}
-		seen[id[1]] = true
-	}
-	for _, loc := range controlRE.FindAllStringIndex(body, -1) {
-		tag := body[loc[0]:loc[1]]
-		if tm := typeRE.FindStringSubmatch(tag); tm != nil && tm[1] == "hidden" {
-			continue
-		}
-		if id := idRE.FindStringSubmatch(tag); id != nil && strings.Contains(body, `for="`+id[1]+`"`) {
-			continue
-		}
-		if open := strings.LastIndex(body[:loc[0]], "<label"); open >= 0 && !strings.Contains(body[open:loc[0]], "</label>") {
-			continue // a control inside its label
-		}
-		t.Errorf("%s: a form control without a label: %s", what, tag)
-	}
-	if strings.Contains(body, `class="adminbar"`) && rec.Header().Get("Cache-Control") != "no-store" {
-		t.Errorf("%s: a dashboard page a cache may keep (Cache-Control %q)", what, rec.Header().Get("Cache-Control"))
-	}
-}
-
-// mustContain fails unless body holds every want.
-func mustContain(t *testing.T, what, body string, want ...string) {
-	t.Helper()
-	for _, w := range want {
-		if !strings.Contains(body, w) {
-			t.Errorf("%s lacks %q", what, w)
-		}
-	}
 }
 
 // is404 reports whether rec is the site's plain 404 page.
@@ -284,18 +146,127 @@ func is404(rec *httptest.ResponseRecorder) bool {
 	return rec.Code == http.StatusNotFound && strings.Contains(rec.Body.String(), "Page not found")
 }
 
-// accountOf is a live account.
-func accountOf(id int64, email string) account.Account {
-	return account.Account{ID: id, Email: email, CreatedAt: start.Add(-time.Duration(id) * time.Hour)}
+// ok fails the test on err, of what the test stores or reads itself.
+func (e *env) ok(err error) {
+	e.T.Helper()
+	if err != nil {
+		e.T.Fatal(err)
+	}
 }
 
-// tierRequestOf is a pending request.
-func tierRequestOf(id, accountID int64, prefix string, t apikey.Tier) account.TierRequest {
-	return account.TierRequest{ID: id, AccountID: accountID, KeyPrefix: prefix, Tier: t, UseCase: "a shop", Volume: "10k a day",
-		State: account.Pending, CreatedAt: start.Add(-time.Hour)}
+// addAdmin stores an admin with the test password.
+func (e *env) addAdmin(email string) admin.User {
+	e.T.Helper()
+	v, err := e.Store.CreateAdminUser(context.Background(), admin.User{Email: email, PasswordHash: "plain:" + password})
+	e.ok(err)
+	return v
 }
 
-// sessionOf is an admin session of the cookie value secret.
-func sessionOf(userID int64, secret string, at time.Time) admin.Session {
-	return admin.Session{Hash: account.Hash(secret), UserID: userID, IP: adminIP, CreatedAt: at, LastSeen: at}
+// addAccount makes the account of email, as its first sign-in link does:
+// account n made n hours before start, so the later an account is
+// numbered, the older it is.
+func (e *env) addAccount(email string) account.Account {
+	e.T.Helper()
+	ctx := context.Background()
+	as, err := e.Store.ListAccounts(ctx)
+	e.ok(err)
+	made := start.Add(-time.Duration(len(as)+1) * time.Hour)
+	_, hash := account.NewSecret()
+	e.ok(e.Store.CreateSignInLink(ctx, hash, email, made.Add(account.LinkTTL)))
+	a, err := e.Store.UseSignInLink(ctx, hash, made)
+	e.ok(err)
+	return a
+}
+
+// addKey stores k (its hash made up from its prefix when empty).
+func (e *env) addKey(k apikey.Key) apikey.Key {
+	e.T.Helper()
+	if k.Hash == "" {
+		k.Hash = "hash of " + k.Prefix
+	}
+	v, err := e.Store.CreateKey(context.Background(), k)
+	e.ok(err)
+	return v
+}
+
+// addRequest stores a pending request of the account for a key.
+func (e *env) addRequest(accountID int64, prefix string, t apikey.Tier) account.TierRequest {
+	e.T.Helper()
+	r, err := e.Store.CreateTierRequest(context.Background(), account.TierRequest{AccountID: accountID, KeyPrefix: prefix, Tier: t,
+		UseCase: "a shop", Volume: "10k a day", CreatedAt: start.Add(-time.Hour)})
+	e.ok(err)
+	return r
+}
+
+// key is the stored key of prefix.
+func (e *env) key(prefix string) apikey.Key {
+	e.T.Helper()
+	v, err := e.Store.KeyByPrefix(context.Background(), prefix)
+	e.ok(err)
+	return v
+}
+
+// keys is every stored key, oldest first.
+func (e *env) keys() []apikey.Key {
+	e.T.Helper()
+	v, err := e.Store.ListKeys(context.Background())
+	e.ok(err)
+	return v
+}
+
+// account is the stored account of id.
+func (e *env) account(id int64) account.Account {
+	e.T.Helper()
+	v, err := e.Store.AccountByID(context.Background(), id)
+	e.ok(err)
+	return v
+}
+
+// request is the stored tier request of id, of account 1.
+func (e *env) request(id int64) account.TierRequest {
+	e.T.Helper()
+	rs, err := e.Store.TierRequests(context.Background(), 1)
+	e.ok(err)
+	for _, r := range rs {
+		if r.ID == id {
+			return r
+		}
+	}
+	e.T.Fatalf("no tier request %d", id)
+	return account.TierRequest{}
+}
+
+// entries is the audit log, oldest first.
+func (e *env) entries() []admin.AuditEntry {
+	e.T.Helper()
+	es, err := e.Store.Audit(context.Background(), 0, 1<<20, "")
+	e.ok(err)
+	slices.Reverse(es)
+	return es
+}
+
+// record stores a batch of counts, as the meter flushes it.
+func (e *env) record(b usage.Batch) {
+	e.T.Helper()
+	if err := e.Store.RecordUsage(context.Background(), b); err != nil {
+		e.T.Fatal(err)
+	}
+}
+
+// usageRows writes counts as rows of table (usage_hourly or usage_daily,
+// whose period column is col), beside the store: each there only.
+func (e *env) usageRows(table, col string, counts []usage.Count) {
+	e.T.Helper()
+	for _, c := range counts {
+		e.Exec(`INSERT INTO `+table+` (key_prefix, endpoint, status_class, `+col+`, count) VALUES (?, ?, ?, ?, ?)`,
+			c.KeyPrefix, c.Endpoint, c.StatusClass, c.Start.Unix(), c.Count)
+	}
+}
+
+// signals stores abuse signals, numbered by the store in their order.
+func (e *env) signals(ss []usage.Signal) {
+	e.T.Helper()
+	if err := e.Store.RecordSignals(context.Background(), ss); err != nil {
+		e.T.Fatal(err)
+	}
 }

@@ -7,8 +7,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fragrance-data/fragrance/internal/account"
+	"github.com/fragrance-data/fragrance/internal/admin"
 	"github.com/fragrance-data/fragrance/internal/apikey"
 	webadmin "github.com/fragrance-data/fragrance/internal/web/admin"
+	"github.com/fragrance-data/fragrance/internal/web/areatest"
 )
 
 // testPrefix is a key prefix the route paths are filled with.
@@ -34,14 +37,16 @@ func requestOf(p string) (method, path string) {
 var form = url.Values{"reason": {"testing"}, "note": {"testing"}, "tier": {"pro"}, "per_minute": {"1"}, "per_day": {"1"},
 	"name": {"n"}, "upto": {"1"}, "secret": {"JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP"}, "code": {goodCode}}
 
-// seed gives the fake store something for every route to act on: an
-// account with a key named testPrefix and a pending tier request.
-func seed(e *env) {
-	e.t.Helper()
-	e.store.accounts = append(e.store.accounts, accountOf(1, "dev@example.com"))
-	e.store.keys = append(e.store.keys, apikey.Key{ID: 1, Prefix: testPrefix, Hash: "h", Tier: apikey.Free, State: apikey.Active, AccountID: 1,
-		CreatedAt: start, UpdatedAt: start})
-	e.store.requests = append(e.store.requests, tierRequestOf(1, 1, testPrefix, apikey.Pro))
+// seed gives the store something for every route to act on: an account
+// with a key named testPrefix and a pending request for the pro tier.
+func seed(e *env) { seedAsking(e, apikey.Pro) }
+
+// seedAsking is seed with a request for tier.
+func seedAsking(e *env, tier apikey.Tier) {
+	e.T.Helper()
+	a := e.addAccount("dev@example.com")
+	e.addKey(apikey.Key{Prefix: testPrefix, Tier: apikey.Free, State: apikey.Active, AccountID: a.ID})
+	e.addRequest(a.ID, testPrefix, tier)
 }
 
 // TestClosedWithoutAllowList: with no allow-list (or no client IP), every
@@ -57,17 +62,17 @@ func TestClosedWithoutAllowList(t *testing.T) {
 			e := newEnv(t, httpBase, mod)
 			seed(e)
 			session := e.admin0()
-			for _, rt := range e.routes {
-				method, path := requestOf(rt.pattern)
+			for _, rt := range e.Routes {
+				method, path := requestOf(rt.Pattern)
 				for _, m := range []string{method, "POST", "PUT"} {
-					rec := e.req(m, path, form, session, "Sec-Fetch-Site", "cross-site")
+					rec := e.Do(m, path, form, session, "Sec-Fetch-Site", "cross-site")
 					if !is404(rec) {
-						t.Errorf("%s %s (route %s): %d, want the 404 page", m, path, rt.name, rec.Code)
+						t.Errorf("%s %s (route %s): %d, want the 404 page", m, path, rt.Name, rec.Code)
 					}
 				}
 			}
-			if len(e.store.entries()) != 0 {
-				t.Errorf("audit entries written while closed: %v", e.store.entries())
+			if len(e.entries()) != 0 {
+				t.Errorf("audit entries written while closed: %v", e.entries())
 			}
 		})
 	}
@@ -76,11 +81,12 @@ func TestClosedWithoutAllowList(t *testing.T) {
 // admin0 stores a session directly (the sign-in form is closed when the
 // gate is): a valid session cookie must not open a closed dashboard.
 func (e *env) admin0() string {
-	e.t.Helper()
+	e.T.Helper()
 	u := e.addAdmin("ops@example.com")
 	secret := strings.Repeat("A", 43)
-	if err := e.store.CreateAdminSession(e.t.Context(), sessionOf(u.ID, secret, start)); err != nil {
-		e.t.Fatal(err)
+	s := admin.Session{Hash: account.Hash(secret), UserID: u.ID, IP: adminIP, CreatedAt: start, LastSeen: start}
+	if err := e.Store.CreateAdminSession(e.T.Context(), s); err != nil {
+		e.T.Fatal(err)
 	}
 	return secret
 }
@@ -107,9 +113,9 @@ func TestForwardedAddress(t *testing.T) {
 		{proxyIP, "garbage", false},
 		{adminIP, outsideIP, true}, // an allowed peer: its header changes nothing
 	} {
-		e.ip = c.peer
+		e.IP = c.peer
 		for _, path := range []string{"/admin/signin", "/admin", "/admin/keys"} {
-			rec := e.req("GET", path, nil, "", "X-Forwarded-For", c.xff)
+			rec := e.Do("GET", path, nil, "", "X-Forwarded-For", c.xff)
 			if open := !is404(rec); open != c.open {
 				t.Errorf("peer %s, X-Forwarded-For %q, %s: %d, open %v, want %v", c.peer, c.xff, path, rec.Code, open, c.open)
 			}
@@ -132,27 +138,27 @@ func TestEveryRouteNeedsASession(t *testing.T) {
 		e := newEnv(t, httpBase, nil)
 		seed(e)
 		e.addAdmin("ops@example.com")
-		if len(e.routes) < 20 {
-			t.Fatalf("only %d routes", len(e.routes))
+		if len(e.Routes) < 20 {
+			t.Fatalf("only %d routes", len(e.Routes))
 		}
-		for _, rt := range e.routes {
-			method, path := requestOf(rt.pattern)
-			rec := e.req(method, path, form, cookie)
-			if want, ok := open[rt.pattern]; ok {
+		for _, rt := range e.Routes {
+			method, path := requestOf(rt.Pattern)
+			rec := e.Do(method, path, form, cookie)
+			if want, ok := open[rt.Pattern]; ok {
 				if rec.Code != want {
-					t.Errorf("%s (%s) without a session: %d, want %d", rt.pattern, rt.name, rec.Code, want)
+					t.Errorf("%s (%s) without a session: %d, want %d", rt.Pattern, rt.Name, rec.Code, want)
 				}
 				continue
 			}
 			loc := rec.Header().Get("Location")
 			if rec.Code != http.StatusSeeOther || !strings.HasPrefix(loc, "/admin/signin") {
-				t.Errorf("%s (%s) without a session (cookie %q): %d %q, want 303 to the sign-in form", rt.pattern, rt.name, cookie, rec.Code, loc)
+				t.Errorf("%s (%s) without a session (cookie %q): %d %q, want 303 to the sign-in form", rt.Pattern, rt.Name, cookie, rec.Code, loc)
 			}
 		}
-		if k := e.store.key(testPrefix); k.State != apikey.Active || k.Tier != apikey.Free || k.PerMinute != 0 {
+		if k := e.key(testPrefix); k.State != apikey.Active || k.Tier != apikey.Free || k.PerMinute != 0 {
 			t.Errorf("the key changed without a session: %+v", k)
 		}
-		if n := len(e.store.entries()); n != 0 {
+		if n := len(e.entries()); n != 0 {
 			t.Errorf("%d audit entries without a session", n)
 		}
 		if e.changed.Load() != 0 {
@@ -192,31 +198,31 @@ func TestStoreFailureDenies(t *testing.T) {
 	e := newEnv(t, httpBase, nil)
 	seed(e)
 	session := e.admin()
-	e.store.setFail("TouchAdminSession")
-	for _, rt := range e.routes {
-		method, path := requestOf(rt.pattern)
-		if strings.HasPrefix(rt.pattern, "/") || strings.HasSuffix(rt.pattern, "/admin/signin") {
+	e.Faults.Fail("TouchAdminSession")
+	for _, rt := range e.Routes {
+		method, path := requestOf(rt.Pattern)
+		if strings.HasPrefix(rt.Pattern, "/") || strings.HasSuffix(rt.Pattern, "/admin/signin") {
 			continue
 		}
-		rec := e.req(method, path, form, session)
+		rec := e.Do(method, path, form, session)
 		if rec.Code != http.StatusServiceUnavailable {
-			t.Errorf("%s while the store fails: %d, want 503", rt.pattern, rec.Code)
+			t.Errorf("%s while the store fails: %d, want 503", rt.Pattern, rec.Code)
 		}
 		if body := rec.Body.String(); strings.Contains(body, `class="adminbar"`) || strings.Contains(body, "dev@example.com") {
-			t.Errorf("%s while the store fails shows the dashboard", rt.pattern)
+			t.Errorf("%s while the store fails shows the dashboard", rt.Pattern)
 		}
 	}
-	if len(e.store.entries()) != 1 { // the sign-in
-		t.Errorf("audit entries while failing: %v", e.store.entries())
+	if len(e.entries()) != 1 { // the sign-in
+		t.Errorf("audit entries while failing: %v", e.entries())
 	}
-	e.store.setFail("AdminUserByEmail")
+	e.Faults.Fail("AdminUserByEmail")
 	rec := e.post("/admin/signin", url.Values{"email": {"ops@example.com"}, "password": {password}}, "")
-	if rec.Code != http.StatusServiceUnavailable || cookieOf(rec, e.cookie) != nil {
+	if rec.Code != http.StatusServiceUnavailable || areatest.CookieOf(rec, e.Cookie) != nil {
 		t.Errorf("sign-in while the store fails: %d, cookies %v", rec.Code, rec.Result().Cookies())
 	}
-	e.store.setFail("CreateAdminSession")
+	e.Faults.Fail("CreateAdminSession")
 	rec = e.post("/admin/signin", url.Values{"email": {"ops@example.com"}, "password": {password}}, "")
-	if rec.Code != http.StatusServiceUnavailable || cookieOf(rec, e.cookie) != nil {
+	if rec.Code != http.StatusServiceUnavailable || areatest.CookieOf(rec, e.Cookie) != nil {
 		t.Errorf("sign-in while sessions cannot be stored: %d, cookies %v", rec.Code, rec.Result().Cookies())
 	}
 }
@@ -229,7 +235,7 @@ func TestPortalSessionIsNotAdmin(t *testing.T) {
 		e := newEnv(t, base, nil)
 		session := e.admin()
 		for _, name := range []string{"session", "__Host-session"} {
-			r := e.req("GET", "/admin", nil, "", "Cookie", name+"="+session)
+			r := e.Do("GET", "/admin", nil, "", "Cookie", name+"="+session)
 			if r.Code != http.StatusSeeOther {
 				t.Errorf("%s: the portal's cookie %s opened the dashboard: %d", base, name, r.Code)
 			}
@@ -245,11 +251,11 @@ func TestPortalSessionIsNotAdmin(t *testing.T) {
 func TestSessionBoundToAllowList(t *testing.T) {
 	e := newEnv(t, httpBase, nil)
 	session := e.admin()
-	e.ip = outsideIP
+	e.IP = outsideIP
 	if rec := e.get("/admin", session); !is404(rec) {
 		t.Errorf("a session from outside the list: %d", rec.Code)
 	}
-	e.ip = "192.0.2.77" // another address inside
+	e.IP = "192.0.2.77" // another address inside
 	if rec := e.get("/admin", session); rec.Code != http.StatusOK {
 		t.Errorf("a session from another allowed address: %d", rec.Code)
 	}
@@ -260,18 +266,18 @@ func TestCrossOriginPostRefused(t *testing.T) {
 	e := newEnv(t, httpBase, nil)
 	seed(e)
 	session := e.admin()
-	before := len(e.store.entries())
+	before := len(e.entries())
 	for _, h := range [][]string{{"Sec-Fetch-Site", "cross-site"}, {"Origin", "https://evil.example"}} {
-		rec := e.req("POST", "/admin/keys/"+testPrefix+"/suspend", url.Values{"reason": {"x"}}, session, h...)
+		rec := e.Do("POST", "/admin/keys/"+testPrefix+"/suspend", url.Values{"reason": {"x"}}, session, h...)
 		if rec.Code != http.StatusForbidden {
 			t.Errorf("cross-origin POST (%v): %d", h, rec.Code)
 		}
 	}
-	if e.store.key(testPrefix).State != apikey.Active || len(e.store.entries()) != before {
+	if e.key(testPrefix).State != apikey.Active || len(e.entries()) != before {
 		t.Error("a cross-origin POST changed something")
 	}
-	rec := e.req("POST", "/admin/keys/"+testPrefix+"/suspend", url.Values{"reason": {"x"}}, session, "Sec-Fetch-Site", "same-origin")
-	if rec.Code != http.StatusSeeOther || e.store.key(testPrefix).State != apikey.Suspended {
+	rec := e.Do("POST", "/admin/keys/"+testPrefix+"/suspend", url.Values{"reason": {"x"}}, session, "Sec-Fetch-Site", "same-origin")
+	if rec.Code != http.StatusSeeOther || e.key(testPrefix).State != apikey.Suspended {
 		t.Errorf("a same-origin POST: %d", rec.Code)
 	}
 }

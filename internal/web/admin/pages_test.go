@@ -10,14 +10,16 @@ import (
 
 	"github.com/fragrance-data/fragrance/internal/apikey"
 	"github.com/fragrance-data/fragrance/internal/usage"
+	"github.com/fragrance-data/fragrance/internal/web/areatest"
 )
 
-// manyKeys stores n keys: every third suspended, every fifth on pro,
-// even ones with an email at example.org.
-func manyKeys(s *fakeStore, n int) {
+// manyKeys stores n keys, a minute apart: every third suspended, every
+// fifth on pro, even ones with an email at example.org.
+func manyKeys(e *env, n int) {
+	defer e.Clock.Set(e.Clock.Now())
 	for i := range n {
-		k := apikey.Key{ID: int64(i + 1), Prefix: fmt.Sprintf("fds_K%07d", i), Hash: fmt.Sprint(i), Name: fmt.Sprintf("App %d", i),
-			Tier: apikey.Free, State: apikey.Active, CreatedAt: start.Add(time.Duration(i) * time.Minute)}
+		e.Clock.Set(start.Add(time.Duration(i) * time.Minute))
+		k := apikey.Key{Prefix: fmt.Sprintf("fds_K%07d", i), Name: fmt.Sprintf("App %d", i), Tier: apikey.Free, State: apikey.Active}
 		if i%3 == 0 {
 			k.State = apikey.Suspended
 		}
@@ -27,7 +29,7 @@ func manyKeys(s *fakeStore, n int) {
 		if i%2 == 0 {
 			k.Email = fmt.Sprintf("dev%d@Example.org", i)
 		}
-		s.keys = append(s.keys, k)
+		e.addKey(k)
 	}
 }
 
@@ -36,7 +38,7 @@ func manyKeys(s *fakeStore, n int) {
 // links and the CSV.
 func TestKeySearch(t *testing.T) {
 	e := newEnv(t, httpBase, nil)
-	manyKeys(e.store, 120)
+	manyKeys(e, 120)
 	session := e.admin()
 	count := func(q string) (int, [][]string) {
 		t.Helper()
@@ -69,7 +71,7 @@ func TestKeySearch(t *testing.T) {
 		t.Errorf("not newest first: %s … %s", rows[0][0], rows[49][0])
 	}
 	body := e.get("/admin/keys?email=example.org&page=2", session).Body.String()
-	mustContain(t, "paged search", body, `href="/admin/keys?email=example.org" rel="prev"`,
+	areatest.MustContain(t, "paged search", body, `href="/admin/keys?email=example.org" rel="prev"`,
 		`href="/admin/keys?email=example.org&amp;format=csv&amp;page=2&amp;table=keys"`)
 	rec := e.get("/admin/keys?email=example.org&page=2&format=csv&table=keys", session)
 	assertCSVMatches(t, "keys", rec.Body.String(), tableRows(t, body, "keys"))
@@ -87,12 +89,12 @@ func TestKeySearch(t *testing.T) {
 // its origins and what admins did to it; an unknown key is a 404.
 func TestKeyPage(t *testing.T) {
 	e := newEnv(t, httpBase, nil)
-	knownLoad(e.store)
-	e.store.keys[0].Origins = []string{"https://shop.example"}
-	e.store.signals = []usage.Signal{
+	knownLoad(e)
+	e.Exec(`UPDATE api_keys SET origins = '["https://shop.example"]' WHERE prefix = ?`, keyA) // no method of the store changes them
+	e.signals([]usage.Signal{
 		{ID: 1, Kind: usage.SignalLimitHits, KeyPrefix: keyA, Count: 50, Window: 10 * time.Minute, Detail: "lives at its limit", At: start.Add(-time.Hour)},
 		{ID: 2, Kind: usage.SignalManyIPs, KeyPrefix: keyB, Count: 80, Window: time.Hour, At: start.Add(-time.Hour)},
-	}
+	})
 	session := e.admin()
 	e.post("/admin/keys/"+keyA+"/limits", url.Values{"per_minute": {"7"}, "per_day": {"0"}, "reason": {"trial"}}, session)
 	rec := e.get("/admin/keys/"+keyA, session)
@@ -100,7 +102,7 @@ func TestKeyPage(t *testing.T) {
 	if rec.Code != http.StatusOK {
 		t.Fatalf("key page: %d", rec.Code)
 	}
-	mustContain(t, "key page", body, "https://shop.example", "7 a minute, 250,000 a day", "(the key's own)")
+	areatest.MustContain(t, "key page", body, "https://shop.example", "7 a minute, 250,000 a day", "(the key's own)")
 	if rows := tableRows(t, body, "refusals"); len(rows) != 1 || rows[0][0] != "2026-03-10 12:00" || rows[0][2] != "5" {
 		t.Errorf("refusals: %q", rows)
 	}
@@ -128,7 +130,7 @@ func TestKeyPage(t *testing.T) {
 func TestAccounts(t *testing.T) {
 	e := newEnv(t, httpBase, nil)
 	seed(e)
-	e.store.accounts = append(e.store.accounts, accountOf(2, "other@example.net"))
+	e.addAccount("other@example.net")
 	session := e.admin()
 	body := e.get("/admin/accounts", session).Body.String()
 	rows := tableRows(t, body, "accounts")
@@ -145,7 +147,7 @@ func TestAccounts(t *testing.T) {
 	if rows := tableRows(t, body, "requests"); len(rows) != 1 || rows[0][2] != "pro" || rows[0][3] != "pending" {
 		t.Errorf("the account's requests: %q", rows)
 	}
-	mustContain(t, "account page", body, `action="/admin/accounts/1/disable"`, `for="disable-reason">Reason</label>`)
+	areatest.MustContain(t, "account page", body, `action="/admin/accounts/1/disable"`, `for="disable-reason">Reason</label>`)
 	for _, p := range []string{"/admin/accounts/99", "/admin/accounts/01", "/admin/accounts/-1"} {
 		if rec := e.get(p, session); !is404(rec) {
 			t.Errorf("%s: %d", p, rec.Code)
@@ -160,7 +162,7 @@ func TestTierRequestsPage(t *testing.T) {
 	seed(e)
 	session := e.admin()
 	body := e.get("/admin/tier-requests", session).Body.String()
-	mustContain(t, "tier requests", body, `action="/admin/tier-requests/1/approve"`, `action="/admin/tier-requests/1/decline"`,
+	areatest.MustContain(t, "tier requests", body, `action="/admin/tier-requests/1/approve"`, `action="/admin/tier-requests/1/decline"`,
 		"Approved: the key is on the pro tier now.", "a shop", ">Approve</button>", ">Decline</button>")
 	rows := tableRows(t, body, "requests")
 	if len(rows) != 1 || rows[0][2] != "dev@example.com" || rows[0][4] != "free" || rows[0][5] != "pro" {
@@ -175,14 +177,14 @@ func TestTierRequestsPage(t *testing.T) {
 func TestAbuse(t *testing.T) {
 	e := newEnv(t, httpBase, nil)
 	seed(e)
-	e.store.signals = []usage.Signal{
+	e.signals([]usage.Signal{
 		{ID: 1, Kind: usage.SignalFailedChecks, ClientIP: "198.51.100.7", Count: 30, Window: time.Minute, At: start.Add(-2 * time.Hour)},
 		{ID: 2, Kind: usage.SignalLimitHits, KeyPrefix: testPrefix, Count: 50, Window: 10 * time.Minute, At: start.Add(-time.Hour)},
 		{ID: 3, Kind: "scrape_pages", KeyPrefix: testPrefix, Count: 200, Window: time.Hour, Detail: "/api/perfumes page after page", At: start.Add(-time.Minute)},
-	}
+	})
 	session := e.admin()
 	body := e.get("/admin/abuse", session).Body.String()
-	mustContain(t, "abuse", body, "(3 new)", `<option value="scrape_pages">`, `action="/admin/keys/`+testPrefix+`/suspend"`,
+	areatest.MustContain(t, "abuse", body, "(3 new)", `<option value="scrape_pages">`, `action="/admin/keys/`+testPrefix+`/suspend"`,
 		`value="Abuse signal #3: scrape_pages, 200 in 1h0m0s"`)
 	rows := tableRows(t, body, "signals")
 	if len(rows) != 3 || rows[0][1] != "#3" || rows[2][1] != "#1" || rows[0][8] != "new" {
@@ -203,7 +205,7 @@ func TestAbuse(t *testing.T) {
 
 	// Suspend from the list.
 	rec := e.post("/admin/keys/"+testPrefix+"/suspend", url.Values{"reason": {"Abuse signal #3: scrape_pages"}}, session)
-	if rec.Code != http.StatusSeeOther || e.store.key(testPrefix).State != apikey.Suspended {
+	if rec.Code != http.StatusSeeOther || e.key(testPrefix).State != apikey.Suspended {
 		t.Errorf("suspend from a signal: %d", rec.Code)
 	}
 
@@ -211,15 +213,15 @@ func TestAbuse(t *testing.T) {
 	if rec := e.post("/admin/abuse/seen", url.Values{"upto": {"3"}}, session); rec.Code != http.StatusSeeOther {
 		t.Fatalf("mark as seen: %d", rec.Code)
 	}
-	mustContain(t, "after marking", e.get("/admin/keys", session).Body.String(), "(none new)")
-	e.store.signals = append(e.store.signals, usage.Signal{ID: 4, Kind: usage.SignalManyIPs, KeyPrefix: testPrefix, Count: 90, Window: time.Hour, At: start})
-	mustContain(t, "a new signal", e.get("/admin/audit", session).Body.String(), "(1 new)")
+	areatest.MustContain(t, "after marking", e.get("/admin/keys", session).Body.String(), "(none new)")
+	e.signals([]usage.Signal{{ID: 4, Kind: usage.SignalManyIPs, KeyPrefix: testPrefix, Count: 90, Window: time.Hour, At: start}})
+	areatest.MustContain(t, "a new signal", e.get("/admin/audit", session).Body.String(), "(1 new)")
 	// Another admin has seen nothing.
 	e.addAdmin("second@example.com")
 	other := e.signIn("second@example.com", "")
-	mustContain(t, "another admin", e.get("/admin", other).Body.String(), "(4 new)")
+	areatest.MustContain(t, "another admin", e.get("/admin", other).Body.String(), "(4 new)")
 	// A store that cannot count does not hide the page.
-	e.store.setFail("Signals")
+	e.Faults.Fail("Signals")
 	rec = e.get("/admin/keys", session)
 	if rec.Code != http.StatusOK || !strings.Contains(rec.Body.String(), "(new signals: ?)") {
 		t.Errorf("the bar without signals: %d", rec.Code)

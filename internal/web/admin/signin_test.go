@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/fragrance-data/fragrance/internal/admin"
+	"github.com/fragrance-data/fragrance/internal/web/areatest"
 )
 
 func signInForm(email, pw, code string) url.Values {
@@ -22,7 +23,7 @@ func TestSignInSameAnswer(t *testing.T) {
 	e.addAdmin("ops@example.com")
 	off := e.addAdmin("off@example.com")
 	off.Disabled = true
-	if _, err := e.store.UpdateAdminUser(t.Context(), off); err != nil {
+	if _, err := e.Store.UpdateAdminUser(t.Context(), off); err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range []struct {
@@ -35,13 +36,13 @@ func TestSignInSameAnswer(t *testing.T) {
 		{"not an address", password, true},
 		{"ops@example.com", "", true},
 	} {
-		e.clock.Add(time.Minute) // past the minute's limit of failures
+		e.Clock.Add(time.Minute) // past the minute's limit of failures
 		dummies := e.dummies.Load()
 		rec := e.post("/admin/signin", signInForm(c.email, c.pw, ""), "")
 		if rec.Code != http.StatusUnauthorized || !strings.Contains(rec.Body.String(), "The email, password or code is not right.") {
 			t.Errorf("%s / %q: %d", c.email, c.pw, rec.Code)
 		}
-		if cookieOf(rec, e.cookie) != nil {
+		if areatest.CookieOf(rec, e.Cookie) != nil {
 			t.Errorf("%s: a cookie was set", c.email)
 		}
 		if got := e.dummies.Load() != dummies; got != c.dummy {
@@ -65,18 +66,18 @@ func TestSignInLimits(t *testing.T) {
 		}
 	}
 	rec := e.post("/admin/signin", signInForm("ops@example.com", password, ""), "")
-	if rec.Code != http.StatusTooManyRequests || rec.Header().Get("Retry-After") == "" || cookieOf(rec, e.cookie) != nil {
+	if rec.Code != http.StatusTooManyRequests || rec.Header().Get("Retry-After") == "" || areatest.CookieOf(rec, e.Cookie) != nil {
 		t.Fatalf("the right password past the limit: %d %q", rec.Code, rec.Header().Get("Retry-After"))
 	}
-	e.ip = "192.0.2.11" // another address: the account's limit holds
+	e.IP = "192.0.2.11" // another address: the account's limit holds
 	if rec := e.post("/admin/signin", signInForm("ops@example.com", password, ""), ""); rec.Code != http.StatusTooManyRequests {
 		t.Errorf("the account's limit from another address: %d", rec.Code)
 	}
-	e.clock.Add(time.Minute)
+	e.Clock.Add(time.Minute)
 	e.signIn("ops@example.com", "")
 
 	// Per IP: failures for many addresses from one client.
-	e.ip = "192.0.2.12"
+	e.IP = "192.0.2.12"
 	for i := range 10 {
 		e.post("/admin/signin", signInForm("guess"+string(rune('a'+i))+"@example.com", "x", ""), "")
 	}
@@ -98,7 +99,7 @@ func TestSessionCookie(t *testing.T) {
 		e := newEnv(t, c.base, nil)
 		e.addAdmin("ops@example.com")
 		rec := e.post("/admin/signin", signInForm("ops@example.com", password, ""), "")
-		k := cookieOf(rec, c.name)
+		k := areatest.CookieOf(rec, c.name)
 		if k == nil || !k.HttpOnly || k.SameSite != http.SameSiteStrictMode || k.Path != c.path || k.Secure != c.secure ||
 			k.MaxAge != int(admin.SessionMax/time.Second) {
 			t.Errorf("%s: cookie %+v", c.base, k)
@@ -112,24 +113,24 @@ func TestSecondFactor(t *testing.T) {
 	e := newEnv(t, httpBase, nil)
 	u := e.addAdmin("ops@example.com")
 	u.TOTPSecret, u.RecoveryHashes = "JBSWY3DPEHPK3PXP", []string{"h:recov-00001", "h:recov-00002"}
-	if _, err := e.store.UpdateAdminUser(t.Context(), u); err != nil {
+	if _, err := e.Store.UpdateAdminUser(t.Context(), u); err != nil {
 		t.Fatal(err)
 	}
 	for _, code := range []string{"", "000000", "recov-00009"} {
-		e.clock.Add(time.Minute)
+		e.Clock.Add(time.Minute)
 		if rec := e.post("/admin/signin", signInForm("ops@example.com", password, code), ""); rec.Code != http.StatusUnauthorized {
 			t.Errorf("code %q: %d", code, rec.Code)
 		}
 	}
 	e.signIn("ops@example.com", "246 810")
 	e.signIn("ops@example.com", "recov-00001")
-	if got, _ := e.store.AdminUserByID(t.Context(), u.ID); len(got.RecoveryHashes) != 1 {
+	if got, _ := e.Store.AdminUserByID(t.Context(), u.ID); len(got.RecoveryHashes) != 1 {
 		t.Errorf("the recovery code is not spent: %v", got.RecoveryHashes)
 	}
 	if rec := e.post("/admin/signin", signInForm("ops@example.com", password, "recov-00001"), ""); rec.Code != http.StatusUnauthorized {
 		t.Errorf("a spent recovery code: %d", rec.Code)
 	}
-	es := e.store.entries()
+	es := e.entries()
 	if last := es[len(es)-1]; last.Action != "signin" || !strings.Contains(last.Detail, "recovery code (1 left)") {
 		t.Errorf("the sign-in with a recovery code is audited as %+v", last)
 	}
@@ -141,17 +142,17 @@ func TestSessionIdle(t *testing.T) {
 	e := newEnv(t, httpBase, nil)
 	session := e.admin()
 	for range 3 {
-		e.clock.Add(admin.SessionIdle - time.Minute)
+		e.Clock.Add(admin.SessionIdle - time.Minute)
 		if rec := e.get("/admin/audit", session); rec.Code != http.StatusOK {
 			t.Fatalf("a session in use: %d", rec.Code)
 		}
 	}
-	e.clock.Add(admin.SessionIdle)
+	e.Clock.Add(admin.SessionIdle)
 	rec := e.get("/admin/audit", session)
 	if rec.Code != http.StatusSeeOther {
 		t.Fatalf("an idle session: %d", rec.Code)
 	}
-	if c := cookieOf(rec, e.cookie); c == nil || c.MaxAge >= 0 {
+	if c := areatest.CookieOf(rec, e.Cookie); c == nil || c.MaxAge >= 0 {
 		t.Error("the browser is not told to forget the cookie of an ended session")
 	}
 }
@@ -164,7 +165,7 @@ func TestSignOut(t *testing.T) {
 	if rec.Code != http.StatusSeeOther || rec.Header().Get("Location") != "/admin/signin" {
 		t.Fatalf("sign out: %d %q", rec.Code, rec.Header().Get("Location"))
 	}
-	if c := cookieOf(rec, e.cookie); c == nil || c.MaxAge >= 0 {
+	if c := areatest.CookieOf(rec, e.Cookie); c == nil || c.MaxAge >= 0 {
 		t.Error("the cookie stays")
 	}
 	if rec := e.get("/admin", session); rec.Code != http.StatusSeeOther {
@@ -185,7 +186,7 @@ func TestTOTPEnrolment(t *testing.T) {
 	session := e.admin()
 	rec := e.get("/admin/totp", session)
 	body := rec.Body.String()
-	mustContain(t, "enrolment", body, `src="data:image/svg&#43;xml;base64,`, "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP", `name="secret"`, `for="totp-code">Code</label>`)
+	areatest.MustContain(t, "enrolment", body, `src="data:image/svg&#43;xml;base64,`, "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP", `name="secret"`, `for="totp-code">Code</label>`)
 	if rec.Header().Get("Cache-Control") != "no-store" {
 		t.Error("the secret's page may be cached")
 	}
@@ -197,7 +198,7 @@ func TestTOTPEnrolment(t *testing.T) {
 	if rec := e.post("/admin/totp", url.Values{"secret": {"not base32!"}, "code": {goodCode}}, session); rec.Code != http.StatusBadRequest {
 		t.Errorf("a broken secret: %d", rec.Code)
 	}
-	if u, _ := e.store.AdminUserByEmail(t.Context(), "ops@example.com"); u.TOTPSecret != "" {
+	if u, _ := e.Store.AdminUserByEmail(t.Context(), "ops@example.com"); u.TOTPSecret != "" {
 		t.Fatal("enrolled without the right code")
 	}
 	good := url.Values{"secret": secret["secret"], "code": {goodCode}}
@@ -205,11 +206,11 @@ func TestTOTPEnrolment(t *testing.T) {
 	if rec.Code != http.StatusOK || !strings.Contains(rec.Body.String(), "recov-00009") || rec.Header().Get("Cache-Control") != "no-store" {
 		t.Fatalf("enrol: %d", rec.Code)
 	}
-	u, _ := e.store.AdminUserByEmail(t.Context(), "ops@example.com")
+	u, _ := e.Store.AdminUserByEmail(t.Context(), "ops@example.com")
 	if u.TOTPSecret != secret.Get("secret") || len(u.RecoveryHashes) != 10 {
 		t.Errorf("enrolled as %+v", u)
 	}
-	if es := e.store.entries(); es[len(es)-1].Action != "user.totp" {
+	if es := e.entries(); es[len(es)-1].Action != "user.totp" {
 		t.Errorf("the enrolment is not audited: %+v", es[len(es)-1])
 	}
 	if rec := e.post("/admin/totp", good, session); rec.Code != http.StatusConflict {
@@ -218,7 +219,7 @@ func TestTOTPEnrolment(t *testing.T) {
 	if body := e.get("/admin/totp", session).Body.String(); strings.Contains(body, "recov-") || strings.Contains(body, "JBSWY3DP") {
 		t.Error("the codes or the secret are shown again")
 	}
-	e.clock.Add(time.Minute)
+	e.Clock.Add(time.Minute)
 	if rec := e.post("/admin/signin", signInForm("ops@example.com", password, ""), ""); rec.Code != http.StatusUnauthorized {
 		t.Errorf("a sign-in without the code after enrolling: %d", rec.Code)
 	}

@@ -7,9 +7,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fragrance-data/fragrance/internal/access/meter"
 	"github.com/fragrance-data/fragrance/internal/account"
 	"github.com/fragrance-data/fragrance/internal/apikey"
 	"github.com/fragrance-data/fragrance/internal/usage"
+	"github.com/fragrance-data/fragrance/internal/web/areatest"
 )
 
 // TestDeleteAccount: deleting asks for the address, then revokes the
@@ -20,45 +22,45 @@ func TestDeleteAccount(t *testing.T) {
 	s := e.signIn("dev@example.com")
 	other := e.signIn("dev@example.com") // a second browser
 	_, prefix := e.createKey(s, url.Values{"name": {"K"}, "kind": {"server"}})
-	e.usage.add([]usage.Count{{KeyPrefix: prefix, Endpoint: "perfumes.list", StatusClass: "2xx", Start: start.Truncate(24 * time.Hour), Count: 5}}, nil)
+	e.record(usage.Count{KeyPrefix: prefix, Endpoint: "perfumes.list", StatusClass: "2xx", Start: start.Truncate(24 * time.Hour), Count: 5})
 
-	page := e.do("GET", "/developer/account", nil, s)
-	mustContain(t, "the account page", page.Body.String(), "Delete account</button>", `<label for="confirm">Type your email address to confirm</label>`, "Sign out everywhere</button>")
+	page := e.Do("GET", "/developer/account", nil, s)
+	areatest.MustContain(t, "the account page", page.Body.String(), "Delete account</button>", `<label for="confirm">Type your email address to confirm</label>`, "Sign out everywhere</button>")
 	for _, wrong := range []string{"", "someone@example.com", "not an address"} {
-		rec := e.do("POST", "/developer/account/delete", url.Values{"confirm": {wrong}}, s)
+		rec := e.Do("POST", "/developer/account/delete", url.Values{"confirm": {wrong}}, s)
 		if rec.Code != http.StatusUnprocessableEntity || !strings.Contains(rec.Body.String(), "Type your email address, dev@example.com, to confirm") {
 			t.Errorf("confirm %q = %d", wrong, rec.Code)
 		}
 	}
-	if e.store.key(prefix).State != apikey.Active {
+	if e.key(prefix).State != apikey.Active {
 		t.Fatal("a wrong confirmation deleted")
 	}
 	changed := e.changed.Load()
-	rec := e.do("POST", "/developer/account/delete", url.Values{"confirm": {" dev@EXAMPLE.com "}}, s)
+	rec := e.Do("POST", "/developer/account/delete", url.Values{"confirm": {" dev@EXAMPLE.com "}}, s)
 	if rec.Code != http.StatusOK || !strings.Contains(rec.Body.String(), "Your account is deleted") {
 		t.Fatalf("delete = %d\n%s", rec.Code, rec.Body)
 	}
-	if c := sessionCookie(t, rec, e.cookie); c == nil || c.MaxAge >= 0 {
+	if c := areatest.CookieOf(rec, e.Cookie); c == nil || c.MaxAge >= 0 {
 		t.Errorf("the cookie is not cleared: %v", rec.Result().Cookies())
 	}
-	k := e.store.key(prefix)
+	k := e.key(prefix)
 	if k.State != apikey.Revoked || k.Email != "" || e.changed.Load() != changed+1 {
 		t.Errorf("after delete: key %+v, KeysChanged %d", k, e.changed.Load()-changed)
 	}
-	if a := e.store.accounts[0]; !a.Deleted() || a.Email != "" {
+	if a := e.account(1); !a.Deleted() || a.Email != "" {
 		t.Errorf("account after delete %+v", a)
 	}
-	if rep, _ := e.usage.Report(t.Context(), prefix, 1); rep.Total != 5 {
+	if rep, _ := meter.BuildReport(t.Context(), e.Store, prefix, e.Clock.Now(), 1, nil); rep.Total != 5 {
 		t.Errorf("usage after delete: %d", rep.Total)
 	}
 	for _, session := range []string{s, other} {
-		if rec := e.do("GET", "/developer/keys", nil, session); rec.Code != http.StatusUnauthorized {
+		if rec := e.Do("GET", "/developer/keys", nil, session); rec.Code != http.StatusUnauthorized {
 			t.Errorf("a session of the deleted account = %d", rec.Code)
 		}
 	}
 	// The address can make a new account.
 	fresh := e.signIn("dev@example.com")
-	mustContain(t, "the new account's keys", e.do("GET", "/developer/keys", nil, fresh).Body.String(), "You have no key yet")
+	areatest.MustContain(t, "the new account's keys", e.Do("GET", "/developer/keys", nil, fresh).Body.String(), "You have no key yet")
 }
 
 // TestSignOut: Sign out ends this browser's session only; Sign out
@@ -67,55 +69,55 @@ func TestSignOut(t *testing.T) {
 	e := newEnv(t, httpBase, nil)
 	a := e.signIn("dev@example.com")
 	b := e.signIn("dev@example.com")
-	rec := e.do("POST", "/developer/signout", url.Values{}, a)
+	rec := e.Do("POST", "/developer/signout", url.Values{}, a)
 	if rec.Code != http.StatusSeeOther || rec.Header().Get("Location") != "/developer" {
 		t.Fatalf("sign out = %d", rec.Code)
 	}
-	if c := sessionCookie(t, rec, e.cookie); c == nil || c.MaxAge >= 0 {
+	if c := areatest.CookieOf(rec, e.Cookie); c == nil || c.MaxAge >= 0 {
 		t.Errorf("sign out leaves the cookie: %v", rec.Result().Cookies())
 	}
-	if rec := e.do("GET", "/developer/keys", nil, a); rec.Code != http.StatusUnauthorized {
+	if rec := e.Do("GET", "/developer/keys", nil, a); rec.Code != http.StatusUnauthorized {
 		t.Errorf("the signed-out session = %d", rec.Code)
 	}
-	if rec := e.do("GET", "/developer/keys", nil, b); rec.Code != http.StatusOK {
+	if rec := e.Do("GET", "/developer/keys", nil, b); rec.Code != http.StatusOK {
 		t.Errorf("the other browser after a sign-out = %d", rec.Code)
 	}
 	c := e.signIn("dev@example.com")
-	if rec := e.do("POST", "/developer/signout/everywhere", url.Values{}, c); rec.Code != http.StatusSeeOther {
+	if rec := e.Do("POST", "/developer/signout/everywhere", url.Values{}, c); rec.Code != http.StatusSeeOther {
 		t.Fatalf("sign out everywhere = %d", rec.Code)
 	}
 	for _, s := range []string{b, c} {
-		if rec := e.do("GET", "/developer/keys", nil, s); rec.Code != http.StatusUnauthorized {
+		if rec := e.Do("GET", "/developer/keys", nil, s); rec.Code != http.StatusUnauthorized {
 			t.Errorf("a session after sign out everywhere = %d", rec.Code)
 		}
 	}
 	// Signing out without a session just goes home.
-	if rec := e.do("POST", "/developer/signout", url.Values{}, ""); rec.Code != http.StatusSeeOther {
+	if rec := e.Do("POST", "/developer/signout", url.Values{}, ""); rec.Code != http.StatusSeeOther {
 		t.Errorf("sign out without a session = %d", rec.Code)
 	}
 
 	// Idle for a week: the session has ended, and the browser is told to
 	// forget its cookie.
 	d := e.signIn("dev@example.com")
-	e.clock.Add(account.SessionIdle - time.Minute)
-	if rec := e.do("GET", "/developer/keys", nil, d); rec.Code != http.StatusOK {
+	e.Clock.Add(account.SessionIdle - time.Minute)
+	if rec := e.Do("GET", "/developer/keys", nil, d); rec.Code != http.StatusOK {
 		t.Fatalf("a session used within the week = %d", rec.Code)
 	}
-	e.clock.Add(account.SessionIdle)
-	rec = e.do("GET", "/developer/keys", nil, d)
+	e.Clock.Add(account.SessionIdle)
+	rec = e.Do("GET", "/developer/keys", nil, d)
 	if rec.Code != http.StatusUnauthorized || !strings.Contains(rec.Body.String(), "Sign in to manage your keys") {
 		t.Errorf("a session idle for a week = %d", rec.Code)
 	}
-	if c := sessionCookie(t, rec, e.cookie); c == nil || c.MaxAge >= 0 {
+	if c := areatest.CookieOf(rec, e.Cookie); c == nil || c.MaxAge >= 0 {
 		t.Errorf("an ended session's cookie is not cleared: %v", rec.Result().Cookies())
 	}
 	// Signing in again ends the session the browser had.
 	e2 := e.signIn("dev@example.com")
-	r := e.do("POST", "/developer/signin", url.Values{"token": {e.askLinkAfterMinute("dev@example.com")}}, e2)
+	r := e.Do("POST", "/developer/signin", url.Values{"token": {e.askLinkAfterMinute("dev@example.com")}}, e2)
 	if r.Code != http.StatusSeeOther {
 		t.Fatalf("sign in again = %d", r.Code)
 	}
-	if rec := e.do("GET", "/developer/keys", nil, e2); rec.Code != http.StatusUnauthorized {
+	if rec := e.Do("GET", "/developer/keys", nil, e2); rec.Code != http.StatusUnauthorized {
 		t.Errorf("the replaced session = %d", rec.Code)
 	}
 }
@@ -128,18 +130,18 @@ func TestDisabledAccount(t *testing.T) {
 	e := newEnv(t, httpBase, nil)
 	s := e.signIn("dev@example.com")
 	_, prefix := e.createKey(s, url.Values{"name": {"K"}, "kind": {"server"}})
-	a := e.store.accounts[0]
-	if _, err := e.store.SetAccountDisabled(t.Context(), a.ID, true); err != nil {
+	a := e.account(1)
+	if _, err := e.Store.SetAccountDisabled(t.Context(), a.ID, true); err != nil {
 		t.Fatal(err)
 	}
-	if rec := e.do("GET", "/developer/keys", nil, s); rec.Code != http.StatusUnauthorized {
+	if rec := e.Do("GET", "/developer/keys", nil, s); rec.Code != http.StatusUnauthorized {
 		t.Errorf("a disabled account's session = %d, want 401", rec.Code)
 	}
-	if rec := e.do("POST", "/developer/keys", url.Values{"name": {"New"}, "kind": {"server"}}, s); rec.Code != http.StatusUnauthorized ||
-		secretRE.MatchString(rec.Body.String()) {
+	if rec := e.Do("POST", "/developer/keys", url.Values{"name": {"New"}, "kind": {"server"}}, s); rec.Code != http.StatusUnauthorized ||
+		areatest.SecretRE.MatchString(rec.Body.String()) {
 		t.Errorf("a disabled account makes a key: %d", rec.Code)
 	}
-	if ks, _ := e.store.AccountKeys(t.Context(), a.ID); len(ks) != 1 || ks[0].State != apikey.Suspended {
+	if ks, _ := e.Store.AccountKeys(t.Context(), a.ID); len(ks) != 1 || ks[0].State != apikey.Suspended {
 		t.Fatalf("a disabled account's keys = %+v; want its one key, suspended", ks)
 	}
 	token := e.askLinkAfterMinute("dev@example.com")
@@ -147,7 +149,7 @@ func TestDisabledAccount(t *testing.T) {
 	if rec.Code != http.StatusForbidden || !strings.Contains(rec.Body.String(), "This account is disabled") {
 		t.Fatalf("a disabled account's sign-in link = %d\n%s", rec.Code, rec.Body)
 	}
-	if c := sessionCookie(t, rec, e.cookie); c != nil && c.MaxAge >= 0 {
+	if c := areatest.CookieOf(rec, e.Cookie); c != nil && c.MaxAge >= 0 {
 		t.Errorf("a disabled account got a session cookie: %v", c)
 	}
 	// The link was used: it does not work twice.
@@ -155,20 +157,20 @@ func TestDisabledAccount(t *testing.T) {
 		t.Errorf("the link used by a disabled account, again = %d, want 410", rec.Code)
 	}
 
-	if _, err := e.store.SetAccountDisabled(t.Context(), a.ID, false); err != nil {
+	if _, err := e.Store.SetAccountDisabled(t.Context(), a.ID, false); err != nil {
 		t.Fatal(err)
 	}
 	s = e.signIn("dev@example.com")
-	if rec := e.do("GET", "/developer/keys", nil, s); rec.Code != http.StatusOK {
+	if rec := e.Do("GET", "/developer/keys", nil, s); rec.Code != http.StatusOK {
 		t.Errorf("an enabled account's keys page = %d", rec.Code)
 	}
-	if k := e.store.key(prefix); k.State != apikey.Active {
+	if k := e.key(prefix); k.State != apikey.Active {
 		t.Errorf("the key after enabling = %s, want active again", k.State)
 	}
 }
 
 func (e *env) askLinkAfterMinute(email string) string {
-	e.clock.Add(time.Minute)
+	e.Clock.Add(time.Minute)
 	return e.askLink(email)
 }
 
@@ -187,20 +189,20 @@ func TestStoreErrors(t *testing.T) {
 			t.Errorf("%s: a signed-in answer from a failed lookup", what)
 		}
 	}
-	e.store.setFail("TouchSession")
+	e.Faults.Fail("TouchSession")
 	for _, path := range []string{"/developer", "/developer/keys", "/developer/account", "/developer/keys/" + prefix} {
-		rec := e.do("GET", path, nil, s)
+		rec := e.Do("GET", path, nil, s)
 		check("GET "+path+" while sessions cannot be read", rec.Result(), rec.Body.String())
 	}
 	for _, r := range keyRoutes {
-		rec := e.do(r.method, "/developer/keys/"+prefix+r.suffix, r.form, s)
+		rec := e.Do(r.method, "/developer/keys/"+prefix+r.suffix, r.form, s)
 		check(r.method+" "+r.suffix+" while sessions cannot be read", rec.Result(), rec.Body.String())
 	}
-	if e.store.key(prefix).State != apikey.Active {
+	if e.key(prefix).State != apikey.Active {
 		t.Error("a route changed a key while sessions could not be read")
 	}
 	// Without a cookie, the landing page does not need the store.
-	if rec := e.do("GET", "/developer", nil, ""); rec.Code != http.StatusOK {
+	if rec := e.Do("GET", "/developer", nil, ""); rec.Code != http.StatusOK {
 		t.Errorf("GET /developer without a cookie while the store fails = %d", rec.Code)
 	}
 
@@ -219,51 +221,51 @@ func TestStoreErrors(t *testing.T) {
 		{"EndSessions", "POST", "/developer/signout/everywhere", url.Values{}},
 		{"CreateTierRequest", "POST", "/developer/keys/" + prefix + "/tier", url.Values{"tier": {"pro"}, "use_case": {"x"}}},
 	} {
-		e.store.setFail(tc.fail)
-		rec := e.do(tc.method, tc.path, tc.form, s)
+		e.Faults.Fail(tc.fail)
+		rec := e.Do(tc.method, tc.path, tc.form, s)
 		if rec.Code != http.StatusServiceUnavailable || !strings.Contains(rec.Body.String(), "Try again") {
 			t.Errorf("%s %s while %s fails = %d", tc.method, tc.path, tc.fail, rec.Code)
 		}
 	}
-	e.store.setFail()
-	e.usage.fail = true
+	e.Faults.Fail()
+	e.Faults.Fail("DailyUsage", "HourlyUsage")
 	for _, path := range []string{"/developer/keys", "/developer/keys/" + prefix} {
-		if rec := e.do("GET", path, nil, s); rec.Code != http.StatusServiceUnavailable {
+		if rec := e.Do("GET", path, nil, s); rec.Code != http.StatusServiceUnavailable {
 			t.Errorf("GET %s while usage cannot be read = %d", path, rec.Code)
 		}
 	}
-	e.usage.fail = false
+	e.Faults.Fail()
 
 	// Sign-in: a link that cannot be stored or mailed, a session that
 	// cannot be made.
-	e.clock.Add(time.Minute)
-	e.store.setFail("CreateSignInLink")
-	if rec := e.do("POST", "/developer/signin/link", url.Values{"email": {"a@example.com"}}, ""); rec.Code != http.StatusServiceUnavailable {
+	e.Clock.Add(time.Minute)
+	e.Faults.Fail("CreateSignInLink")
+	if rec := e.Do("POST", "/developer/signin/link", url.Values{"email": {"a@example.com"}}, ""); rec.Code != http.StatusServiceUnavailable {
 		t.Errorf("ask a link while links cannot be stored = %d", rec.Code)
 	}
-	e.store.setFail()
+	e.Faults.Fail()
 	e.mail.fail = true
-	if rec := e.do("POST", "/developer/signin/link", url.Values{"email": {"b@example.com"}}, ""); rec.Code != http.StatusServiceUnavailable {
+	if rec := e.Do("POST", "/developer/signin/link", url.Values{"email": {"b@example.com"}}, ""); rec.Code != http.StatusServiceUnavailable {
 		t.Errorf("ask a link while mail fails = %d", rec.Code)
 	}
 	e.mail.fail = false
 	token := e.askLink("c@example.com")
-	e.store.setFail("UseSignInLink")
+	e.Faults.Fail("UseSignInLink")
 	if rec := e.useLink(token); rec.Code != http.StatusServiceUnavailable || len(rec.Result().Cookies()) != 0 {
 		t.Errorf("use a link while links cannot be read = %d", rec.Code)
 	}
-	e.store.setFail("CreateSession")
+	e.Faults.Fail("CreateSession")
 	if rec := e.useLink(token); rec.Code != http.StatusServiceUnavailable || len(rec.Result().Cookies()) != 0 {
 		t.Errorf("use a link while sessions cannot be made = %d %v", rec.Code, rec.Result().Cookies())
 	}
-	e.store.setFail()
+	e.Faults.Fail()
 
 	// A roll whose old key cannot be changed still shows the new key, once,
 	// and says the old one keeps working.
-	e.store.setFail("SetKeyExpiry")
-	rec := e.do("POST", "/developer/keys/"+prefix+"/roll", url.Values{"grace": {"24h"}}, s)
-	if rec.Code != http.StatusOK || !secretRE.MatchString(rec.Body.String()) || !strings.Contains(rec.Body.String(), "could not be changed, so it keeps working") {
+	e.Faults.Fail("SetKeyExpiry")
+	rec := e.Do("POST", "/developer/keys/"+prefix+"/roll", url.Values{"grace": {"24h"}}, s)
+	if rec.Code != http.StatusOK || !areatest.SecretRE.MatchString(rec.Body.String()) || !strings.Contains(rec.Body.String(), "could not be changed, so it keeps working") {
 		t.Errorf("a roll whose old key cannot be changed = %d\n%s", rec.Code, rec.Body)
 	}
-	e.store.setFail()
+	e.Faults.Fail()
 }

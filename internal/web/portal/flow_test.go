@@ -10,6 +10,7 @@ import (
 
 	"github.com/fragrance-data/fragrance/internal/apikey"
 	"github.com/fragrance-data/fragrance/internal/usage"
+	"github.com/fragrance-data/fragrance/internal/web/areatest"
 )
 
 // TestFlow: the whole way of a developer, from asking for a link to a
@@ -20,32 +21,32 @@ import (
 func TestFlow(t *testing.T) {
 	e := newEnv(t, httpBase, nil)
 
-	home := e.do("GET", "/developer", nil, "")
+	home := e.Do("GET", "/developer", nil, "")
 	if home.Code != http.StatusOK {
 		t.Fatalf("GET /developer = %d", home.Code)
 	}
-	mustContain(t, "/developer", home.Body.String(), "Sign in or create an account", `<label for="email">Email</label>`,
+	areatest.MustContain(t, "/developer", home.Body.String(), "Sign in or create an account", `<label for="email">Email</label>`,
 		"Send sign-in link", `action="/developer/signin/link"`, "X-API-Key", httpBase+"/api/perfumes")
 
-	sent := e.do("POST", "/developer/signin/link", url.Values{"email": {"  Dev@Example.COM "}}, "")
+	sent := e.Do("POST", "/developer/signin/link", url.Values{"email": {"  Dev@Example.COM "}}, "")
 	if sent.Code != http.StatusOK {
 		t.Fatalf("ask a link = %d\n%s", sent.Code, sent.Body)
 	}
-	mustContain(t, "the sent page", sent.Body.String(), "Check your email", "Dev@example.com")
+	areatest.MustContain(t, "the sent page", sent.Body.String(), "Check your email", "Dev@example.com")
 	msg := e.mail.last()
 	if msg.To != "Dev@example.com" {
 		t.Errorf("mailed to %q", msg.To)
 	}
-	mustContain(t, "the mail", msg.Text, httpBase+"/developer/signin?token=", "works once, for 15 minutes", "ignore this message")
+	areatest.MustContain(t, "the mail", msg.Text, httpBase+"/developer/signin?token=", "works once, for 15 minutes", "ignore this message")
 	token := tokenOf(t, msg.Text)
 
 	// Opening the link (twice: a mail scanner, then the reader) uses nothing.
 	for range 2 {
-		confirm := e.do("GET", "/developer/signin?token="+token, nil, "")
+		confirm := e.Do("GET", "/developer/signin?token="+token, nil, "")
 		if confirm.Code != http.StatusOK || len(confirm.Result().Cookies()) != 0 {
 			t.Fatalf("GET the link = %d, cookies %v", confirm.Code, confirm.Result().Cookies())
 		}
-		mustContain(t, "the link's page", confirm.Body.String(), `action="/developer/signin"`, `name="token" value="`+token+`"`, ">Sign in</button>")
+		areatest.MustContain(t, "the link's page", confirm.Body.String(), `action="/developer/signin"`, `name="token" value="`+token+`"`, ">Sign in</button>")
 		if confirm.Header().Get("Cache-Control") != "no-store" || confirm.Header().Get("Referrer-Policy") != "no-referrer" {
 			t.Errorf("the link's page: Cache-Control %q, Referrer-Policy %q", confirm.Header().Get("Cache-Control"), confirm.Header().Get("Referrer-Policy"))
 		}
@@ -54,29 +55,29 @@ func TestFlow(t *testing.T) {
 	if signedIn.Code != http.StatusSeeOther || signedIn.Header().Get("Location") != "/developer/keys" {
 		t.Fatalf("sign in = %d %q", signedIn.Code, signedIn.Header().Get("Location"))
 	}
-	session := sessionCookie(t, signedIn, "session").Value
+	session := areatest.CookieOf(signedIn, "session").Value
 
-	keys := e.do("GET", "/developer/keys", nil, session)
+	keys := e.Do("GET", "/developer/keys", nil, session)
 	if keys.Code != http.StatusOK {
 		t.Fatalf("GET /developer/keys = %d", keys.Code)
 	}
-	mustContain(t, "the keys page", keys.Body.String(), "Signed in as <strong>Dev@example.com</strong>", "You have no key yet", "Create key")
+	areatest.MustContain(t, "the keys page", keys.Body.String(), "Signed in as <strong>Dev@example.com</strong>", "You have no key yet", "Create key")
 
 	// A server key, shown once.
-	created := e.do("POST", "/developer/keys", url.Values{"name": {"Shop backend"}, "kind": {"server"}}, session)
-	secret := secretRE.FindString(created.Body.String())
+	created := e.Do("POST", "/developer/keys", url.Values{"name": {"Shop backend"}, "kind": {"server"}}, session)
+	secret := areatest.SecretRE.FindString(created.Body.String())
 	if created.Code != http.StatusOK || secret == "" {
 		t.Fatalf("create = %d\n%s", created.Code, created.Body)
 	}
 	if created.Header().Get("Cache-Control") != "no-store" || created.Header().Get("ETag") != "" {
 		t.Errorf("the new key's page: Cache-Control %q, ETag %q", created.Header().Get("Cache-Control"), created.Header().Get("ETag"))
 	}
-	mustContain(t, "the new key's page", created.Body.String(), `href="/developer/playground#key=`+secret+`"`, `data-copy="new-key"`, "only time it is shown")
+	areatest.MustContain(t, "the new key's page", created.Body.String(), `href="/developer/playground#key=`+secret+`"`, `data-copy="new-key"`, "only time it is shown")
 	if strings.Count(created.Body.String(), secret) != 2 { // the key shown and the playground link
 		t.Errorf("the key is on its page %d times", strings.Count(created.Body.String(), secret))
 	}
 	server, _ := apikey.ParseKey(secret)
-	if k := e.store.key(server.Prefix); k.AccountID != 1 || k.Tier != apikey.Free || k.Name != "Shop backend" || len(k.Origins) != 0 || k.Email != "Dev@example.com" {
+	if k := e.key(server.Prefix); k.AccountID != 1 || k.Tier != apikey.Free || k.Name != "Shop backend" || len(k.Origins) != 0 || k.Email != "Dev@example.com" {
 		t.Errorf("stored key %+v", k)
 	}
 	if e.changed.Load() != 1 {
@@ -85,40 +86,37 @@ func TestFlow(t *testing.T) {
 
 	// A browser key with its origins.
 	_, browser := e.createKey(session, url.Values{"name": {"Widget"}, "kind": {"browser"}, "origins": {"https://App.Example.com/\nhttp://localhost:8080, https://app.example.com"}})
-	if got := e.store.key(browser).Origins; strings.Join(got, " ") != "https://app.example.com http://localhost:8080" {
+	if got := e.key(browser).Origins; strings.Join(got, " ") != "https://app.example.com http://localhost:8080" {
 		t.Errorf("browser key origins %v", got)
 	}
 
 	// Listed, never shown again.
-	list := e.do("GET", "/developer/keys", nil, session).Body.String()
-	mustContain(t, "the keys list", list, "<code>"+server.Prefix+"</code>", "<code>"+browser+"</code>", "Shop backend", "Widget",
+	list := e.Do("GET", "/developer/keys", nil, session).Body.String()
+	areatest.MustContain(t, "the keys list", list, "<code>"+server.Prefix+"</code>", "<code>"+browser+"</code>", "Shop backend", "Widget",
 		"<td>free</td>", "<td>active</td>", "<td>2026-03-10</td>", "not in 30 days")
 	if strings.Contains(list, secret) {
 		t.Error("the keys list shows a key")
 	}
 
 	// Usage of the server key: two days of requests, refusals an hour ago.
-	day := start.Truncate(24 * time.Hour)
-	e.usage.add([]usage.Count{
-		{KeyPrefix: server.Prefix, Endpoint: "perfumes.list", StatusClass: "2xx", Start: day, Count: 700},
-		{KeyPrefix: server.Prefix, Endpoint: "perfumes.detail", StatusClass: "2xx", Start: day.AddDate(0, 0, -1), Count: 120},
-		{KeyPrefix: server.Prefix, Endpoint: "perfumes.list", StatusClass: usage.ClassRateLimited, Start: day, Count: 9},
-	}, []usage.Count{
-		{KeyPrefix: server.Prefix, Endpoint: "perfumes.list", StatusClass: usage.ClassRateLimited, Start: start.Add(-time.Hour).Truncate(time.Hour), Count: 9},
-		{KeyPrefix: server.Prefix, Endpoint: "perfumes.list", StatusClass: "2xx", Start: start.Add(-time.Hour).Truncate(time.Hour), Count: 700},
-	})
+	hour := start.Add(-time.Hour).Truncate(time.Hour)
+	e.record(
+		usage.Count{KeyPrefix: server.Prefix, Endpoint: "perfumes.list", StatusClass: "2xx", Start: hour, Count: 700},
+		usage.Count{KeyPrefix: server.Prefix, Endpoint: "perfumes.list", StatusClass: usage.ClassRateLimited, Start: hour, Count: 9},
+		usage.Count{KeyPrefix: server.Prefix, Endpoint: "perfumes.detail", StatusClass: "2xx", Start: hour.AddDate(0, 0, -1), Count: 120},
+	)
 	for range 5 {
 		e.windows.Allow(context.Background(), server.Prefix, apikey.DefaultTiers().For(apikey.Key{Tier: apikey.Free}))
 	}
-	list = e.do("GET", "/developer/keys", nil, session).Body.String()
-	mustContain(t, "the keys list with usage", list, "<td>709</td>")
+	list = e.Do("GET", "/developer/keys", nil, session).Body.String()
+	areatest.MustContain(t, "the keys list with usage", list, "<td>709</td>")
 
-	page := e.do("GET", "/developer/keys/"+server.Prefix, nil, session)
+	page := e.Do("GET", "/developer/keys/"+server.Prefix, nil, session)
 	if page.Code != http.StatusOK {
 		t.Fatalf("the key's page = %d", page.Code)
 	}
 	body := page.Body.String()
-	mustContain(t, "the key's page", body,
+	areatest.MustContain(t, "the key's page", body,
 		`<svg viewBox="0 0 484 150"`, "<summary>The numbers per day</summary>", `aria-labelledby="usage-t"`, "the dashed line is the daily limit, 1,000", `stroke-dasharray="6 4"`, "limit 1,000",
 		`<tr><th scope="row">2026-03-10</th><td>709</td></tr>`, `<tr><th scope="row">2026-03-09</th><td>120</td></tr>`,
 		"<code>perfumes.list</code></th><td>709</td>", "<code>perfumes.detail</code></th><td>120</td>",
@@ -132,15 +130,15 @@ func TestFlow(t *testing.T) {
 
 	// Roll with a grace of one hour: a new key like the old; the old one
 	// works until then.
-	rolled := e.do("POST", "/developer/keys/"+server.Prefix+"/roll", url.Values{"grace": {"1h"}}, session)
-	newSecret := secretRE.FindString(rolled.Body.String())
+	rolled := e.Do("POST", "/developer/keys/"+server.Prefix+"/roll", url.Values{"grace": {"1h"}}, session)
+	newSecret := areatest.SecretRE.FindString(rolled.Body.String())
 	if rolled.Code != http.StatusOK || newSecret == "" || newSecret == secret || rolled.Header().Get("Cache-Control") != "no-store" {
 		t.Fatalf("roll = %d\n%s", rolled.Code, rolled.Body)
 	}
-	mustContain(t, "the rolled key's page", rolled.Body.String(), "keeps working until 2026-03-10 13:0", "#key="+newSecret)
+	areatest.MustContain(t, "the rolled key's page", rolled.Body.String(), "keeps working until 2026-03-10 13:0", "#key="+newSecret)
 	successor, _ := apikey.ParseKey(newSecret)
-	old, nk := e.store.key(server.Prefix), e.store.key(successor.Prefix)
-	if !old.ExpiresAt.Equal(e.clock.Now().Add(time.Hour)) || old.State != apikey.Active {
+	old, nk := e.key(server.Prefix), e.key(successor.Prefix)
+	if !old.ExpiresAt.Equal(e.Clock.Now().Add(time.Hour)) || old.State != apikey.Active {
 		t.Errorf("rolled key %+v", old)
 	}
 	if nk.Name != old.Name || nk.Tier != old.Tier || nk.AccountID != old.AccountID || len(nk.Origins) != 0 || !nk.ExpiresAt.IsZero() {
@@ -149,38 +147,38 @@ func TestFlow(t *testing.T) {
 	if e.changed.Load() != 3 {
 		t.Errorf("KeysChanged called %d times after a roll", e.changed.Load())
 	}
-	mustContain(t, "the list after a roll", e.do("GET", "/developer/keys", nil, session).Body.String(), "rolled: works until 2026-03-10 13:0")
+	areatest.MustContain(t, "the list after a roll", e.Do("GET", "/developer/keys", nil, session).Body.String(), "rolled: works until 2026-03-10 13:0")
 	// A rolled key is not rolled again.
-	if rec := e.do("POST", "/developer/keys/"+server.Prefix+"/roll", url.Values{"grace": {"none"}}, session); rec.Code != http.StatusUnprocessableEntity {
+	if rec := e.Do("POST", "/developer/keys/"+server.Prefix+"/roll", url.Values{"grace": {"none"}}, session); rec.Code != http.StatusUnprocessableEntity {
 		t.Errorf("rolling a rolled key = %d", rec.Code)
 	}
 	// Rolling a browser key at once revokes the old one.
-	rolledBrowser := e.do("POST", "/developer/keys/"+browser+"/roll", url.Values{"grace": {"none"}}, session)
-	mustContain(t, "the browser key rolled", rolledBrowser.Body.String(), "is revoked: it stopped working now", "browser key")
-	if k := e.store.key(browser); k.State != apikey.Revoked {
+	rolledBrowser := e.Do("POST", "/developer/keys/"+browser+"/roll", url.Values{"grace": {"none"}}, session)
+	areatest.MustContain(t, "the browser key rolled", rolledBrowser.Body.String(), "is revoked: it stopped working now", "browser key")
+	if k := e.key(browser); k.State != apikey.Revoked {
 		t.Errorf("browser key rolled with no grace: %s", k.State)
 	}
-	bs, _ := apikey.ParseKey(secretRE.FindString(rolledBrowser.Body.String()))
-	if got := e.store.key(bs.Prefix).Origins; len(got) != 2 {
+	bs, _ := apikey.ParseKey(areatest.SecretRE.FindString(rolledBrowser.Body.String()))
+	if got := e.key(bs.Prefix).Origins; len(got) != 2 {
 		t.Errorf("the successor of a browser key has origins %v", got)
 	}
 
 	// Revoke, with a confirmation step that needs no script.
-	confirm := e.do("GET", "/developer/keys/"+successor.Prefix+"/revoke", nil, session)
-	mustContain(t, "the revoke confirmation", confirm.Body.String(), `action="/developer/keys/`+successor.Prefix+`/revoke"`, "Revoke key</button>", "Cancel")
-	if e.store.key(successor.Prefix).State != apikey.Active {
+	confirm := e.Do("GET", "/developer/keys/"+successor.Prefix+"/revoke", nil, session)
+	areatest.MustContain(t, "the revoke confirmation", confirm.Body.String(), `action="/developer/keys/`+successor.Prefix+`/revoke"`, "Revoke key</button>", "Cancel")
+	if e.key(successor.Prefix).State != apikey.Active {
 		t.Fatal("the confirmation page revoked the key")
 	}
 	before := e.changed.Load()
-	rec := e.do("POST", "/developer/keys/"+successor.Prefix+"/revoke", url.Values{}, session)
-	if rec.Code != http.StatusSeeOther || e.store.key(successor.Prefix).State != apikey.Revoked || e.changed.Load() != before+1 {
-		t.Errorf("revoke = %d, state %s, KeysChanged %d", rec.Code, e.store.key(successor.Prefix).State, e.changed.Load()-before)
+	rec := e.Do("POST", "/developer/keys/"+successor.Prefix+"/revoke", url.Values{}, session)
+	if rec.Code != http.StatusSeeOther || e.key(successor.Prefix).State != apikey.Revoked || e.changed.Load() != before+1 {
+		t.Errorf("revoke = %d, state %s, KeysChanged %d", rec.Code, e.key(successor.Prefix).State, e.changed.Load()-before)
 	}
-	mustContain(t, "the revoked key's page", e.do("GET", "/developer/keys/"+successor.Prefix, nil, session).Body.String(), "<dd>revoked</dd>", "The key no longer works.")
+	areatest.MustContain(t, "the revoked key's page", e.Do("GET", "/developer/keys/"+successor.Prefix, nil, session).Body.String(), "<dd>revoked</dd>", "The key no longer works.")
 
 	// The old key stops after its grace period.
-	e.clock.Add(time.Hour)
-	mustContain(t, "the list after the grace period", e.do("GET", "/developer/keys", nil, session).Body.String(), "expired (rolled)")
+	e.Clock.Add(time.Hour)
+	areatest.MustContain(t, "the list after the grace period", e.Do("GET", "/developer/keys", nil, session).Body.String(), "expired (rolled)")
 }
 
 // TestKeysForThePlayground: Keys lists the signed-in visitor's live keys,
@@ -191,11 +189,11 @@ func TestKeysForThePlayground(t *testing.T) {
 	_, p1 := e.createKey(session, url.Values{"name": {"One"}, "kind": {"server"}})
 	_, p2 := e.createKey(session, url.Values{"name": {"Two"}, "kind": {"browser"}, "origins": {"https://a.example"}})
 	_, p3 := e.createKey(session, url.Values{"name": {"Three"}, "kind": {"server"}})
-	e.do("POST", "/developer/keys/"+p3+"/revoke", url.Values{}, session)
+	e.Do("POST", "/developer/keys/"+p3+"/revoke", url.Values{}, session)
 	other := e.signIn("b@example.com")
 	e.createKey(other, url.Values{"name": {"Theirs"}, "kind": {"server"}})
 
-	r := httpRequest(e.cookie, session)
+	r := httpRequest(e.Cookie, session)
 	got := e.portal.Keys(r)
 	want := []string{"One " + p1 + " server", "Two " + p2 + " browser"}
 	if len(got) != len(want) {
@@ -206,10 +204,10 @@ func TestKeysForThePlayground(t *testing.T) {
 			t.Errorf("Keys[%d] = %+v, want %s", i, k, want[i])
 		}
 	}
-	if got := e.portal.Keys(httpRequest(e.cookie, "")); got != nil {
+	if got := e.portal.Keys(httpRequest(e.Cookie, "")); got != nil {
 		t.Errorf("Keys without a session = %+v", got)
 	}
-	e.store.setFail("TouchSession")
+	e.Faults.Fail("TouchSession")
 	if got := e.portal.Keys(r); got != nil {
 		t.Errorf("Keys while the store fails = %+v", got)
 	}

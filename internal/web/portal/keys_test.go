@@ -9,6 +9,7 @@ import (
 
 	"github.com/fragrance-data/fragrance/internal/account"
 	"github.com/fragrance-data/fragrance/internal/apikey"
+	"github.com/fragrance-data/fragrance/internal/web/areatest"
 	"github.com/fragrance-data/fragrance/internal/web/portal"
 )
 
@@ -33,14 +34,14 @@ func TestAnotherAccountsKey(t *testing.T) {
 	e.createKey(mine, url.Values{"name": {"Mine"}, "kind": {"server"}})
 	theirs := e.signIn("them@example.com")
 	theirSecret, theirPrefix := e.createKey(theirs, url.Values{"name": {"Theirs"}, "kind": {"server"}})
-	operator, _, err := apikey.Issue(context.Background(), e.store, apikey.NewKey{Name: "ops", Tier: apikey.Pro})
+	operator, _, err := apikey.Issue(context.Background(), e.Store, apikey.NewKey{Name: "ops", Tier: apikey.Pro})
 	if err != nil {
 		t.Fatal(err)
 	}
-	changed, keys := e.changed.Load(), len(e.store.keys)
+	changed, keys := e.changed.Load(), len(e.keys())
 	for _, prefix := range []string{theirPrefix, operator.Prefix, "fds_zzzzzzzz", "fds_short", url.PathEscape(theirSecret)} {
 		for _, r := range keyRoutes {
-			rec := e.do(r.method, "/developer/keys/"+prefix+r.suffix, r.form, mine)
+			rec := e.Do(r.method, "/developer/keys/"+prefix+r.suffix, r.form, mine)
 			if rec.Code != http.StatusNotFound || !strings.Contains(rec.Body.String(), "Page not found") {
 				t.Errorf("%s %s%s = %d", r.method, prefix, r.suffix, rec.Code)
 			}
@@ -49,21 +50,21 @@ func TestAnotherAccountsKey(t *testing.T) {
 			}
 		}
 	}
-	if k := e.store.key(theirPrefix); k.State != apikey.Active || !k.ExpiresAt.IsZero() {
+	if k := e.key(theirPrefix); k.State != apikey.Active || !k.ExpiresAt.IsZero() {
 		t.Errorf("the other account's key was changed: %+v", k)
 	}
-	if e.changed.Load() != changed || len(e.store.keys) != keys || len(e.store.requests) != 0 {
-		t.Errorf("a 404 changed something: KeysChanged %d, keys %d, tier requests %d", e.changed.Load()-changed, len(e.store.keys)-keys, len(e.store.requests))
+	if e.changed.Load() != changed || len(e.keys()) != keys || len(e.requests()) != 0 {
+		t.Errorf("a 404 changed something: KeysChanged %d, keys %d, tier requests %d", e.changed.Load()-changed, len(e.keys())-keys, len(e.requests()))
 	}
 	// The owner reaches every route.
 	for _, r := range keyRoutes {
-		if rec := e.do(r.method, "/developer/keys/"+theirPrefix+r.suffix, r.form, theirs); rec.Code == http.StatusNotFound {
+		if rec := e.Do(r.method, "/developer/keys/"+theirPrefix+r.suffix, r.form, theirs); rec.Code == http.StatusNotFound {
 			t.Errorf("the owner: %s %s = 404", r.method, r.suffix)
 		}
 	}
 	// Without a session every route asks to sign in, whoever's the key.
 	for _, r := range keyRoutes {
-		rec := e.do(r.method, "/developer/keys/"+theirPrefix+r.suffix, r.form, "")
+		rec := e.Do(r.method, "/developer/keys/"+theirPrefix+r.suffix, r.form, "")
 		if rec.Code != http.StatusUnauthorized || !strings.Contains(rec.Body.String(), "Send sign-in link") {
 			t.Errorf("no session: %s %s = %d", r.method, r.suffix, rec.Code)
 		}
@@ -77,20 +78,20 @@ func TestMaxKeys(t *testing.T) {
 	s := e.signIn("dev@example.com")
 	_, first := e.createKey(s, url.Values{"name": {"One"}, "kind": {"server"}})
 	_, second := e.createKey(s, url.Values{"name": {"Two"}, "kind": {"server"}})
-	full := e.do("POST", "/developer/keys", url.Values{"name": {"Three"}, "kind": {"server"}}, s)
-	if full.Code != http.StatusUnprocessableEntity || secretRE.MatchString(full.Body.String()) {
+	full := e.Do("POST", "/developer/keys", url.Values{"name": {"Three"}, "kind": {"server"}}, s)
+	if full.Code != http.StatusUnprocessableEntity || areatest.SecretRE.MatchString(full.Body.String()) {
 		t.Fatalf("a third key = %d", full.Code)
 	}
-	mustContain(t, "the refusal", full.Body.String(), "You have 2 live keys, the most an account may hold")
-	mustContain(t, "the keys page when full", e.do("GET", "/developer/keys", nil, s).Body.String(), "the most an account may hold")
+	areatest.MustContain(t, "the refusal", full.Body.String(), "You have 2 live keys, the most an account may hold")
+	areatest.MustContain(t, "the keys page when full", e.Do("GET", "/developer/keys", nil, s).Body.String(), "the most an account may hold")
 	// Rolling replaces: the rolled key does not count.
-	if rec := e.do("POST", "/developer/keys/"+first+"/roll", url.Values{"grace": {"7d"}}, s); rec.Code != http.StatusOK {
+	if rec := e.Do("POST", "/developer/keys/"+first+"/roll", url.Values{"grace": {"7d"}}, s); rec.Code != http.StatusOK {
 		t.Fatalf("roll at the maximum = %d", rec.Code)
 	}
-	if rec := e.do("POST", "/developer/keys", url.Values{"name": {"Three"}, "kind": {"server"}}, s); rec.Code != http.StatusUnprocessableEntity {
+	if rec := e.Do("POST", "/developer/keys", url.Values{"name": {"Three"}, "kind": {"server"}}, s); rec.Code != http.StatusUnprocessableEntity {
 		t.Errorf("a key after a roll at the maximum = %d", rec.Code)
 	}
-	e.do("POST", "/developer/keys/"+second+"/revoke", url.Values{}, s)
+	e.Do("POST", "/developer/keys/"+second+"/revoke", url.Values{}, s)
 	e.createKey(s, url.Values{"name": {"Three"}, "kind": {"server"}})
 }
 
@@ -112,7 +113,7 @@ func TestKeyFormErrors(t *testing.T) {
 		{url.Values{"name": {"K"}, "kind": {"browser"}, "origins": {"ftp://files.example"}}, "is not an origin"},
 		{url.Values{"name": {"K"}, "kind": {"browser"}, "origins": {"https://<script>.example"}}, "is not an origin"},
 	} {
-		rec := e.do("POST", "/developer/keys", tc.form, s)
+		rec := e.Do("POST", "/developer/keys", tc.form, s)
 		if rec.Code != http.StatusUnprocessableEntity || !strings.Contains(rec.Body.String(), tc.want) {
 			t.Errorf("%v = %d, want 422 saying %q", tc.form, rec.Code, tc.want)
 		}
@@ -120,13 +121,13 @@ func TestKeyFormErrors(t *testing.T) {
 			t.Errorf("%v: the page repeats the input unescaped", tc.form)
 		}
 	}
-	if len(e.store.keys) != 0 || e.changed.Load() != 0 {
-		t.Errorf("refused forms made %d keys", len(e.store.keys))
+	if len(e.keys()) != 0 || e.changed.Load() != 0 {
+		t.Errorf("refused forms made %d keys", len(e.keys()))
 	}
-	if rec := e.do("POST", "/developer/keys", nil, s); rec.Code != http.StatusUnprocessableEntity {
+	if rec := e.Do("POST", "/developer/keys", nil, s); rec.Code != http.StatusUnprocessableEntity {
 		t.Errorf("an empty post = %d", rec.Code)
 	}
-	if rec := e.do("POST", "/developer/keys", url.Values{"name": {strings.Repeat("x", 70<<10)}}, s); rec.Code != http.StatusBadRequest {
+	if rec := e.Do("POST", "/developer/keys", url.Values{"name": {strings.Repeat("x", 70<<10)}}, s); rec.Code != http.StatusBadRequest {
 		t.Errorf("a form over the bound = %d", rec.Code)
 	}
 }
@@ -148,20 +149,20 @@ func TestTierRequest(t *testing.T) {
 		{url.Values{"tier": {"pro"}, "use_case": {"  "}}, "Say what you will use the data for"},
 		{url.Values{"tier": {"pro"}, "use_case": {strings.Repeat("u", account.MaxUseCase+1)}}, "at most 2,000 characters"},
 	} {
-		rec := e.do("POST", path, tc.form, s)
+		rec := e.Do("POST", path, tc.form, s)
 		if rec.Code != http.StatusUnprocessableEntity || !strings.Contains(rec.Body.String(), tc.want) {
 			t.Errorf("%v = %d, want 422 saying %q", tc.form, rec.Code, tc.want)
 		}
 	}
-	rec := e.do("POST", path, url.Values{"tier": {"pro"}, "use_case": {"A perfume shop's search"}, "volume": {"20,000 a day"}}, s)
+	rec := e.Do("POST", path, url.Values{"tier": {"pro"}, "use_case": {"A perfume shop's search"}, "volume": {"20,000 a day"}}, s)
 	if rec.Code != http.StatusSeeOther || rec.Header().Get("Location") != "/developer/keys/"+prefix+"#tier" {
 		t.Fatalf("request = %d %q", rec.Code, rec.Header().Get("Location"))
 	}
-	if len(e.store.requests) != 1 || e.store.requests[0].Tier != apikey.Pro || e.store.requests[0].KeyPrefix != prefix || e.store.requests[0].AccountID != 1 {
-		t.Fatalf("stored %+v", e.store.requests)
+	if rs := e.requests(); len(rs) != 1 || rs[0].Tier != apikey.Pro || rs[0].KeyPrefix != prefix || rs[0].AccountID != 1 {
+		t.Fatalf("stored %+v", rs)
 	}
-	mustContain(t, "the key's page with a request", e.do("GET", "/developer/keys/"+prefix, nil, s).Body.String(), "pro tier, <strong>pending</strong>", "waiting for an answer")
-	if rec := e.do("POST", path, url.Values{"tier": {"enterprise"}, "use_case": {"More"}}, s); rec.Code != http.StatusUnprocessableEntity ||
+	areatest.MustContain(t, "the key's page with a request", e.Do("GET", "/developer/keys/"+prefix, nil, s).Body.String(), "pro tier, <strong>pending</strong>", "waiting for an answer")
+	if rec := e.Do("POST", path, url.Values{"tier": {"enterprise"}, "use_case": {"More"}}, s); rec.Code != http.StatusUnprocessableEntity ||
 		!strings.Contains(rec.Body.String(), "waiting for an answer already") {
 		t.Errorf("a second request = %d", rec.Code)
 	}
@@ -169,10 +170,10 @@ func TestTierRequest(t *testing.T) {
 	// makes long, fits the form.
 	_, second := e.createKey(s, url.Values{"name": {"K2"}, "kind": {"server"}})
 	long := url.Values{"tier": {"basic"}, "use_case": {strings.Repeat("香", account.MaxUseCase)}, "volume": {strings.Repeat("量", account.MaxVolume)}}
-	if rec := e.do("POST", "/developer/keys/"+second+"/tier", long, s); rec.Code != http.StatusSeeOther {
+	if rec := e.Do("POST", "/developer/keys/"+second+"/tier", long, s); rec.Code != http.StatusSeeOther {
 		t.Errorf("a request of the longest texts = %d", rec.Code)
 	}
-	e.store.DecideTierRequest(context.Background(), 1, account.Declined, "Tell us more about the shop.", e.clock.Now())
-	mustContain(t, "the key's page with a decision", e.do("GET", "/developer/keys/"+prefix, nil, s).Body.String(),
+	e.Store.DecideTierRequest(context.Background(), 1, account.Declined, "Tell us more about the shop.", e.Clock.Now())
+	areatest.MustContain(t, "the key's page with a decision", e.Do("GET", "/developer/keys/"+prefix, nil, s).Body.String(),
 		"<strong>declined</strong>: Tell us more about the shop.", "Request tier")
 }

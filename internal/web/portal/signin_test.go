@@ -12,6 +12,7 @@ import (
 	"github.com/fragrance-data/fragrance/internal/access/ratelimit"
 	"github.com/fragrance-data/fragrance/internal/apikey"
 	"github.com/fragrance-data/fragrance/internal/web"
+	"github.com/fragrance-data/fragrance/internal/web/areatest"
 	"github.com/fragrance-data/fragrance/internal/web/portal"
 )
 
@@ -22,9 +23,9 @@ var nonceAttrRE = regexp.MustCompile(`nonce="[A-Za-z0-9_-]{22}"`)
 func TestSameAnswerKnownOrNot(t *testing.T) {
 	e := newEnv(t, httpBase, nil)
 	e.signIn("known@example.com")
-	e.clock.Add(time.Minute)
+	e.Clock.Add(time.Minute)
 	page := func(email string) (int, string) {
-		rec := e.do("POST", "/developer/signin/link", url.Values{"email": {email}}, "")
+		rec := e.Do("POST", "/developer/signin/link", url.Values{"email": {email}}, "")
 		body := strings.ReplaceAll(rec.Body.String(), email, "EMAIL")
 		return rec.Code, nonceAttrRE.ReplaceAllString(body, "NONCE")
 	}
@@ -49,14 +50,14 @@ func TestBadLinks(t *testing.T) {
 		t.Fatalf("first use = %d", rec.Code)
 	}
 	used := e.useLink(token)
-	if used.Code != http.StatusGone || sessionCookie(t, used, e.cookie) != nil {
+	if used.Code != http.StatusGone || areatest.CookieOf(used, e.Cookie) != nil {
 		t.Errorf("second use = %d, cookies %v", used.Code, used.Result().Cookies())
 	}
-	mustContain(t, "the used link's page", used.Body.String(), "does not work any more", "works once, for 15 minutes", `action="/developer/signin/link"`, "Send sign-in link")
+	areatest.MustContain(t, "the used link's page", used.Body.String(), "does not work any more", "works once, for 15 minutes", `action="/developer/signin/link"`, "Send sign-in link")
 
-	e.clock.Add(time.Minute)
+	e.Clock.Add(time.Minute)
 	late := e.askLink("dev@example.com")
-	e.clock.Add(15 * time.Minute)
+	e.Clock.Add(15 * time.Minute)
 	if rec := e.useLink(late); rec.Code != http.StatusGone {
 		t.Errorf("a link used after 15 minutes = %d", rec.Code)
 	}
@@ -64,7 +65,7 @@ func TestBadLinks(t *testing.T) {
 		t.Errorf("an unknown link = %d", rec.Code)
 	}
 	for _, bad := range []string{"", "short", strings.Repeat("A", 44), strings.Repeat("*", 43)} {
-		if rec := e.do("GET", "/developer/signin?token="+url.QueryEscape(bad), nil, ""); rec.Code != http.StatusBadRequest || !strings.Contains(rec.Body.String(), "Send sign-in link") {
+		if rec := e.Do("GET", "/developer/signin?token="+url.QueryEscape(bad), nil, ""); rec.Code != http.StatusBadRequest || !strings.Contains(rec.Body.String(), "Send sign-in link") {
 			t.Errorf("GET the link %q = %d", bad, rec.Code)
 		}
 		if rec := e.useLink(bad); rec.Code != http.StatusBadRequest {
@@ -72,7 +73,7 @@ func TestBadLinks(t *testing.T) {
 		}
 	}
 	for _, bad := range []string{"", "not an address", "a@b", "Dev <dev@example.com>", "a@example.com, b@example.com"} {
-		rec := e.do("POST", "/developer/signin/link", url.Values{"email": {bad}}, "")
+		rec := e.Do("POST", "/developer/signin/link", url.Values{"email": {bad}}, "")
 		if rec.Code != http.StatusUnprocessableEntity || !strings.Contains(rec.Body.String(), "Type one email address") {
 			t.Errorf("ask a link for %q = %d", bad, rec.Code)
 		}
@@ -88,7 +89,7 @@ func TestCrossOriginRefused(t *testing.T) {
 	e := newEnv(t, httpBase, nil)
 	session := e.signIn("dev@example.com")
 	_, prefix := e.createKey(session, url.Values{"name": {"K"}, "kind": {"server"}})
-	e.clock.Add(time.Minute)
+	e.Clock.Add(time.Minute)
 	sent, changed := e.mail.count(), e.changed.Load()
 	posts := []struct {
 		path string
@@ -106,20 +107,20 @@ func TestCrossOriginRefused(t *testing.T) {
 	}
 	for _, p := range posts {
 		for _, h := range [][]string{{"Sec-Fetch-Site", "cross-site"}, {"Origin", "https://evil.example"}} {
-			rec := e.do("POST", p.path, p.form, session, h...)
+			rec := e.Do("POST", p.path, p.form, session, h...)
 			if rec.Code != http.StatusForbidden || !strings.Contains(rec.Body.String(), "sent from another site") {
 				t.Errorf("POST %s with %s: %s = %d", p.path, h[0], h[1], rec.Code)
 			}
 		}
 	}
-	if e.mail.count() != sent || e.changed.Load() != changed || e.store.key(prefix).State != apikey.Active {
+	if e.mail.count() != sent || e.changed.Load() != changed || e.key(prefix).State != apikey.Active {
 		t.Error("a refused post changed something")
 	}
-	if rec := e.do("GET", "/developer/keys", nil, session); rec.Code != http.StatusOK {
+	if rec := e.Do("GET", "/developer/keys", nil, session); rec.Code != http.StatusOK {
 		t.Errorf("after the refused posts the session = %d", rec.Code)
 	}
 	// The portal's own forms pass.
-	if rec := e.do("POST", "/developer/keys", url.Values{"name": {"X"}, "kind": {"server"}}, session, "Sec-Fetch-Site", "same-origin"); rec.Code != http.StatusOK {
+	if rec := e.Do("POST", "/developer/keys", url.Values{"name": {"X"}, "kind": {"server"}}, session, "Sec-Fetch-Site", "same-origin"); rec.Code != http.StatusOK {
 		t.Errorf("a same-origin post = %d", rec.Code)
 	}
 }
@@ -152,7 +153,7 @@ func TestSignInLimits(t *testing.T) {
 	})
 	ask := func(email string) *http.Response {
 		t.Helper()
-		return e.do("POST", "/developer/signin/link", url.Values{"email": {email}}, "").Result()
+		return e.Do("POST", "/developer/signin/link", url.Values{"email": {email}}, "").Result()
 	}
 	for range 2 {
 		if res := ask("dev@example.com"); res.StatusCode != http.StatusOK {
@@ -160,15 +161,15 @@ func TestSignInLimits(t *testing.T) {
 		}
 	}
 	sent := e.mail.count()
-	rec := e.do("POST", "/developer/signin/link", url.Values{"email": {"dev@EXAMPLE.com"}}, "")
+	rec := e.Do("POST", "/developer/signin/link", url.Values{"email": {"dev@EXAMPLE.com"}}, "")
 	if rec.Code != http.StatusTooManyRequests || rec.Header().Get("Retry-After") == "" || e.mail.count() != sent {
 		t.Fatalf("third ask in a minute = %d, Retry-After %q", rec.Code, rec.Header().Get("Retry-After"))
 	}
-	mustContain(t, "the per-address 429", rec.Body.String(), "Too many sign-in links were asked for this address", "at most 2 a minute and 3 a day")
+	areatest.MustContain(t, "the per-address 429", rec.Body.String(), "Too many sign-in links were asked for this address", "at most 2 a minute and 3 a day")
 	if res := ask("other@example.com"); res.StatusCode != http.StatusOK {
 		t.Errorf("another address = %d", res.StatusCode)
 	}
-	e.clock.Add(time.Minute)
+	e.Clock.Add(time.Minute)
 	if res := ask("dev@example.com"); res.StatusCode != http.StatusOK {
 		t.Errorf("a minute later = %d", res.StatusCode)
 	}
@@ -183,15 +184,15 @@ func TestSignInLimits(t *testing.T) {
 			t.Fatalf("ask %d = %d", i, res.StatusCode)
 		}
 	}
-	rec = e.do("POST", "/developer/signin/link", url.Values{"email": {"devz@example.com"}}, "")
+	rec = e.Do("POST", "/developer/signin/link", url.Values{"email": {"devz@example.com"}}, "")
 	if rec.Code != http.StatusTooManyRequests || !strings.HasPrefix(rec.Header().Get("Content-Type"), "text/html") || e.mail.count() != 2 {
 		t.Fatalf("third ask from one IP = %d %q", rec.Code, rec.Header().Get("Content-Type"))
 	}
-	mustContain(t, "the per-IP 429", rec.Body.String(), "Too many sign-in links were asked for from your network")
+	areatest.MustContain(t, "the per-IP 429", rec.Body.String(), "Too many sign-in links were asked for from your network")
 	if strings.Contains(rec.Body.String(), "rate_limited") {
 		t.Error("the per-IP 429 page carries the wrapper's JSON")
 	}
-	e.ip = "198.51.100.7"
+	e.IP = "198.51.100.7"
 	if res := ask("devz@example.com"); res.StatusCode != http.StatusOK {
 		t.Errorf("another IP = %d", res.StatusCode)
 	}
@@ -207,7 +208,7 @@ func TestCookieAttributes(t *testing.T) {
 	}{{httpBase, "session", false}, {httpsBase, "__Host-session", true}} {
 		e := newEnv(t, tc.base, nil)
 		rec := e.useLink(e.askLink("dev@example.com"))
-		c := sessionCookie(t, rec, tc.name)
+		c := areatest.CookieOf(rec, tc.name)
 		if c == nil {
 			t.Fatalf("%s: no cookie %s in %v", tc.base, tc.name, rec.Result().Cookies())
 		}
