@@ -284,18 +284,9 @@ func totalChart(id, title string, ps []period, limit float64, limitLabel string,
 // refusalsTable lists the hours with requests a limit refused (429),
 // newest first.
 func refusalsTable(hourly []usage.Count) *table {
-	var rs []usage.Count
-	for _, c := range hourly {
-		if c.StatusClass == usage.ClassRateLimited && c.Count > 0 {
-			rs = append(rs, c)
-		}
-	}
-	slices.SortStableFunc(rs, func(a, b usage.Count) int {
-		return cmp.Or(b.Start.Compare(a.Start), strings.Compare(a.Endpoint, b.Endpoint))
-	})
 	t := &table{ID: "refusals", Caption: fmt.Sprintf("Refused by a limit (429), the last %d days", refusalDays),
 		Head: []string{"Hour (UTC)", "Endpoint", "Refused"}, Empty: "None: no request of this key was refused by a limit."}
-	for _, c := range rs {
+	for _, c := range usage.Refused(hourly) {
 		t.Rows = append(t.Rows, []cell{hourCell(c.Start), txt(c.Endpoint), num(c.Count)})
 	}
 	return t

@@ -104,7 +104,8 @@ func (p *Portal) renderKey(w http.ResponseWriter, r *http.Request, v visitor, k 
 	d.Chart = usageChart(rep, d.Limits.PerDay).HTML()
 	d.Endpoints = sortedCounts(rep.Endpoints)
 	d.Classes = classCounts(rep)
-	d.Limited = limited(hourly)
+	d.Limited = usage.Refused(hourly)
+	d.Limited = d.Limited[:min(len(d.Limited), maxLimitedRows)]
 	for _, tr := range reqs {
 		if tr.KeyPrefix == k.Prefix {
 			d.Requests = append(d.Requests, tr)
@@ -216,20 +217,6 @@ func classCounts(rep usage.Report) []countRow {
 		out = append(out, countRow{cmp.Or(classNames[c], c), sum[c]})
 	}
 	return out
-}
-
-// limited lists the hours with requests refused by a limit, newest first.
-func limited(hourly []usage.Count) []usage.Count {
-	var out []usage.Count
-	for _, c := range hourly {
-		if c.StatusClass == usage.ClassRateLimited && c.Count > 0 {
-			out = append(out, c)
-		}
-	}
-	slices.SortStableFunc(out, func(a, b usage.Count) int {
-		return cmp.Or(b.Start.Compare(a.Start), strings.Compare(a.Endpoint, b.Endpoint))
-	})
-	return out[:min(len(out), maxLimitedRows)]
 }
 
 // tierRank orders the tiers, smallest first; an unknown tier ranks as free.
