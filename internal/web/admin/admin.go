@@ -27,7 +27,6 @@ import (
 	"embed"
 	"errors"
 	"fmt"
-	"html/template"
 	"log/slog"
 	"net/http"
 	"net/netip"
@@ -148,13 +147,22 @@ func New(cfg Config) (*Dashboard, error) {
 	if !cfg.Credentials.complete() {
 		return nil, errors.New("admin: New needs every function of Credentials")
 	}
-	d := &Dashboard{cfg: cfg, web: cfg.Web, now: cfg.Now, log: cfg.Logger, tiers: cfg.Tiers, limiter: cfg.SignInLimiter}
-	if d.now == nil {
-		d.now = time.Now
+	d := &Dashboard{cfg: cfg, web: cfg.Web, tiers: cfg.Tiers, limiter: cfg.SignInLimiter}
+	var err error
+	d.area, err = session.New(session.Config[operator]{
+		Web: cfg.Web, Templates: templateFS, Funcs: funcs(),
+		Pages: []string{"signin", "totp", "codes", "overview", "keys", "key", "created", "accounts", "account", "tierrequests", "abuse", "audit"},
+		Name:  "Admin", Who: "dashboard", Log: "admin", Home: "/admin", HomeText: "Back to the dashboard", NoStore: true,
+		// Its own cookie, never the portal's; without TLS sent only to
+		// /admin. web.Cookies lists it for /privacy.
+		Cookie: session.Cookie{Name: "admin", Path: "/admin", SameSite: http.SameSiteStrictMode, MaxAge: admin.SessionMax},
+		Admit:  d.admit, Touch: d.touch, End: cfg.Admins.EndAdminSession, SignInFirst: d.signInFirst,
+		Now: cfg.Now, Logger: cfg.Logger,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("admin: %w", err)
 	}
-	if d.log == nil {
-		d.log = slog.New(slog.DiscardHandler)
-	}
+	d.pages, d.now, d.log = d.area.Pages(), d.area.Now, d.area.Logger()
 	if d.tiers == nil {
 		d.tiers = apikey.DefaultTiers
 	}
@@ -167,41 +175,7 @@ func New(cfg Config) (*Dashboard, error) {
 	if d.cfg.FailuresPerIP == (apikey.Limits{}) {
 		d.cfg.FailuresPerIP = DefaultFailuresPerIP
 	}
-	var err error
-	d.pages, err = cfg.Web.Templates(templateFS, funcs(), "signin", "message", "totp", "codes", "overview",
-		"keys", "key", "created", "accounts", "account", "tierrequests", "abuse", "audit")
-	if err != nil {
-		return nil, err
-	}
-	d.area, err = session.New(session.Config[operator]{
-		Web: cfg.Web, Pages: d.pages, Name: "Admin", Who: "dashboard", Log: "admin",
-		Home: "/admin", HomeText: "Back to the dashboard", NoStore: true,
-		// Its own cookie, never the portal's; without TLS sent only to
-		// /admin. web.Cookies lists it for /privacy.
-		Cookie: session.Cookie{Name: "admin", Path: "/admin", SameSite: http.SameSiteStrictMode, MaxAge: admin.SessionMax},
-		Admit:  d.admit, Touch: d.touch, End: cfg.Admins.EndAdminSession, SignInFirst: d.signInFirst,
-		Now: d.now, Logger: d.log,
-	})
-	if err != nil {
-		return nil, fmt.Errorf("admin: %w", err)
-	}
 	return d, nil
-}
-
-// funcs are the template functions of the dashboard's pages.
-func funcs() template.FuncMap {
-	return template.FuncMap{
-		"when": when,
-		"n64":  func(n int64) string { return web.Thousands(int(n)) },
-	}
-}
-
-// when writes a moment for people, in UTC to the second.
-func when(t time.Time) string {
-	if t.IsZero() {
-		return "—"
-	}
-	return t.UTC().Format("2006-01-02 15:04:05") + " UTC"
 }
 
 // keysChanged tells the Guard that keys changed.

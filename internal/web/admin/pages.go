@@ -1,13 +1,31 @@
 package admin
 
 import (
+	"html/template"
 	"net/http"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/fragrance-data/fragrance/internal/web"
 	"github.com/fragrance-data/fragrance/internal/web/session"
 )
+
+// funcs are the template functions of the dashboard's pages.
+func funcs() template.FuncMap {
+	return template.FuncMap{
+		"when": when,
+		"n64":  func(n int64) string { return web.Thousands(int(n)) },
+	}
+}
+
+// when writes a moment for people, in UTC to the second.
+func when(t time.Time) string {
+	if t.IsZero() {
+		return "—"
+	}
+	return t.UTC().Format("2006-01-02 15:04:05") + " UTC"
+}
 
 // frame is what every signed-in page's template reads as .Data: the
 // dashboard's bar and the page's own data.

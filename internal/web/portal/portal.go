@@ -121,41 +121,32 @@ func New(cfg Config) (*Portal, error) {
 	if !strings.HasPrefix(base, "https://") && !strings.HasPrefix(base, "http://") {
 		return nil, fmt.Errorf("portal: the base URL %q is not absolute: sign-in links start with it", base)
 	}
-	p := &Portal{cfg: cfg, web: cfg.Web, base: base, now: cfg.Now, log: cfg.Logger, tiers: cfg.Tiers, limiter: cfg.SignInLimiter}
-	if p.now == nil {
-		p.now = time.Now
+	p := &Portal{cfg: cfg, web: cfg.Web, base: base, tiers: cfg.Tiers, limiter: cfg.SignInLimiter}
+	var err error
+	p.area, err = session.New(session.Config[visitor]{
+		Web: cfg.Web, Templates: templateFS, Funcs: funcs(),
+		Pages: []string{"developer", "sent", "signin", "keys", "created", "key", "revoke", "account"},
+		Name:  "Developer portal", Who: "portal", Log: "portal", Home: "/developer", HomeText: "Back to the portal",
+		// web.Cookies lists the cookie for /privacy.
+		Cookie: session.Cookie{Name: "session", SameSite: http.SameSiteLaxMode, MaxAge: account.SessionMax},
+		Touch:  p.touch, End: cfg.Accounts.EndSession, SignInFirst: p.signInFirst,
+		Now: cfg.Now, Logger: cfg.Logger,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("portal: %w", err)
 	}
-	if p.log == nil {
-		p.log = slog.New(slog.DiscardHandler)
+	p.pages, p.now, p.log = p.area.Pages(), p.area.Now, p.area.Logger()
+	if p.cfg.MaxKeys <= 0 {
+		p.cfg.MaxKeys = DefaultMaxKeys
+	}
+	if p.cfg.SignInPerAddress == (apikey.Limits{}) {
+		p.cfg.SignInPerAddress = defaultSignInPerAddress
 	}
 	if p.tiers == nil {
 		p.tiers = apikey.DefaultTiers
 	}
 	if p.limiter == nil {
 		p.limiter = ratelimit.NewMemLimiter(ratelimit.MemOptions{Now: p.now})
-	}
-	if p.cfg.SignInPerAddress == (apikey.Limits{}) {
-		p.cfg.SignInPerAddress = defaultSignInPerAddress
-	}
-	if p.cfg.MaxKeys <= 0 {
-		p.cfg.MaxKeys = DefaultMaxKeys
-	}
-	var err error
-	p.pages, err = cfg.Web.Templates(templateFS, funcs(), "developer", "sent", "signin", "message",
-		"keys", "created", "key", "revoke", "account")
-	if err != nil {
-		return nil, err
-	}
-	p.area, err = session.New(session.Config[visitor]{
-		Web: cfg.Web, Pages: p.pages, Name: "Developer portal", Who: "portal", Log: "portal",
-		Home: "/developer", HomeText: "Back to the portal",
-		// web.Cookies lists the cookie for /privacy.
-		Cookie: session.Cookie{Name: "session", SameSite: http.SameSiteLaxMode, MaxAge: account.SessionMax},
-		Touch:  p.touch, End: cfg.Accounts.EndSession, SignInFirst: p.signInFirst,
-		Now: p.now, Logger: p.log,
-	})
-	if err != nil {
-		return nil, fmt.Errorf("portal: %w", err)
 	}
 	return p, nil
 }

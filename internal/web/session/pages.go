@@ -34,7 +34,7 @@ func (a *Area[V]) Title(parts ...string) string {
 // out of caches when the area says so (Config.NoStore).
 func (a *Area[V]) Message(w http.ResponseWriter, r *http.Request, status int, m Message) {
 	m.Back, m.BackText = cmp.Or(m.Back, a.cfg.Home), cmp.Or(m.BackText, a.cfg.HomeText)
-	a.cfg.Pages.Render(w, r, status, "message", web.Page{Title: a.Title(m.Heading), NoIndex: true, NoStore: a.cfg.NoStore, Data: m})
+	a.pages.Render(w, r, status, "message", web.Page{Title: a.Title(m.Heading), NoIndex: true, NoStore: a.cfg.NoStore, Data: m})
 }
 
 // Unavailable answers 503 when a store (or the mail, or a limiter) cannot

@@ -26,6 +26,8 @@ package session
 import (
 	"context"
 	"errors"
+	"html/template"
+	"io/fs"
 	"log/slog"
 	"net/http"
 	"strings"
@@ -36,15 +38,18 @@ import (
 	"github.com/fragrance-data/fragrance/internal/web"
 )
 
-// Config is one area's policy. Every field is required but Admit, Now and
-// Logger.
+// Config is one area's policy. Every field is required but Funcs, Pages,
+// NoStore, Admit, Now and Logger.
 type Config[V any] struct {
 	// Web is the ground the pages render on; when its BaseURL is https the
 	// cookie is Secure and named with the __Host- prefix.
 	Web *web.Site
-	// Pages are the area's templates: its "message" page reads a Message
-	// as .Data.
-	Pages *web.Templates
+	// Templates holds the area's pages ("templates/<name>.html", partials
+	// "templates/_*.html"), parsed with Funcs over the ground's layout:
+	// those named in Pages, and "message", which reads a Message as .Data.
+	Templates fs.FS
+	Funcs     template.FuncMap
+	Pages     []string
 	// Name ends the area's page titles, before the service's name
 	// ("Developer portal", "Admin").
 	Name string
@@ -105,6 +110,7 @@ const securePrefix = "__Host-"
 // visitors of type V (who a session names, as Touch returns them).
 type Area[V any] struct {
 	cfg     Config[V]
+	pages   *web.Templates
 	name    string // the cookie's name on this base URL
 	path    string // the cookie's path on this base URL
 	secure  bool   // the base URL is https
@@ -113,10 +119,10 @@ type Area[V any] struct {
 	xorigin *http.CrossOriginProtection
 }
 
-// New checks cfg and returns the area.
+// New checks cfg and parses the area's templates.
 func New[V any](cfg Config[V]) (*Area[V], error) {
-	if cfg.Web == nil || cfg.Pages == nil || cfg.Touch == nil || cfg.End == nil || cfg.SignInFirst == nil {
-		return nil, errors.New("session: New needs the web ground, the area's pages, Touch, End and SignInFirst")
+	if cfg.Web == nil || cfg.Templates == nil || cfg.Touch == nil || cfg.End == nil || cfg.SignInFirst == nil {
+		return nil, errors.New("session: New needs the web ground, the area's templates, Touch, End and SignInFirst")
 	}
 	if cfg.Name == "" || cfg.Who == "" || cfg.Log == "" || cfg.Home == "" || cfg.HomeText == "" || cfg.Cookie.Name == "" || cfg.Cookie.MaxAge <= 0 {
 		return nil, errors.New("session: New needs the area's names, its home and its cookie's name and lifetime")
@@ -136,8 +142,21 @@ func New[V any](cfg Config[V]) (*Area[V], error) {
 	}
 	a.xorigin = http.NewCrossOriginProtection()
 	a.xorigin.SetDenyHandler(http.HandlerFunc(a.refuseForm))
+	var err error
+	if a.pages, err = cfg.Web.Templates(cfg.Templates, cfg.Funcs, append([]string{"message"}, cfg.Pages...)...); err != nil {
+		return nil, err
+	}
 	return a, nil
 }
+
+// Pages are the area's pages, over the ground's layout.
+func (a *Area[V]) Pages() *web.Templates { return a.pages }
+
+// Now is the area's clock.
+func (a *Area[V]) Now() time.Time { return a.now() }
+
+// Logger receives the area's failures.
+func (a *Area[V]) Logger() *slog.Logger { return a.log }
 
 // secret is the value of the session cookie r carries, when it has the
 // shape of one (a malformed cookie never reaches the store).
