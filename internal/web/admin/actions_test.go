@@ -22,7 +22,7 @@ func TestEveryActionIsAudited(t *testing.T) {
 	e.addKey(apikey.Key{Prefix: other, Tier: apikey.Free, State: apikey.Active, AccountID: 1})
 	e.addRequest(1, other, apikey.Basic)
 	session := e.admin()
-	key := func() apikey.Key { return e.key(testPrefix) }
+	key := func() apikey.Key { return e.Key(testPrefix) }
 	for _, c := range []struct {
 		name, path     string
 		form           url.Values
@@ -36,7 +36,7 @@ func TestEveryActionIsAudited(t *testing.T) {
 			"origins": {"https://app.example.com"}, "reason": {"partner deal"}},
 			http.StatusOK, "key.create", "", "partner deal", "tier basic, limits tier's/min 5000/day, origins https://app.example.com", true,
 			func() bool {
-				ks := e.keys()
+				ks := e.Keys()
 				return len(ks) == 3 && ks[2].Name == "Partner" && ks[2].PerDay == 5000
 			}},
 		{"tier", "/admin/keys/" + testPrefix + "/tier", url.Values{"tier": {"pro"}, "reason": {"paid"}},
@@ -54,21 +54,21 @@ func TestEveryActionIsAudited(t *testing.T) {
 		{"approve", "/admin/tier-requests/1/approve", url.Values{"note": {"Welcome to enterprise."}},
 			http.StatusSeeOther, "tier_request.approve", testPrefix, "Welcome to enterprise.", "request #1 approved: pro → enterprise", true,
 			func() bool {
-				r := e.request(1)
+				r := e.Requests()[0]
 				return key().Tier == apikey.Enterprise && r.State == account.Approved && r.Note == "Welcome to enterprise." && !r.DecidedAt.IsZero()
 			}},
 		{"decline", "/admin/tier-requests/2/decline", url.Values{"note": {"Tell us more about the volume."}},
 			http.StatusSeeOther, "tier_request.decline", other, "Tell us more about the volume.", "request #2 for the basic tier declined", false,
 			func() bool {
-				r := e.request(2)
-				return e.key(other).Tier == apikey.Free && r.State == account.Declined && r.Note == "Tell us more about the volume."
+				r := e.Requests()[1]
+				return e.Key(other).Tier == apikey.Free && r.State == account.Declined && r.Note == "Tell us more about the volume."
 			}},
 		{"disable", "/admin/accounts/1/disable", url.Values{"reason": {"fraud"}},
 			http.StatusSeeOther, "account.disable", "account:1", "fraud", "disabled; its live keys suspended, its sessions ended", true,
-			func() bool { return e.account(1).Disabled && key().State == apikey.Suspended }},
+			func() bool { return e.Account(1).Disabled && key().State == apikey.Suspended }},
 		{"enable", "/admin/accounts/1/enable", url.Values{"reason": {"cleared"}},
 			http.StatusSeeOther, "account.enable", "account:1", "cleared", "enabled; the keys disabling suspended are resumed", true,
-			func() bool { return !e.account(1).Disabled && key().State == apikey.Active }},
+			func() bool { return !e.Account(1).Disabled && key().State == apikey.Active }},
 		{"revoke", "/admin/keys/" + testPrefix + "/revoke", url.Values{"reason": {"leaked"}},
 			http.StatusSeeOther, "key.revoke", testPrefix, "leaked", "active → revoked", true,
 			func() bool { return key().State == apikey.Revoked }},
@@ -155,7 +155,7 @@ func TestActionsRefused(t *testing.T) {
 			t.Errorf("POST %s: the reason typed is lost", c.path)
 		}
 	}
-	if k := e.key(testPrefix); k.State != apikey.Active || k.Tier != apikey.Free || len(e.keys()) != 1 {
+	if k := e.Key(testPrefix); k.State != apikey.Active || k.Tier != apikey.Free || len(e.Keys()) != 1 {
 		t.Errorf("the key changed: %+v", k)
 	}
 	if n := len(e.entries()) - before; n != 0 {
@@ -192,7 +192,7 @@ func TestResumeNeedsTheAccount(t *testing.T) {
 	session := e.admin()
 	e.post("/admin/accounts/1/disable", url.Values{"reason": {"x"}}, session)
 	rec := e.post("/admin/keys/"+testPrefix+"/resume", url.Values{"reason": {"x"}}, session)
-	if rec.Code != http.StatusUnprocessableEntity || e.key(testPrefix).State != apikey.Suspended {
+	if rec.Code != http.StatusUnprocessableEntity || e.Key(testPrefix).State != apikey.Suspended {
 		t.Errorf("resuming a key of a disabled account: %d", rec.Code)
 	}
 }
@@ -221,7 +221,7 @@ func TestCreatedKeyShownOnce(t *testing.T) {
 		t.Fatalf("create: %d %q", rec.Code, rec.Header().Get("Cache-Control"))
 	}
 	pk, err := apikey.ParseKey(secret)
-	if err != nil || e.key(pk.Prefix).Hash != pk.Hash {
+	if err != nil || e.Key(pk.Prefix).Hash != pk.Hash {
 		t.Fatalf("the key shown is not the key stored: %v", err)
 	}
 	if body := e.get("/admin/keys/"+pk.Prefix, session).Body.String(); strings.Contains(body, secret) {

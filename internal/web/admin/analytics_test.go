@@ -52,7 +52,7 @@ func knownLoad(e *env) {
 		h(keyA, "/api/perfumes", "2xx", day.AddDate(0, 0, -89), 7),
 		h(keyA, "/api/perfumes", "2xx", day.AddDate(0, 0, -90), 500), // just before the 90 days
 	})
-	e.record(usage.Batch{
+	e.Record(usage.Batch{
 		Latency: []usage.Latency{
 			{Endpoint: "/api/perfumes", Hour: hour, Bucket: 4, Count: 60}, // 2–4 ms
 			{Endpoint: "/api/perfumes", Hour: hour.Add(-time.Hour), Bucket: 4, Count: 40},

@@ -198,44 +198,6 @@ func (e *env) addRequest(accountID int64, prefix string, t apikey.Tier) account.
 	return r
 }
 
-// key is the stored key of prefix.
-func (e *env) key(prefix string) apikey.Key {
-	e.T.Helper()
-	v, err := e.Store.KeyByPrefix(context.Background(), prefix)
-	e.ok(err)
-	return v
-}
-
-// keys is every stored key, oldest first.
-func (e *env) keys() []apikey.Key {
-	e.T.Helper()
-	v, err := e.Store.ListKeys(context.Background())
-	e.ok(err)
-	return v
-}
-
-// account is the stored account of id.
-func (e *env) account(id int64) account.Account {
-	e.T.Helper()
-	v, err := e.Store.AccountByID(context.Background(), id)
-	e.ok(err)
-	return v
-}
-
-// request is the stored tier request of id, of account 1.
-func (e *env) request(id int64) account.TierRequest {
-	e.T.Helper()
-	rs, err := e.Store.TierRequests(context.Background(), 1)
-	e.ok(err)
-	for _, r := range rs {
-		if r.ID == id {
-			return r
-		}
-	}
-	e.T.Fatalf("no tier request %d", id)
-	return account.TierRequest{}
-}
-
 // entries is the audit log, oldest first.
 func (e *env) entries() []admin.AuditEntry {
 	e.T.Helper()
@@ -243,14 +205,6 @@ func (e *env) entries() []admin.AuditEntry {
 	e.ok(err)
 	slices.Reverse(es)
 	return es
-}
-
-// record stores a batch of counts, as the meter flushes it.
-func (e *env) record(b usage.Batch) {
-	e.T.Helper()
-	if err := e.Store.RecordUsage(context.Background(), b); err != nil {
-		e.T.Fatal(err)
-	}
 }
 
 // usageRows writes counts as rows of table (usage_hourly or usage_daily,

@@ -155,7 +155,7 @@ func TestEveryRouteNeedsASession(t *testing.T) {
 				t.Errorf("%s (%s) without a session (cookie %q): %d %q, want 303 to the sign-in form", rt.Pattern, rt.Name, cookie, rec.Code, loc)
 			}
 		}
-		if k := e.key(testPrefix); k.State != apikey.Active || k.Tier != apikey.Free || k.PerMinute != 0 {
+		if k := e.Key(testPrefix); k.State != apikey.Active || k.Tier != apikey.Free || k.PerMinute != 0 {
 			t.Errorf("the key changed without a session: %+v", k)
 		}
 		if n := len(e.entries()); n != 0 {
@@ -273,11 +273,11 @@ func TestCrossOriginPostRefused(t *testing.T) {
 			t.Errorf("cross-origin POST (%v): %d", h, rec.Code)
 		}
 	}
-	if e.key(testPrefix).State != apikey.Active || len(e.entries()) != before {
+	if e.Key(testPrefix).State != apikey.Active || len(e.entries()) != before {
 		t.Error("a cross-origin POST changed something")
 	}
 	rec := e.Do("POST", "/admin/keys/"+testPrefix+"/suspend", url.Values{"reason": {"x"}}, session, "Sec-Fetch-Site", "same-origin")
-	if rec.Code != http.StatusSeeOther || e.key(testPrefix).State != apikey.Suspended {
+	if rec.Code != http.StatusSeeOther || e.Key(testPrefix).State != apikey.Suspended {
 		t.Errorf("a same-origin POST: %d", rec.Code)
 	}
 }

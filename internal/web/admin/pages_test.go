@@ -205,7 +205,7 @@ func TestAbuse(t *testing.T) {
 
 	// Suspend from the list.
 	rec := e.post("/admin/keys/"+testPrefix+"/suspend", url.Values{"reason": {"Abuse signal #3: scrape_pages"}}, session)
-	if rec.Code != http.StatusSeeOther || e.key(testPrefix).State != apikey.Suspended {
+	if rec.Code != http.StatusSeeOther || e.Key(testPrefix).State != apikey.Suspended {
 		t.Errorf("suspend from a signal: %d", rec.Code)
 	}
 

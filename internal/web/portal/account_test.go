@@ -22,7 +22,7 @@ func TestDeleteAccount(t *testing.T) {
 	s := e.signIn("dev@example.com")
 	other := e.signIn("dev@example.com") // a second browser
 	_, prefix := e.createKey(s, url.Values{"name": {"K"}, "kind": {"server"}})
-	e.record(usage.Count{KeyPrefix: prefix, Endpoint: "perfumes.list", StatusClass: "2xx", Start: start.Truncate(24 * time.Hour), Count: 5})
+	e.Record(usage.Batch{Hourly: []usage.Count{{KeyPrefix: prefix, Endpoint: "perfumes.list", StatusClass: "2xx", Start: start.Truncate(24 * time.Hour), Count: 5}}})
 
 	page := e.Do("GET", "/developer/account", nil, s)
 	areatest.MustContain(t, "the account page", page.Body.String(), "Delete account</button>", `<label for="confirm">Type your email address to confirm</label>`, "Sign out everywhere</button>")
@@ -32,7 +32,7 @@ func TestDeleteAccount(t *testing.T) {
 			t.Errorf("confirm %q = %d", wrong, rec.Code)
 		}
 	}
-	if e.key(prefix).State != apikey.Active {
+	if e.Key(prefix).State != apikey.Active {
 		t.Fatal("a wrong confirmation deleted")
 	}
 	changed := e.changed.Load()
@@ -43,11 +43,11 @@ func TestDeleteAccount(t *testing.T) {
 	if c := areatest.CookieOf(rec, e.Cookie); c == nil || c.MaxAge >= 0 {
 		t.Errorf("the cookie is not cleared: %v", rec.Result().Cookies())
 	}
-	k := e.key(prefix)
+	k := e.Key(prefix)
 	if k.State != apikey.Revoked || k.Email != "" || e.changed.Load() != changed+1 {
 		t.Errorf("after delete: key %+v, KeysChanged %d", k, e.changed.Load()-changed)
 	}
-	if a := e.account(1); !a.Deleted() || a.Email != "" {
+	if a := e.Account(1); !a.Deleted() || a.Email != "" {
 		t.Errorf("account after delete %+v", a)
 	}
 	if rep, _ := meter.BuildReport(t.Context(), e.Store, prefix, e.Clock.Now(), 1, nil); rep.Total != 5 {
@@ -130,7 +130,7 @@ func TestDisabledAccount(t *testing.T) {
 	e := newEnv(t, httpBase, nil)
 	s := e.signIn("dev@example.com")
 	_, prefix := e.createKey(s, url.Values{"name": {"K"}, "kind": {"server"}})
-	a := e.account(1)
+	a := e.Account(1)
 	if _, err := e.Store.SetAccountDisabled(t.Context(), a.ID, true); err != nil {
 		t.Fatal(err)
 	}
@@ -164,7 +164,7 @@ func TestDisabledAccount(t *testing.T) {
 	if rec := e.Do("GET", "/developer/keys", nil, s); rec.Code != http.StatusOK {
 		t.Errorf("an enabled account's keys page = %d", rec.Code)
 	}
-	if k := e.key(prefix); k.State != apikey.Active {
+	if k := e.Key(prefix); k.State != apikey.Active {
 		t.Errorf("the key after enabling = %s, want active again", k.State)
 	}
 }
@@ -198,7 +198,7 @@ func TestStoreErrors(t *testing.T) {
 		rec := e.Do(r.method, "/developer/keys/"+prefix+r.suffix, r.form, s)
 		check(r.method+" "+r.suffix+" while sessions cannot be read", rec.Result(), rec.Body.String())
 	}
-	if e.key(prefix).State != apikey.Active {
+	if e.Key(prefix).State != apikey.Active {
 		t.Error("a route changed a key while sessions could not be read")
 	}
 	// Without a cookie, the landing page does not need the store.

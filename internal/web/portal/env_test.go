@@ -6,7 +6,6 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"regexp"
-	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -14,7 +13,6 @@ import (
 
 	"github.com/fragrance-data/fragrance/internal/access/meter"
 	"github.com/fragrance-data/fragrance/internal/access/ratelimit"
-	"github.com/fragrance-data/fragrance/internal/account"
 	"github.com/fragrance-data/fragrance/internal/apikey"
 	"github.com/fragrance-data/fragrance/internal/mail"
 	"github.com/fragrance-data/fragrance/internal/usage"
@@ -123,64 +121,6 @@ func (e *env) createKey(session string, form url.Values) (secret, prefix string)
 		e.T.Fatal(err)
 	}
 	return secret, pk.Prefix
-}
-
-// key is the stored key of prefix.
-func (e *env) key(prefix string) apikey.Key {
-	e.T.Helper()
-	k, err := e.Store.KeyByPrefix(context.Background(), prefix)
-	if err != nil {
-		e.T.Fatal(err)
-	}
-	return k
-}
-
-// keys is every stored key, oldest first.
-func (e *env) keys() []apikey.Key {
-	e.T.Helper()
-	ks, err := e.Store.ListKeys(context.Background())
-	if err != nil {
-		e.T.Fatal(err)
-	}
-	return ks
-}
-
-// account is the stored account of id.
-func (e *env) account(id int64) account.Account {
-	e.T.Helper()
-	a, err := e.Store.AccountByID(context.Background(), id)
-	if err != nil {
-		e.T.Fatal(err)
-	}
-	return a
-}
-
-// requests is every stored tier request, oldest first.
-func (e *env) requests() []account.TierRequest {
-	e.T.Helper()
-	as, err := e.Store.ListAccounts(context.Background())
-	if err != nil {
-		e.T.Fatal(err)
-	}
-	var out []account.TierRequest
-	for _, a := range as {
-		rs, err := e.Store.TierRequests(context.Background(), a.ID)
-		if err != nil {
-			e.T.Fatal(err)
-		}
-		out = append(out, rs...)
-	}
-	slices.SortFunc(out, func(a, b account.TierRequest) int { return int(a.ID - b.ID) })
-	return out
-}
-
-// record stores hourly request counts, as the meter flushes them (each
-// counts in its hour and in its day).
-func (e *env) record(hourly ...usage.Count) {
-	e.T.Helper()
-	if err := e.Store.RecordUsage(context.Background(), usage.Batch{Hourly: hourly}); err != nil {
-		e.T.Fatal(err)
-	}
 }
 
 // fakeMail records the messages sent; fail makes Send fail.

@@ -77,7 +77,7 @@ func TestFlow(t *testing.T) {
 		t.Errorf("the key is on its page %d times", strings.Count(created.Body.String(), secret))
 	}
 	server, _ := apikey.ParseKey(secret)
-	if k := e.key(server.Prefix); k.AccountID != 1 || k.Tier != apikey.Free || k.Name != "Shop backend" || len(k.Origins) != 0 || k.Email != "Dev@example.com" {
+	if k := e.Key(server.Prefix); k.AccountID != 1 || k.Tier != apikey.Free || k.Name != "Shop backend" || len(k.Origins) != 0 || k.Email != "Dev@example.com" {
 		t.Errorf("stored key %+v", k)
 	}
 	if e.changed.Load() != 1 {
@@ -86,7 +86,7 @@ func TestFlow(t *testing.T) {
 
 	// A browser key with its origins.
 	_, browser := e.createKey(session, url.Values{"name": {"Widget"}, "kind": {"browser"}, "origins": {"https://App.Example.com/\nhttp://localhost:8080, https://app.example.com"}})
-	if got := e.key(browser).Origins; strings.Join(got, " ") != "https://app.example.com http://localhost:8080" {
+	if got := e.Key(browser).Origins; strings.Join(got, " ") != "https://app.example.com http://localhost:8080" {
 		t.Errorf("browser key origins %v", got)
 	}
 
@@ -100,11 +100,11 @@ func TestFlow(t *testing.T) {
 
 	// Usage of the server key: two days of requests, refusals an hour ago.
 	hour := start.Add(-time.Hour).Truncate(time.Hour)
-	e.record(
-		usage.Count{KeyPrefix: server.Prefix, Endpoint: "perfumes.list", StatusClass: "2xx", Start: hour, Count: 700},
-		usage.Count{KeyPrefix: server.Prefix, Endpoint: "perfumes.list", StatusClass: usage.ClassRateLimited, Start: hour, Count: 9},
-		usage.Count{KeyPrefix: server.Prefix, Endpoint: "perfumes.detail", StatusClass: "2xx", Start: hour.AddDate(0, 0, -1), Count: 120},
-	)
+	e.Record(usage.Batch{Hourly: []usage.Count{
+		{KeyPrefix: server.Prefix, Endpoint: "perfumes.list", StatusClass: "2xx", Start: hour, Count: 700},
+		{KeyPrefix: server.Prefix, Endpoint: "perfumes.list", StatusClass: usage.ClassRateLimited, Start: hour, Count: 9},
+		{KeyPrefix: server.Prefix, Endpoint: "perfumes.detail", StatusClass: "2xx", Start: hour.AddDate(0, 0, -1), Count: 120},
+	}})
 	for range 5 {
 		e.windows.Allow(context.Background(), server.Prefix, apikey.DefaultTiers().For(apikey.Key{Tier: apikey.Free}))
 	}
@@ -137,7 +137,7 @@ func TestFlow(t *testing.T) {
 	}
 	areatest.MustContain(t, "the rolled key's page", rolled.Body.String(), "keeps working until 2026-03-10 13:0", "#key="+newSecret)
 	successor, _ := apikey.ParseKey(newSecret)
-	old, nk := e.key(server.Prefix), e.key(successor.Prefix)
+	old, nk := e.Key(server.Prefix), e.Key(successor.Prefix)
 	if !old.ExpiresAt.Equal(e.Clock.Now().Add(time.Hour)) || old.State != apikey.Active {
 		t.Errorf("rolled key %+v", old)
 	}
@@ -155,24 +155,24 @@ func TestFlow(t *testing.T) {
 	// Rolling a browser key at once revokes the old one.
 	rolledBrowser := e.Do("POST", "/developer/keys/"+browser+"/roll", url.Values{"grace": {"none"}}, session)
 	areatest.MustContain(t, "the browser key rolled", rolledBrowser.Body.String(), "is revoked: it stopped working now", "browser key")
-	if k := e.key(browser); k.State != apikey.Revoked {
+	if k := e.Key(browser); k.State != apikey.Revoked {
 		t.Errorf("browser key rolled with no grace: %s", k.State)
 	}
 	bs, _ := apikey.ParseKey(areatest.SecretRE.FindString(rolledBrowser.Body.String()))
-	if got := e.key(bs.Prefix).Origins; len(got) != 2 {
+	if got := e.Key(bs.Prefix).Origins; len(got) != 2 {
 		t.Errorf("the successor of a browser key has origins %v", got)
 	}
 
 	// Revoke, with a confirmation step that needs no script.
 	confirm := e.Do("GET", "/developer/keys/"+successor.Prefix+"/revoke", nil, session)
 	areatest.MustContain(t, "the revoke confirmation", confirm.Body.String(), `action="/developer/keys/`+successor.Prefix+`/revoke"`, "Revoke key</button>", "Cancel")
-	if e.key(successor.Prefix).State != apikey.Active {
+	if e.Key(successor.Prefix).State != apikey.Active {
 		t.Fatal("the confirmation page revoked the key")
 	}
 	before := e.changed.Load()
 	rec := e.Do("POST", "/developer/keys/"+successor.Prefix+"/revoke", url.Values{}, session)
-	if rec.Code != http.StatusSeeOther || e.key(successor.Prefix).State != apikey.Revoked || e.changed.Load() != before+1 {
-		t.Errorf("revoke = %d, state %s, KeysChanged %d", rec.Code, e.key(successor.Prefix).State, e.changed.Load()-before)
+	if rec.Code != http.StatusSeeOther || e.Key(successor.Prefix).State != apikey.Revoked || e.changed.Load() != before+1 {
+		t.Errorf("revoke = %d, state %s, KeysChanged %d", rec.Code, e.Key(successor.Prefix).State, e.changed.Load()-before)
 	}
 	areatest.MustContain(t, "the revoked key's page", e.Do("GET", "/developer/keys/"+successor.Prefix, nil, session).Body.String(), "<dd>revoked</dd>", "The key no longer works.")
 

@@ -38,7 +38,7 @@ func TestAnotherAccountsKey(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	changed, keys := e.changed.Load(), len(e.keys())
+	changed, keys := e.changed.Load(), len(e.Keys())
 	for _, prefix := range []string{theirPrefix, operator.Prefix, "fds_zzzzzzzz", "fds_short", url.PathEscape(theirSecret)} {
 		for _, r := range keyRoutes {
 			rec := e.Do(r.method, "/developer/keys/"+prefix+r.suffix, r.form, mine)
@@ -50,11 +50,11 @@ func TestAnotherAccountsKey(t *testing.T) {
 			}
 		}
 	}
-	if k := e.key(theirPrefix); k.State != apikey.Active || !k.ExpiresAt.IsZero() {
+	if k := e.Key(theirPrefix); k.State != apikey.Active || !k.ExpiresAt.IsZero() {
 		t.Errorf("the other account's key was changed: %+v", k)
 	}
-	if e.changed.Load() != changed || len(e.keys()) != keys || len(e.requests()) != 0 {
-		t.Errorf("a 404 changed something: KeysChanged %d, keys %d, tier requests %d", e.changed.Load()-changed, len(e.keys())-keys, len(e.requests()))
+	if e.changed.Load() != changed || len(e.Keys()) != keys || len(e.Requests()) != 0 {
+		t.Errorf("a 404 changed something: KeysChanged %d, keys %d, tier requests %d", e.changed.Load()-changed, len(e.Keys())-keys, len(e.Requests()))
 	}
 	// The owner reaches every route.
 	for _, r := range keyRoutes {
@@ -121,8 +121,8 @@ func TestKeyFormErrors(t *testing.T) {
 			t.Errorf("%v: the page repeats the input unescaped", tc.form)
 		}
 	}
-	if len(e.keys()) != 0 || e.changed.Load() != 0 {
-		t.Errorf("refused forms made %d keys", len(e.keys()))
+	if len(e.Keys()) != 0 || e.changed.Load() != 0 {
+		t.Errorf("refused forms made %d keys", len(e.Keys()))
 	}
 	if rec := e.Do("POST", "/developer/keys", nil, s); rec.Code != http.StatusUnprocessableEntity {
 		t.Errorf("an empty post = %d", rec.Code)
@@ -158,7 +158,7 @@ func TestTierRequest(t *testing.T) {
 	if rec.Code != http.StatusSeeOther || rec.Header().Get("Location") != "/developer/keys/"+prefix+"#tier" {
 		t.Fatalf("request = %d %q", rec.Code, rec.Header().Get("Location"))
 	}
-	if rs := e.requests(); len(rs) != 1 || rs[0].Tier != apikey.Pro || rs[0].KeyPrefix != prefix || rs[0].AccountID != 1 {
+	if rs := e.Requests(); len(rs) != 1 || rs[0].Tier != apikey.Pro || rs[0].KeyPrefix != prefix || rs[0].AccountID != 1 {
 		t.Fatalf("stored %+v", rs)
 	}
 	areatest.MustContain(t, "the key's page with a request", e.Do("GET", "/developer/keys/"+prefix, nil, s).Body.String(), "pro tier, <strong>pending</strong>", "waiting for an answer")

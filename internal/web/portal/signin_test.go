@@ -113,7 +113,7 @@ func TestCrossOriginRefused(t *testing.T) {
 			}
 		}
 	}
-	if e.mail.count() != sent || e.changed.Load() != changed || e.key(prefix).State != apikey.Active {
+	if e.mail.count() != sent || e.changed.Load() != changed || e.Key(prefix).State != apikey.Active {
 		t.Error("a refused post changed something")
 	}
 	if rec := e.Do("GET", "/developer/keys", nil, session); rec.Code != http.StatusOK {
