@@ -31,10 +31,7 @@ type AccountStore interface {
 // replicas have) on one fresh, empty database, both reading now for their
 // timestamps. The tests but one use the first handle.
 func RunAccountStore(t *testing.T, open func(t *testing.T, now func() time.Time) (AccountStore, AccountStore)) {
-	tests := []struct {
-		name string
-		fn   func(t *testing.T, s AccountStore, c *testclock.Clock)
-	}{
+	runClocked(t, []clocked[AccountStore]{
 		{"LinkSingleUse", testLinkSingleUse},
 		{"LinkExpiry", testLinkExpiry},
 		{"LinkConcurrentUse", testLinkConcurrentUse},
@@ -49,16 +46,12 @@ func RunAccountStore(t *testing.T, open func(t *testing.T, now func() time.Time)
 		{"AccountKeys", testAccountKeys},
 		{"TierRequests", testTierRequests},
 		{"DisableAccount", testDisableAccount},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			c := testclock.New(time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC))
-			s, _ := open(t, c.Now)
-			tc.fn(t, s, c)
-		})
-	}
+	}, func(t *testing.T, now func() time.Time) AccountStore {
+		s, _ := open(t, now)
+		return s
+	})
 	t.Run("SharedByHandles", func(t *testing.T) {
-		c := testclock.New(time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC))
+		c := suiteClock()
 		a, b := open(t, c.Now)
 		testAccountsShared(t, a, b, c)
 	})

@@ -20,10 +20,7 @@ import (
 // timestamps, and exec, which runs one SQL statement on the same
 // database outside the store (as an operator's own SQL would).
 func RunAdminStore(t *testing.T, open func(t *testing.T, now func() time.Time) (s admin.Store, exec func(query string) error)) {
-	tests := []struct {
-		name string
-		fn   func(t *testing.T, s admin.Store, c *testclock.Clock)
-	}{
+	runClocked(t, []clocked[admin.Store]{
 		{"UserCreateAndFind", testAdminUserCreate},
 		{"UserListAndUpdate", testAdminUserUpdate},
 		{"DisableEndsSessions", testAdminDisableEndsSessions},
@@ -33,17 +30,12 @@ func RunAdminStore(t *testing.T, open func(t *testing.T, now func() time.Time) (
 		{"SessionMaxExpiry", testAdminSessionMax},
 		{"SessionEnd", testAdminSessionEnd},
 		{"AuditOrderAndPaging", testAuditPaging},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			c := testclock.New(time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC))
-			s, _ := open(t, c.Now)
-			tc.fn(t, s, c)
-		})
-	}
+	}, func(t *testing.T, now func() time.Time) admin.Store {
+		s, _ := open(t, now)
+		return s
+	})
 	t.Run("AuditAppendOnly", func(t *testing.T) {
-		c := testclock.New(time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC))
-		s, exec := open(t, c.Now)
+		s, exec := open(t, suiteClock().Now)
 		testAuditAppendOnly(t, s, exec)
 	})
 }
