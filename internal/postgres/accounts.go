@@ -81,6 +81,15 @@ func (d *DB) UseSignInLink(ctx context.Context, hash string, now time.Time) (acc
 	return a, nil
 }
 
+// stampOrNow is t as stored, or the store's clock when t is zero: the
+// time of a record its caller may leave to the store.
+func (d *DB) stampOrNow(t time.Time) time.Time {
+	if t.IsZero() {
+		return d.stamp()
+	}
+	return stampOf(t)
+}
+
 // txErr is the error of a transaction: the domain's own errors as they
 // are, a missing row as catalog.ErrNotFound, anything else through fail.
 func txErr(what string, err error) error {
@@ -275,12 +284,9 @@ func (d *DB) CreateTierRequest(ctx context.Context, r account.TierRequest) (acco
 	if err := r.Check(); err != nil {
 		return account.TierRequest{}, err
 	}
-	if r.CreatedAt.IsZero() {
-		r.CreatedAt = d.now()
-	}
 	stored, err := scanTierRequest(d.pool.QueryRow(ctx, `INSERT INTO tier_requests (account_id, key_prefix, tier, use_case, volume, state, created_at)
 		SELECT id, $2, $3, $4, $5, 'pending', $6 FROM accounts WHERE id = $1 AND deleted_at IS NULL RETURNING `+tierRequestColumns,
-		r.AccountID, r.KeyPrefix, string(r.Tier), r.UseCase, r.Volume, stampOf(r.CreatedAt)))
+		r.AccountID, r.KeyPrefix, string(r.Tier), r.UseCase, r.Volume, d.stampOrNow(r.CreatedAt)))
 	if err != nil {
 		return account.TierRequest{}, keyErr(fmt.Sprintf("create tier request: live account %d", r.AccountID), err)
 	}

@@ -175,12 +175,9 @@ func (d *DB) AppendAudit(ctx context.Context, e admin.AuditEntry) (admin.AuditEn
 	if err := e.Check(); err != nil {
 		return admin.AuditEntry{}, err
 	}
-	if e.At.IsZero() {
-		e.At = d.now()
-	}
 	stored, err := scanAudit(d.pool.QueryRow(ctx, `INSERT INTO audit_log (at, actor, ip, action, target, reason, detail)
 		VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING `+auditColumns,
-		stampOf(e.At), e.Actor, e.IP, e.Action, e.Target, e.Reason, e.Detail))
+		d.stampOrNow(e.At), e.Actor, e.IP, e.Action, e.Target, e.Reason, e.Detail))
 	if err != nil {
 		return admin.AuditEntry{}, fail("append audit "+e.Action, err)
 	}

@@ -83,11 +83,7 @@ func (d *DB) UseSignInLink(ctx context.Context, hash string, now time.Time) (acc
 
 // AccountByID returns an account, deleted or not.
 func (d *DB) AccountByID(ctx context.Context, id int64) (account.Account, error) {
-	a, err := scanAccount(d.db.QueryRowContext(ctx, `SELECT `+accountColumns+` FROM accounts WHERE id = ?`, id))
-	if err != nil {
-		return account.Account{}, fmt.Errorf("account %d: %w", id, err)
-	}
-	return a, nil
+	return queryOne(ctx, d, fmt.Sprintf("account %d", id), scanAccount, `SELECT `+accountColumns+` FROM accounts WHERE id = ?`, id)
 }
 
 // AccountByEmail returns the live account of email (normalised here).
@@ -96,20 +92,12 @@ func (d *DB) AccountByEmail(ctx context.Context, email string) (account.Account,
 	if err != nil {
 		return account.Account{}, err
 	}
-	a, err := scanAccount(d.db.QueryRowContext(ctx, `SELECT `+accountColumns+` FROM accounts WHERE email = ? AND deleted_at = 0`, email))
-	if err != nil {
-		return account.Account{}, fmt.Errorf("account of %s: %w", email, err)
-	}
-	return a, nil
+	return queryOne(ctx, d, "account of "+email, scanAccount, `SELECT `+accountColumns+` FROM accounts WHERE email = ? AND deleted_at = 0`, email)
 }
 
 // ListAccounts returns every account, oldest first.
 func (d *DB) ListAccounts(ctx context.Context) ([]account.Account, error) {
-	rows, err := d.db.QueryContext(ctx, `SELECT `+accountColumns+` FROM accounts ORDER BY id`)
-	if err != nil {
-		return nil, fmt.Errorf("list accounts: %w", err)
-	}
-	return collect(rows, "list accounts", func(r *sql.Rows) (account.Account, error) { return scanAccount(r) })
+	return queryAll(ctx, d, "list accounts", scanAccount, `SELECT `+accountColumns+` FROM accounts ORDER BY id`)
 }
 
 // DeleteAccount, in one transaction, revokes the account's keys and
@@ -279,12 +267,9 @@ func (d *DB) CreateTierRequest(ctx context.Context, r account.TierRequest) (acco
 	if err := r.Check(); err != nil {
 		return account.TierRequest{}, err
 	}
-	if r.CreatedAt.IsZero() {
-		r.CreatedAt = d.now()
-	}
 	stored, err := scanTierRequest(d.db.QueryRowContext(ctx, `INSERT INTO tier_requests (account_id, key_prefix, tier, use_case, volume, state, created_at)
 		SELECT id, ?, ?, ?, ?, 'pending', ? FROM accounts WHERE id = ? AND deleted_at = 0 RETURNING `+tierRequestColumns,
-		r.KeyPrefix, string(r.Tier), r.UseCase, r.Volume, stampOrZero(r.CreatedAt).UnixMilli(), r.AccountID))
+		r.KeyPrefix, string(r.Tier), r.UseCase, r.Volume, d.stampOrNow(r.CreatedAt).UnixMilli(), r.AccountID))
 	if errors.Is(err, catalog.ErrNotFound) {
 		return account.TierRequest{}, fmt.Errorf("create tier request: no live account %d: %w", r.AccountID, err)
 	}
@@ -333,11 +318,7 @@ func (d *DB) DecideTierRequest(ctx context.Context, id int64, s account.RequestS
 }
 
 func (d *DB) queryTierRequests(ctx context.Context, q string, args ...any) ([]account.TierRequest, error) {
-	rows, err := d.db.QueryContext(ctx, q, args...)
-	if err != nil {
-		return nil, fmt.Errorf("list tier requests: %w", err)
-	}
-	return collect(rows, "list tier requests", func(r *sql.Rows) (account.TierRequest, error) { return scanTierRequest(r) })
+	return queryAll(ctx, d, "list tier requests", scanTierRequest, q, args...)
 }
 
 func scanTierRequest(r rowScanner) (account.TierRequest, error) {

@@ -51,29 +51,17 @@ func (d *DB) AdminUserByEmail(ctx context.Context, email string) (admin.User, er
 	if err != nil {
 		return admin.User{}, err
 	}
-	u, err := scanAdminUser(d.db.QueryRowContext(ctx, `SELECT `+adminUserColumns+` FROM admin_users WHERE email = ?`, email))
-	if err != nil {
-		return admin.User{}, fmt.Errorf("admin %s: %w", email, err)
-	}
-	return u, nil
+	return queryOne(ctx, d, "admin "+email, scanAdminUser, `SELECT `+adminUserColumns+` FROM admin_users WHERE email = ?`, email)
 }
 
 // AdminUserByID returns an admin.
 func (d *DB) AdminUserByID(ctx context.Context, id int64) (admin.User, error) {
-	u, err := scanAdminUser(d.db.QueryRowContext(ctx, `SELECT `+adminUserColumns+` FROM admin_users WHERE id = ?`, id))
-	if err != nil {
-		return admin.User{}, fmt.Errorf("admin %d: %w", id, err)
-	}
-	return u, nil
+	return queryOne(ctx, d, fmt.Sprintf("admin %d", id), scanAdminUser, `SELECT `+adminUserColumns+` FROM admin_users WHERE id = ?`, id)
 }
 
 // ListAdminUsers returns every admin, oldest first.
 func (d *DB) ListAdminUsers(ctx context.Context) ([]admin.User, error) {
-	rows, err := d.db.QueryContext(ctx, `SELECT `+adminUserColumns+` FROM admin_users ORDER BY id`)
-	if err != nil {
-		return nil, fmt.Errorf("list admins: %w", err)
-	}
-	return collect(rows, "list admins", func(r *sql.Rows) (admin.User, error) { return scanAdminUser(r) })
+	return queryAll(ctx, d, "list admins", scanAdminUser, `SELECT `+adminUserColumns+` FROM admin_users ORDER BY id`)
 }
 
 // UpdateAdminUser stores an admin's password hash, second factor,
@@ -188,12 +176,9 @@ func (d *DB) AppendAudit(ctx context.Context, e admin.AuditEntry) (admin.AuditEn
 	if err := e.Check(); err != nil {
 		return admin.AuditEntry{}, err
 	}
-	if e.At.IsZero() {
-		e.At = d.now()
-	}
 	stored, err := scanAudit(d.db.QueryRowContext(ctx, `INSERT INTO audit_log (at, actor, ip, action, target, reason, detail)
 		VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING `+auditColumns,
-		stampOrZero(e.At).UnixMilli(), e.Actor, e.IP, e.Action, e.Target, e.Reason, e.Detail))
+		d.stampOrNow(e.At).UnixMilli(), e.Actor, e.IP, e.Action, e.Target, e.Reason, e.Detail))
 	if err != nil {
 		return admin.AuditEntry{}, fmt.Errorf("append audit %s: %w", e.Action, err)
 	}
@@ -215,11 +200,7 @@ func (d *DB) Audit(ctx context.Context, beforeID int64, limit int, target string
 		q += ` AND target = ?`
 		args = append(args, target)
 	}
-	rows, err := d.db.QueryContext(ctx, q+` ORDER BY id DESC LIMIT ?`, append(args, limit)...)
-	if err != nil {
-		return nil, fmt.Errorf("audit: %w", err)
-	}
-	return collect(rows, "audit", func(r *sql.Rows) (admin.AuditEntry, error) { return scanAudit(r) })
+	return queryAll(ctx, d, "audit", scanAudit, q+` ORDER BY id DESC LIMIT ?`, append(args, limit)...)
 }
 
 func scanAudit(r rowScanner) (admin.AuditEntry, error) {
