@@ -29,6 +29,8 @@ import (
 
 // Env is one area under test.
 type Env struct {
+	// T is the test the environment belongs to; Clock is the clock of the
+	// ground, the area and the store.
 	T     *testing.T
 	Clock *testclock.Clock
 	// Store is the database, as the test reads and writes it: it never

@@ -58,15 +58,15 @@ func (a *Area[V]) refuseForm(w http.ResponseWriter, r *http.Request) {
 			" only takes its own forms. Open the page on this site and send it again."})
 }
 
-// MaxForm bounds a form's body: room for the longest text an area takes, a
+// maxForm bounds a form's body: room for the longest text an area takes, a
 // tier request's use case of account.MaxUseCase characters of any script,
 // percent-encoded (up to 12 bytes each).
-const MaxForm = 64 << 10
+const maxForm = 64 << 10
 
-// ReadForm parses a POSTed form of at most MaxForm bytes, or answers 400
+// ReadForm parses a POSTed form of at most maxForm bytes, or answers 400
 // and reports false.
 func (a *Area[V]) ReadForm(w http.ResponseWriter, r *http.Request) bool {
-	r.Body = http.MaxBytesReader(w, r.Body, MaxForm)
+	r.Body = http.MaxBytesReader(w, r.Body, maxForm)
 	if err := r.ParseForm(); err != nil {
 		a.Message(w, r, http.StatusBadRequest, Message{Heading: "Form not read",
 			Text: "The form could not be read (too long, or not a form). Go back and send it again."})
