@@ -24,6 +24,14 @@ func TestKeyStoreContract(t *testing.T) {
 	})
 }
 
+func BenchmarkTouchSession(b *testing.B) {
+	storetest.BenchTouchSession(b, func(b *testing.B, now func() time.Time) storetest.SessionStores {
+		db := open(b)
+		db.SetClock(now)
+		return db
+	})
+}
+
 func TestNeighbourStoreContract(t *testing.T) {
 	t.Parallel()
 	storetest.RunNeighbourStore(t, func(t *testing.T) catalog.NeighbourStore { return open(t) })

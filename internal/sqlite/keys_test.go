@@ -60,3 +60,15 @@ func TestAdminStoreContract(t *testing.T) {
 		}
 	})
 }
+
+func BenchmarkTouchSession(b *testing.B) {
+	storetest.BenchTouchSession(b, func(b *testing.B, now func() time.Time) storetest.SessionStores {
+		db, err := sqlite.Open(context.Background(), filepath.Join(b.TempDir(), "sessions.db"))
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Cleanup(func() { db.Close() })
+		db.SetClock(now)
+		return db
+	})
+}

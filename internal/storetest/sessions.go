@@ -7,7 +7,6 @@ import (
 
 	"github.com/fragrance-data/fragrance/internal/account"
 	"github.com/fragrance-data/fragrance/internal/admin"
-	"github.com/fragrance-data/fragrance/internal/testclock"
 )
 
 // SessionStores are a backend's portal and dashboard stores, which keep
@@ -18,10 +17,13 @@ type SessionStores interface {
 }
 
 // BenchTouchSession times the touch every signed-in page of the portal and
-// of the dashboard starts with, on a fresh, empty s whose clock is c: a
-// live session read with its owner and seen again just after its last use.
-func BenchTouchSession(b *testing.B, s SessionStores, c *testclock.Clock) {
+// of the dashboard starts with, on a fresh, empty store open makes reading
+// now: a live session read with its owner and seen again just after its
+// last use.
+func BenchTouchSession(b *testing.B, open func(b *testing.B, now func() time.Time) SessionStores) {
 	ctx := context.Background()
+	c := suiteClock()
+	s := open(b, c.Now)
 	_, link := account.NewSecret()
 	if err := s.CreateSignInLink(ctx, link, "dev@example.com", c.Now().Add(account.LinkTTL)); err != nil {
 		b.Fatal(err)
