@@ -45,7 +45,8 @@ type Env struct {
 	IP string
 	// Routes are the routes the area registered, in order (Mount).
 	Routes []Route
-	path   string // the database file
+	path   string  // the database file
+	raw    *sql.DB // a handle of its own on it, for Exec
 	h      http.Handler
 }
 
@@ -147,12 +148,15 @@ func (e *Env) Do(method, target string, form url.Values, session string, header 
 // as a test needs them.
 func (e *Env) Exec(query string, args ...any) {
 	e.T.Helper()
-	raw, err := sql.Open("sqlite", "file:"+e.path+"?_pragma=busy_timeout(10000)")
-	if err != nil {
-		e.T.Fatal(err)
+	if e.raw == nil {
+		raw, err := sql.Open("sqlite", "file:"+e.path+"?_pragma=busy_timeout(10000)")
+		if err != nil {
+			e.T.Fatal(err)
+		}
+		e.T.Cleanup(func() { raw.Close() })
+		e.raw = raw
 	}
-	defer raw.Close()
-	if _, err := raw.ExecContext(context.Background(), query, args...); err != nil {
+	if _, err := e.raw.ExecContext(context.Background(), query, args...); err != nil {
 		e.T.Fatalf("%s: %v", query, err)
 	}
 }
