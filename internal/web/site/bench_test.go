@@ -67,3 +67,40 @@ func benchPages(b *testing.B, mux http.Handler, es []*index.Entry) {
 	// other jobs: the process's user and system time per page.
 	b.ReportMetric(float64((servetest.CPUTime()-cpu0).Microseconds())/float64(n), "cpu-µs/op")
 }
+
+// BenchmarkPerfumeContent writes the content of the perfume pages of the
+// 200 most rated perfumes, their data gathered beforehand: "generated" as
+// the site does, with the writer generated from templates/perfume.html;
+// "html/template" by executing the template, which is what the generated
+// writer spares a page made from the index.
+//
+//	go test ./internal/web/site -run '^$' -bench PerfumeContent
+func BenchmarkPerfumeContent(b *testing.B) {
+	s, ix := newSite(b)
+	var slugs []string
+	for _, e := range ix.Perfumes(index.ListQuery{Page: 1, Limit: 200}).Entries {
+		slugs = append(slugs, e.Slug())
+	}
+	generated, executed, err := s.PerfumeContentWriters(ix, slugs)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, w := range []struct {
+		name  string
+		write func(int) (int, error)
+	}{{"generated", generated}, {"html/template", executed}} {
+		b.Run(w.name, func(b *testing.B) {
+			b.ReportAllocs()
+			cpu0, bytes := servetest.CPUTime(), 0
+			for i := 0; b.Loop(); i++ {
+				n, err := w.write(i)
+				if err != nil {
+					b.Fatal(err)
+				}
+				bytes += n
+			}
+			b.SetBytes(int64(bytes / b.N))
+			b.ReportMetric(float64((servetest.CPUTime()-cpu0).Nanoseconds())/1e3/float64(b.N), "cpu-µs/op")
+		})
+	}
+}

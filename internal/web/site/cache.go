@@ -10,7 +10,7 @@ import (
 )
 
 // pageCache keeps perfume pages for the catalogue being served, so that a
-// page asked again skips the similarity scans and the content's template:
+// page asked again skips the similarity scans and the writing of its content:
 // its head and content, and, once it is asked again, the whole page as
 // last rendered for a visitor (web.Kept), served again to the next visitor
 // of the same kind with only its nonce new. Entries are dropped with the catalogue, after pageTTL

@@ -1,18 +1,16 @@
 package site
 
 import (
-	"io/fs"
-	"os"
 	"sync"
-	"testing/fstest"
 
 	"github.com/fragrance-data/fragrance/internal/index"
 	"github.com/fragrance-data/fragrance/internal/web"
 )
 
 // PerfumeContents renders the content of the perfume page of slug as the
-// page does (got) and with the template it replaced, testdata/
-// perfume_ref.html over the area's partials (want). With hostile set, the
+// page does, with the writer generated from templates/perfume.html (got),
+// and by executing that template with html/template, over the layout and
+// the area's partials as every page is (want). With hostile set, the
 // page's every text is first replaced by the hostile strings in turn, and
 // its numbers by awkward ones.
 func (s *Site) PerfumeContents(ix *index.Index, slug string, hostile []string) (got, want string, err error) {
@@ -23,15 +21,19 @@ func (s *Site) PerfumeContents(ix *index.Index, slug string, hostile []string) (
 	if len(hostile) > 0 {
 		spoil(p, hostile)
 	}
-	tpl, err := s.refTemplates()
+	tpl, err := s.perfumeTemplate()
 	if err != nil {
 		return "", "", err
 	}
-	content, err := tpl.Content("perfume_ref", web.Page{Data: p})
+	content, err := tpl.Content("perfume", web.Page{Data: p})
 	if err != nil {
 		return "", "", err
 	}
-	return string(perfumeHTML(p)), string(content), nil
+	written, err := perfumeHTML(p)
+	if err != nil {
+		return "", "", err
+	}
+	return string(written), string(content), nil
 }
 
 // PerfumeMarkdownSpoiled is the Markdown twin of the perfume slug with
@@ -45,36 +47,52 @@ func (s *Site) PerfumeMarkdownSpoiled(ix *index.Index, slug string, hostile []st
 	return s.perfumeText(p), nil
 }
 
+// PerfumeContentWriters gathers the perfume pages of slugs from ix, as a
+// page made from the index does before its content, and returns two
+// writers of page i's content: the generated writer the site uses, and
+// html/template executing templates/perfume.html. Each returns the
+// length of what it wrote.
+func (s *Site) PerfumeContentWriters(ix *index.Index, slugs []string) (generated, executed func(i int) (int, error), err error) {
+	pages := make([]*perfumePage, len(slugs))
+	for i, slug := range slugs {
+		if pages[i], err = s.perfumeData(ix, slug); err != nil {
+			return nil, nil, err
+		}
+	}
+	tpl, err := s.perfumeTemplate()
+	if err != nil {
+		return nil, nil, err
+	}
+	generated = func(i int) (int, error) {
+		h, err := perfumeHTML(pages[i%len(pages)])
+		return len(h), err
+	}
+	executed = func(i int) (int, error) {
+		h, err := tpl.Content("perfume", web.Page{Data: pages[i%len(pages)]})
+		return len(h), err
+	}
+	return generated, executed, nil
+}
+
 var (
-	refMu   sync.Mutex
-	refTpls = map[*Site]*web.Templates{}
+	perfumeMu   sync.Mutex
+	perfumeTpls = map[*Site]*web.Templates{}
 )
 
-// refTemplates parses the reference template once per site.
-func (s *Site) refTemplates() (*web.Templates, error) {
-	refMu.Lock()
-	defer refMu.Unlock()
-	if t, ok := refTpls[s]; ok {
+// perfumeTemplate parses the perfume page's template once per site, as
+// the site parses its other pages.
+func (s *Site) perfumeTemplate() (*web.Templates, error) {
+	perfumeMu.Lock()
+	defer perfumeMu.Unlock()
+	if t, ok := perfumeTpls[s]; ok {
 		return t, nil
 	}
-	ref, err := os.ReadFile("testdata/perfume_ref.html")
+	t, err := s.web.Templates(templateFS, funcs(), "perfume")
 	if err != nil {
 		return nil, err
 	}
-	cards, err := fs.ReadFile(templateFS, "templates/_cards.html")
-	if err != nil {
-		return nil, err
-	}
-	fsys := fstest.MapFS{
-		"templates/perfume_ref.html": {Data: ref},
-		"templates/_cards.html":      {Data: cards},
-	}
-	tpl, err := s.web.Templates(fsys, funcs(), "perfume_ref")
-	if err != nil {
-		return nil, err
-	}
-	refTpls[s] = tpl
-	return tpl, nil
+	perfumeTpls[s] = t
+	return t, nil
 }
 
 // spoil replaces every text of p by the hostile strings, taken in turn.

@@ -2,6 +2,8 @@ package site
 
 import (
 	"errors"
+	"fmt"
+	"html/template"
 	"net/http"
 	"strconv"
 	"strings"
@@ -78,8 +80,28 @@ func (s *Site) perfumePage(ix *index.Index, slug string) (web.Page, error) {
 	if err != nil {
 		return web.Page{}, err
 	}
-	page.Data = perfumeHTML(p)
+	if page.Data, err = perfumeHTML(p); err != nil {
+		return web.Page{}, err
+	}
 	return page, nil
+}
+
+//go:generate go test -tags tplgen -run ^TestPerfumeWriterIsGenerated$ -update
+
+// perfumeHTML is the content of a perfume page: templates/perfume.html,
+// written by the Go that go generate makes of it (writePerfume, in
+// perfume_gen.go) rather than by html/template, because the perfume page
+// is the one every search lands on, and html/template spends most of a
+// page made from the index calling its functions and escapers through
+// reflection. The generated writer writes the template's bytes, escaped
+// where and as html/template escapes them (TestPerfumeContentMatchesTemplate).
+func perfumeHTML(p *perfumePage) (template.HTML, error) {
+	var b strings.Builder
+	b.Grow(12 << 10) // most pages are 8–12 kB
+	if err := writePerfume(&b, p); err != nil {
+		return "", fmt.Errorf("perfume page %s: %w", p.Slug, err)
+	}
+	return template.HTML(b.String()), nil
 }
 
 // perfumeData gathers a perfume page from the index.

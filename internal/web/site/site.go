@@ -20,6 +20,10 @@ import (
 	"github.com/fragrance-data/fragrance/internal/web"
 )
 
+// templateFS holds the website's templates. templates/perfume.html is
+// among them but not parsed by New: the site writes the perfume page with
+// the Go generated from it (perfume_gen.go); tests execute it.
+//
 //go:embed templates/*.html
 var templateFS embed.FS
 
