@@ -46,6 +46,12 @@ type Page struct {
 	// key, a sign-in token in a form): Cache-Control no-store and no ETag,
 	// so no cache keeps it and no revalidation serves it again.
 	NoStore bool
+	// NoCookieChoice marks a page of an area whose one cookie is strictly
+	// necessary (the dashboard's session): it asks no cookie choice (no
+	// banner), and the operator's analytics snippet never runs on it,
+	// whatever the visitor chose on the public site, so no visit tool
+	// sees the area's addresses.
+	NoCookieChoice bool
 	// Markdown is the path of the page's Markdown twin ("/perfumes/x.md"),
 	// linked as <link rel="alternate" type="text/markdown">. Empty: none.
 	Markdown string
@@ -138,7 +144,7 @@ func putBuf(buf *bytes.Buffer) {
 func (t *Templates) Render(w http.ResponseWriter, r *http.Request, status int, name string, p Page) {
 	buf := getBuf()
 	defer putBuf(buf)
-	rd, ok := t.render(w, r, buf, status, name, p, t.site.visitorOf(r))
+	rd, ok := t.render(w, r, buf, status, name, p, t.site.visitorOf(r, p))
 	if !ok {
 		return
 	}
@@ -164,7 +170,7 @@ func (t *Templates) RenderKept(w http.ResponseWriter, r *http.Request, name stri
 	}
 	buf := getBuf()
 	defer putBuf(buf)
-	v := t.site.visitorOf(r)
+	v := t.site.visitorOf(r, p)
 	rd := kept.rd.Load()
 	if rd == nil || rd.visitor.kind() != v.kind() {
 		var ok bool
@@ -188,8 +194,12 @@ type visitor struct {
 	back    string
 }
 
-// visitorOf is the visitor of r.
-func (s *Site) visitorOf(r *http.Request) visitor {
+// visitorOf is the visitor of r on page p. On a page that asks no cookie
+// choice the visitor counts as having chosen nothing but the necessary.
+func (s *Site) visitorOf(r *http.Request, p Page) visitor {
+	if p.NoCookieChoice {
+		return visitor{consent: Consent{Decided: true}, back: backOf(r.URL)}
+	}
 	return visitor{consent: ReadConsent(r), back: backOf(r.URL)}
 }
 

@@ -30,11 +30,13 @@ func (a *Area[V]) Title(parts ...string) string {
 	return strings.Join(append(parts, a.cfg.Name, "Fragrance Data Service"), " · ")
 }
 
-// Message answers the area's message page with status: never indexed, and
-// out of caches when the area says so (Config.NoStore).
+// Message answers the area's message page with status: never indexed, out
+// of caches and asking no cookie choice when the area says so
+// (Config.NoStore, Config.NoCookieChoice).
 func (a *Area[V]) Message(w http.ResponseWriter, r *http.Request, status int, m Message) {
 	m.Back, m.BackText = cmp.Or(m.Back, a.cfg.Home), cmp.Or(m.BackText, a.cfg.HomeText)
-	a.pages.Render(w, r, status, "message", web.Page{Title: a.Title(m.Heading), NoIndex: true, NoStore: a.cfg.NoStore, Data: m})
+	a.pages.Render(w, r, status, "message", web.Page{Title: a.Title(m.Heading), NoIndex: true, NoStore: a.cfg.NoStore,
+		NoCookieChoice: a.cfg.NoCookieChoice, Data: m})
 }
 
 // Unavailable answers 503 when a store (or the mail, or a limiter) cannot

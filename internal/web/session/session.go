@@ -39,7 +39,7 @@ import (
 )
 
 // Config is one area's policy. Every field is required but Funcs, Pages,
-// NoStore, Admit, Now and Logger.
+// NoStore, NoCookieChoice, Admit, Now and Logger.
 type Config[V any] struct {
 	// Web is the ground the pages render on; when its BaseURL is https the
 	// cookie is Secure and named with the __Host- prefix.
@@ -62,6 +62,10 @@ type Config[V any] struct {
 	// NoStore keeps every message page out of caches (the dashboard's
 	// pages are never kept).
 	NoStore bool
+	// NoCookieChoice marks every message page as asking no cookie choice
+	// (web.Page.NoCookieChoice): the dashboard's one cookie is strictly
+	// necessary.
+	NoCookieChoice bool
 	// Cookie is the session cookie's policy.
 	Cookie Cookie
 	// Admit, when set, is asked before the cookie is read: its error means
