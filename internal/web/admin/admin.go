@@ -152,7 +152,7 @@ func New(cfg Config) (*Dashboard, error) {
 	d.area, err = session.New(session.Config[operator]{
 		Web: cfg.Web, Templates: templateFS, Funcs: funcs(),
 		Pages: []string{"signin", "totp", "codes", "overview", "keys", "key", "created", "accounts", "account", "tierrequests", "abuse", "audit"},
-		Name:  "Admin", Who: "dashboard", Log: "admin", Home: "/admin", HomeText: "Back to the dashboard", NoStore: true,
+		Name:  "Admin", Who: "dashboard", Log: "admin", Home: "/admin", HomeText: "Back to the dashboard", NoStore: true, NoCookieChoice: true,
 		// Its own cookie, never the portal's; without TLS sent only to
 		// /admin. web.Cookies lists it for /privacy.
 		Cookie: session.Cookie{Name: "admin", Path: "/admin", SameSite: http.SameSiteStrictMode, MaxAge: admin.SessionMax},

@@ -14,9 +14,20 @@ import (
 // funcs are the template functions of the dashboard's pages.
 func funcs() template.FuncMap {
 	return template.FuncMap{
-		"when": when,
-		"n64":  func(n int64) string { return web.Thousands(int(n)) },
+		"when":  when,
+		"n64":   func(n int64) string { return web.Thousands(int(n)) },
+		"barOf": barOf,
 	}
+}
+
+// barOf is the bar of a signed-in page's data, for the dashboard's
+// header; nil on a page without one (the sign-in form, a message), whose
+// header names nobody.
+func barOf(data any) *bar {
+	if f, ok := data.(frame); ok {
+		return &f.Bar
+	}
+	return nil
 }
 
 // when writes a moment for people, in UTC to the second.
@@ -28,14 +39,15 @@ func when(t time.Time) string {
 }
 
 // frame is what every signed-in page's template reads as .Data: the
-// dashboard's bar and the page's own data.
+// dashboard's bar (which its header shows) and the page's own data.
 type frame struct {
 	Bar  bar
 	Body any
 }
 
-// bar is the head of every signed-in page: who is signed in, the sections,
-// and the count of abuse signals this admin has not seen yet.
+// bar is what the header of every signed-in page shows: who is signed
+// in, the sections, and the count of abuse signals this admin has not
+// seen yet.
 type bar struct {
 	Email   string
 	Section string
@@ -64,16 +76,33 @@ type view struct {
 	title   string
 	crumbs  []web.Crumb
 	body    any
+	// bar, when set, is the page's bar read already (the overview shows
+	// its count of new signals); nil: render reads it.
+	bar *bar
+}
+
+// barFor reads the bar of a page of section for the admin signed in.
+func (d *Dashboard) barFor(r *http.Request, op operator, section string) bar {
+	b := bar{Email: op.user.Email, Section: section}
+	b.NewSignals, b.MoreSignals, b.SignalsUnknown = d.newSignals(r, op)
+	return b
 }
 
 // render writes a signed-in page with status: never kept by a cache, never
-// indexed, with the bar on top.
+// indexed, asking no cookie choice (the dashboard's one cookie is strictly
+// necessary), with the bar in the dashboard's header.
 func (d *Dashboard) render(w http.ResponseWriter, r *http.Request, op operator, status int, v view) {
-	b := bar{Email: op.user.Email, Section: v.section}
-	b.NewSignals, b.MoreSignals, b.SignalsUnknown = d.newSignals(r, op)
-	crumbs := append([]web.Crumb{{Name: "Admin", Path: "/admin"}}, v.crumbs...)
-	d.pages.Render(w, r, status, v.name, web.Page{Title: d.area.Title(v.title), NoIndex: true, NoStore: true,
-		Crumbs: crumbs, Data: frame{Bar: b, Body: v.body}})
+	b := v.bar
+	if b == nil {
+		fresh := d.barFor(r, op, v.section)
+		b = &fresh
+	}
+	var crumbs []web.Crumb // none on the overview, the dashboard's home
+	if len(v.crumbs) > 0 {
+		crumbs = append([]web.Crumb{{Name: "Admin", Path: "/admin"}}, v.crumbs...)
+	}
+	d.pages.Render(w, r, status, v.name, web.Page{Title: d.area.Title(v.title), NoIndex: true, NoStore: true, NoCookieChoice: true,
+		Crumbs: crumbs, Data: frame{Bar: *b, Body: v.body}})
 }
 
 // message is what the message page shows: a heading, a text, and where

@@ -40,7 +40,7 @@ func (d *Dashboard) signInForm(w http.ResponseWriter, r *http.Request) {
 }
 
 func (d *Dashboard) renderSignIn(w http.ResponseWriter, r *http.Request, status int, data signInData) {
-	d.pages.Render(w, r, status, "signin", web.Page{Title: d.area.Title("Sign in"), NoIndex: true, NoStore: true, Data: data})
+	d.pages.Render(w, r, status, "signin", web.Page{Title: d.area.Title("Sign in"), NoIndex: true, NoStore: true, NoCookieChoice: true, Data: data})
 }
 
 // badSignIn is the one answer to every failed sign-in: an unknown
