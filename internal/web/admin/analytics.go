@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/fragrance-data/fragrance/internal/usage"
-	"github.com/fragrance-data/fragrance/internal/web"
 )
 
 // classes are the status classes the meter counts, in the order the
@@ -17,8 +16,10 @@ var classes = [...]string{"2xx", "3xx", "4xx", usage.ClassRateLimited, "5xx"}
 // classHeads head the classes' columns.
 var classHeads = [...]string{"2xx", "3xx", "4xx", "429", "5xx"}
 
-// classColors draw the classes' charts.
-var classColors = [...]string{"#2f7d4f", "#5b6b8c", "#b7791f", "#c2410c", "#9b1c1c"}
+// classColors draw the classes' segments: success green, redirects slate,
+// the client's mistakes amber, refusals by a limit violet, server errors
+// red; each at least 3:1 against the page.
+var classColors = [...]string{"#2f7d4f", "#5b6b8c", "#b7791f", "#7e3fa8", "#b91c1c"}
 
 // classIndex is the column of a status class; -1 for one the dashboard
 // does not know (counted in the total only).
@@ -81,25 +82,22 @@ func periodTable(id, caption, first string, ps []period, at func(time.Time) cell
 	return t
 }
 
-// classCharts draws one small chart per status class over periods, each
-// bar labelled as label writes its start; every axisEvery-th bar is named
-// under it by axis.
-func classCharts(id, what string, ps []period, label, axis func(time.Time) string, axisEvery int) []web.BarChart {
-	var out []web.BarChart
+// classChart draws periods as stacked bars, a segment a status class,
+// each bar labelled as label writes its start; every axisEvery-th bar is
+// named under it by axis.
+func classChart(id, title string, ps []period, label, axis func(time.Time) string, axisEvery int) stackChart {
+	c := stackChart{ID: id, Title: title, Empty: "No requests yet in this period."}
 	for j, class := range classHeads {
-		c := web.BarChart{ID: id + "-" + class, Title: what + ": " + class, Heading: "Start (UTC)", ValueHeading: "Requests",
-			BarWidth: max(4, 480/max(len(ps), 1)-2), Gap: 2, Fold: "The numbers of " + class,
-			Empty: "No " + class + " requests in this period."}
-		for i, p := range ps {
-			b := web.Bar{Label: label(p.Start), Value: float64(p.ByClass[j]), Text: web.Thousands(int(p.ByClass[j])), Color: classColors[j]}
-			if (len(ps)-1-i)%axisEvery == axisEvery/2 { // not at the edges, where a name would be cut
-				b.Axis = axis(p.Start)
-			}
-			c.Bars = append(c.Bars, b)
-		}
-		out = append(out, c)
+		c.Series = append(c.Series, series{Name: class, Color: classColors[j]})
 	}
-	return out
+	for i, p := range ps {
+		b := stack{Label: label(p.Start), Values: p.ByClass[:]}
+		if (len(ps)-1-i)%axisEvery == axisEvery/2 { // not at the edges, where a name would be cut
+			b.Axis = axis(p.Start)
+		}
+		c.Bars = append(c.Bars, b)
+	}
+	return c
 }
 
 // rate is part of whole in percent; ok is false for a whole of nothing.

@@ -168,8 +168,8 @@ func TestOverviewCounts(t *testing.T) {
 	for id := range want {
 		areatest.MustContain(t, "overview", body, `href="/admin?format=csv&amp;table=`+id+`"`)
 	}
-	if n := strings.Count(body, "<svg"); n != 11 {
-		t.Errorf("%d charts, want 11 (five classes twice, and the clicks)", n)
+	if n, plots := strings.Count(body, `<figure class="stack"`), strings.Count(body, `<svg class="bars"`); n != 3 || plots != 3 {
+		t.Errorf("%d charts with %d plots, want 3 (a stacked chart a period, and the clicks)", n, plots)
 	}
 }
 
@@ -230,5 +230,62 @@ func assertCSVMatches(t *testing.T, what, data string, rows [][]string) {
 				break
 			}
 		}
+	}
+}
+
+// TestOverviewSummary: the overview starts with the summary's tiles, each
+// figure of the known load, and the same figures download as CSV; with
+// server errors and unseen signals their tiles ask for attention.
+func TestOverviewSummary(t *testing.T) {
+	e := newEnv(t, httpBase, nil)
+	knownLoad(e)
+	e.signals([]usage.Signal{{Kind: usage.SignalLimitHits, KeyPrefix: keyA, Count: 50, Window: time.Hour, At: start.Add(-time.Hour)}})
+	session := e.admin()
+	body := e.get("/admin", session).Body.String()
+	at, chart := strings.Index(body, `<ul class="tiles">`), strings.Index(body, `<figure class="stack"`)
+	if at < 0 || chart < at {
+		t.Fatal("the overview does not start with its tiles")
+	}
+	tiles, _, _ := strings.Cut(body[at:], "</ul>")
+	want := [][]string{
+		{"Requests this hour", "45", "since 12:00 UTC"},
+		{"Requests today", "60", "since 00:00 UTC"},
+		{"Server errors (5xx) (%)", "3.33", "2 of 60 requests in 24 hours"},
+		{"Refused by a limit (429) (%)", "8.33", "5 of 60 requests in 24 hours"},
+		{"Latency, p95 (ms)", "3.9", "of 110 requests in 24 hours, every endpoint"},
+		{"Active keys", "1", "2 made requests in 24 hours"},
+		{"New accounts", "3", "in 7 days; 3 today"},
+		{"Open abuse signals", "1", "not seen by you, the last 7 days"},
+	}
+	recs, err := csv.NewReader(strings.NewReader(e.get("/admin?format=csv&table=summary", session).Body.String())).ReadAll()
+	if err != nil || len(recs) == 0 || !slices.Equal(recs[0], []string{"Figure", "Value", "Detail"}) || !slices.EqualFunc(recs[1:], want, slices.Equal) {
+		t.Errorf("the summary's CSV (%v):\n got %q\nwant %q", err, recs, want)
+	}
+	for _, w := range want {
+		name, _, _ := strings.Cut(w[0], " (%)")
+		name, _, _ = strings.Cut(name, " (ms)")
+		areatest.MustContain(t, "the tiles", tiles, `<span class="name">`+html.EscapeString(name)+`</span>`, html.EscapeString(w[2]))
+	}
+	areatest.MustContain(t, "the tiles", tiles, `<span class="value">3.33<small> %</small></span>`, `<span class="value">3.9<small> ms</small></span>`,
+		`<li class="alert"><a href="#rates-h"><span class="name">Server errors (5xx)`, `<li class="alert"><a href="/admin/abuse">`,
+		`<li><a href="/admin/keys?state=active">`)
+	if n := strings.Count(tiles, `class="alert"`); n != 2 {
+		t.Errorf("%d tiles ask for attention, want 2", n)
+	}
+}
+
+// TestOverviewEmpty: on a new service the tiles count nothing, the rates
+// and the latency are "—", and every chart says that nothing came yet.
+func TestOverviewEmpty(t *testing.T) {
+	e := newEnv(t, httpBase, nil)
+	session := e.admin()
+	body := e.get("/admin", session).Body.String()
+	areatest.MustContain(t, "an empty overview", body,
+		`<span class="name">Requests today</span>`+"\n"+`<span class="value">0</span>`,
+		`<span class="name">Latency, p95</span>`+"\n"+`<span class="value">—</span>`, "no requests in 24 hours",
+		`<span class="chart-empty vh">No requests yet in this period.</span>`,
+		`<span class="chart-empty vh">No buy-link clicks in these days yet.</span>`)
+	if strings.Contains(body, `class="alert"`) {
+		t.Error("an empty overview asks for attention")
 	}
 }

@@ -241,11 +241,12 @@ func (d *Dashboard) renderKey(w http.ResponseWriter, r *http.Request, op operato
 	}
 	days := periods(daily, dFrom, keyDays, 24*time.Hour)
 	hours := periods(hourly, s.hFrom, keyHours, time.Hour)
-	data.DailyChart = totalChart("key-daily", fmt.Sprintf("Requests per day, the last %d days; the dashed line is the daily limit", keyDays),
-		days, float64(data.Limits.PerDay), "limit "+web.Thousands(int(data.Limits.PerDay)),
-		func(t time.Time) string { return t.Format(time.DateOnly) }, func(t time.Time) string { return t.Format("2 Jan") }, 7).HTML()
-	data.HourlyChart = totalChart("key-hourly", fmt.Sprintf("Requests per hour, the last %d hours", keyHours),
-		hours, 0, "", func(t time.Time) string { return t.Format("2006-01-02 15:00") }, func(t time.Time) string { return t.Format("15h") }, 12).HTML()
+	daysChart := classChart("key-daily", fmt.Sprintf("Requests per day, the last %d days (UTC), by status", keyDays), days,
+		func(t time.Time) string { return t.Format(time.DateOnly) }, func(t time.Time) string { return t.Format("2 Jan") }, 7)
+	daysChart.Limit, daysChart.LimitLabel = data.Limits.PerDay, "daily limit "+web.Thousands(int(data.Limits.PerDay))
+	data.DailyChart = daysChart.HTML()
+	data.HourlyChart = classChart("key-hourly", fmt.Sprintf("Requests per hour, the last %d hours (UTC), by status", keyHours), hours,
+		func(t time.Time) string { return t.Format("2006-01-02 15:00") }, func(t time.Time) string { return t.Format("15h") }, 12).HTML()
 	data.Daily = periodTable("daily", fmt.Sprintf("Requests per day, the last %d days, by status", keyDays), "Day (UTC)", days, dayCell)
 	data.Hourly = periodTable("hourly", fmt.Sprintf("Requests per hour, the last %d hours, by status", keyHours), "Hour (UTC)", hours, hourCell)
 	data.Daily.Fold, data.Hourly.Fold = "The numbers per day", "The numbers per hour"
@@ -263,22 +264,6 @@ func (d *Dashboard) renderKey(w http.ResponseWriter, r *http.Request, op operato
 	}
 	d.render(w, r, op, status, view{name: "key", section: secKeys, title: k.Prefix,
 		crumbs: []web.Crumb{{Name: "Keys", Path: "/admin/keys"}, {Name: k.Prefix, Path: keyPath(k.Prefix)}}, body: data})
-}
-
-// totalChart draws the requests of every status per period, with a limit
-// line when limit is positive.
-func totalChart(id, title string, ps []period, limit float64, limitLabel string, label, axis func(time.Time) string, axisEvery int) web.BarChart {
-	c := web.BarChart{ID: id, Title: title, Heading: "UTC", ValueHeading: "Requests", Limit: limit, LimitLabel: limitLabel,
-		BarWidth: max(4, 480/max(len(ps), 1)-2), Gap: 2, Fold: "The numbers",
-		Empty: "No requests in this period."}
-	for i, p := range ps {
-		b := web.Bar{Label: label(p.Start.UTC()), Value: float64(p.Total), Text: web.Thousands(int(p.Total)), Color: "#5b2a86"}
-		if (len(ps)-1-i)%axisEvery == axisEvery/2 { // not at the edges, where a name would be cut
-			b.Axis = axis(p.Start.UTC())
-		}
-		c.Bars = append(c.Bars, b)
-	}
-	return c
 }
 
 // refusalsTable lists the hours with requests a limit refused (429),

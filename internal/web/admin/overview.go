@@ -10,7 +10,6 @@ import (
 	"github.com/fragrance-data/fragrance/internal/account"
 	"github.com/fragrance-data/fragrance/internal/apikey"
 	"github.com/fragrance-data/fragrance/internal/usage"
-	"github.com/fragrance-data/fragrance/internal/web"
 )
 
 // The spans of the overview.
@@ -26,14 +25,18 @@ const (
 	emptySearches = 50
 )
 
-// overviewData is what the overview shows: charts and their tables.
+// overviewData is what the overview shows: the summary's tiles, a
+// stacked chart a period, and the tables of their numbers and the rest.
 type overviewData struct {
-	HourlyCharts, DailyCharts []template.HTML
-	ClicksChart               template.HTML
-	Hourly, Daily, Rates      *table
-	Latency, Counts, Clicks   *table
-	TopKeys, TopPerfumes      *table
-	Empty                     *table
+	// At is the moment of the figures.
+	At                                   string
+	Tiles                                []tile
+	Summary                              *table
+	HourlyChart, DailyChart, ClicksChart template.HTML
+	Hourly, Daily, Rates                 *table
+	Latency, Counts, Clicks              *table
+	TopKeys, TopPerfumes                 *table
+	Empty                                *table
 }
 
 // spans are the UTC hour and day boundaries of the overview at now.
@@ -63,18 +66,20 @@ type overviewInput struct {
 
 // overview is GET /admin: the service at a glance.
 func (d *Dashboard) overview(w http.ResponseWriter, r *http.Request, op operator) {
-	s := spansAt(d.now())
+	now := d.now()
+	s := spansAt(now)
 	in, err := d.readOverview(r, s)
 	if err != nil {
 		d.unavailable(w, r, err)
 		return
 	}
-	data := d.overviewOf(in, s, d.now())
-	ts := tablesOf(r.URL, data.Hourly, data.Daily, data.Rates, data.Latency, data.Counts, data.Clicks, data.TopKeys, data.TopPerfumes, data.Empty)
+	b := d.barFor(r, op, secOverview)
+	data := d.overviewOf(in, s, now, b)
+	ts := tablesOf(r.URL, data.Summary, data.Hourly, data.Daily, data.Rates, data.Latency, data.Counts, data.Clicks, data.TopKeys, data.TopPerfumes, data.Empty)
 	if d.serveCSV(w, r, ts) {
 		return
 	}
-	d.render(w, r, op, http.StatusOK, view{name: "overview", section: secOverview, title: "Overview", body: data})
+	d.render(w, r, op, http.StatusOK, view{name: "overview", section: secOverview, title: "Overview", body: data, bar: &b})
 }
 
 // readOverview reads the overview's figures from the stores.
@@ -109,19 +114,20 @@ func (d *Dashboard) readOverview(r *http.Request, s spans) (in overviewInput, er
 	return in, nil
 }
 
-// overviewOf computes the overview's charts and tables.
-func (d *Dashboard) overviewOf(in overviewInput, s spans, now time.Time) overviewData {
-	var o overviewData
+// overviewOf computes the overview's tiles, charts and tables.
+func (d *Dashboard) overviewOf(in overviewInput, s spans, now time.Time, b bar) overviewData {
+	o := overviewData{At: when(now)}
 	hours := periods(in.hourly, s.hFrom, overviewHours, time.Hour)
 	days := periods(in.daily, s.dFrom, overviewDays, 24*time.Hour)
+	t := tallyOf(in, s, now)
+	o.Tiles = tilesOf(hours, in.latency, s, t, b)
+	o.Summary = summaryTable(o.Tiles)
 	hourLabel := func(t time.Time) string { return t.UTC().Format("2006-01-02 15:00") }
 	dayLabel := func(t time.Time) string { return t.UTC().Format(time.DateOnly) }
-	for _, c := range classCharts("hourly", "Requests per hour", hours, hourLabel, func(t time.Time) string { return t.UTC().Format("15h") }, 12) {
-		o.HourlyCharts = append(o.HourlyCharts, c.HTML())
-	}
-	for _, c := range classCharts("daily", "Requests per day", days, dayLabel, func(t time.Time) string { return t.UTC().Format("2 Jan") }, 30) {
-		o.DailyCharts = append(o.DailyCharts, c.HTML())
-	}
+	o.HourlyChart = classChart("hourly-chart", fmt.Sprintf("Requests per hour, the last %d hours (UTC), by status", overviewHours),
+		hours, hourLabel, func(t time.Time) string { return t.UTC().Format("15h") }, 12).HTML()
+	o.DailyChart = classChart("daily-chart", fmt.Sprintf("Requests per day, the last %d days (UTC), by status", overviewDays),
+		days, dayLabel, func(t time.Time) string { return t.UTC().Format("2 Jan") }, 30).HTML()
 	o.Hourly = periodTable("hourly", fmt.Sprintf("Requests per hour, the last %d hours, by status", overviewHours), "Hour (UTC)", hours, hourCell)
 	o.Daily = periodTable("daily", fmt.Sprintf("Requests per day, the last %d days, by status", overviewDays), "Day (UTC)", days, dayCell)
 	o.Hourly.Fold, o.Daily.Fold = "The numbers per hour", "The numbers per day"
@@ -133,7 +139,7 @@ func (d *Dashboard) overviewOf(in overviewInput, s spans, now time.Time) overvie
 			rateRow(fmt.Sprintf("Last %d days", overviewDays), sumPeriods(days)),
 		}}
 	o.Latency = latencyTable(in.latency)
-	o.Counts = countsTable(in, s, now)
+	o.Counts = countsTable(t)
 	o.Clicks, o.ClicksChart = clicksOf(in.clicks, s)
 	o.TopKeys = topKeysTable(in.daily, in.keys, s.day.AddDate(0, 0, -(topKeyDays-1)))
 	o.TopPerfumes = d.topPerfumesTable(in.top)
@@ -156,45 +162,16 @@ func latencyTable(ls []usage.Latency) *table {
 	return t
 }
 
-// countsTable counts the keys and accounts by state.
-func countsTable(in overviewInput, s spans, now time.Time) *table {
-	var active, suspended, ended int64
-	for _, k := range in.keys {
-		switch {
-		case k.State == apikey.Revoked || k.Expired(now):
-			ended++
-		case k.State == apikey.Suspended:
-			suspended++
-		default:
-			active++
-		}
-	}
-	used := map[string]bool{}
-	since := s.hour.Add(-(activeHours - 1) * time.Hour)
-	for _, c := range in.hourly {
-		if c.KeyPrefix != "" && !c.Start.Before(since) && c.Count > 0 {
-			used[c.KeyPrefix] = true
-		}
-	}
-	var live, disabled, deleted int64
-	for _, a := range in.accounts {
-		switch {
-		case a.Deleted():
-			deleted++
-		case a.Disabled:
-			disabled++
-		default:
-			live++
-		}
-	}
+// countsTable is the keys and accounts by state.
+func countsTable(t tally) *table {
 	return &table{ID: "counts", Caption: "Keys and accounts by state", Head: []string{"What", "Number"}, Rows: [][]cell{
-		{txt("Keys, active"), num(active)},
-		{txt("Keys, suspended"), num(suspended)},
-		{txt("Keys, revoked or expired"), num(ended)},
-		{txt(fmt.Sprintf("Keys that made requests in the last %d hours", activeHours)), num(int64(len(used)))},
-		{txt("Accounts"), num(live)},
-		{txt("Accounts, disabled"), num(disabled)},
-		{txt("Accounts, deleted"), num(deleted)},
+		{txt("Keys, active"), num(t.keysActive)},
+		{txt("Keys, suspended"), num(t.keysSuspended)},
+		{txt("Keys, revoked or expired"), num(t.keysEnded)},
+		{txt(fmt.Sprintf("Keys that made requests in the last %d hours", activeHours)), num(t.keysUsed)},
+		{txt("Accounts"), num(t.accounts)},
+		{txt("Accounts, disabled"), num(t.accountsDisabled)},
+		{txt("Accounts, deleted"), num(t.accountsDeleted)},
 	}}
 }
 
@@ -203,12 +180,12 @@ func clicksOf(cs []usage.Click, s spans) (*table, template.HTML) {
 	per := dailyClicks(cs, s.dFrom, overviewDays)
 	t := &table{ID: "clicks", Caption: fmt.Sprintf("Buy-link clicks per day, the last %d days", overviewDays), Head: []string{"Day (UTC)", "Clicks"},
 		Fold: "The numbers per day"}
-	c := web.BarChart{ID: "clicks-chart", Title: t.Caption, Heading: "Day (UTC)", ValueHeading: "Clicks",
-		BarWidth: 4, Gap: 2, Fold: "The chart's numbers", Empty: "No buy-link clicks in these days yet."}
+	c := stackChart{ID: "clicks-chart", Title: t.Caption, Series: []series{{Name: "Clicks", Color: "#5b2a86"}},
+		Empty: "No buy-link clicks in these days yet."}
 	for i, n := range per {
 		day := s.dFrom.AddDate(0, 0, i)
 		t.Rows = append(t.Rows, []cell{dayCell(day), num(n)})
-		b := web.Bar{Label: day.Format(time.DateOnly), Value: float64(n), Text: web.Thousands(int(n)), Color: "#5b2a86"}
+		b := stack{Label: day.Format(time.DateOnly), Values: []int64{n}}
 		if (overviewDays-1-i)%30 == 15 { // not at the edges, where a name would be cut
 			b.Axis = day.Format("2 Jan")
 		}

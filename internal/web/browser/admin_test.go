@@ -65,8 +65,8 @@ func adminJourney(t *testing.T, svc *service) {
 	if h := get(t, ctx, chromedp.Text(css(`h1`))); h != "Overview" {
 		t.Fatalf("signed in to %q", h)
 	}
-	if n := get(t, ctx, chromedp.Evaluate[int](`document.querySelectorAll("main figure.chart svg").length`)); n != 11 {
-		t.Errorf("the overview has %d charts, want 11", n)
+	if n := get(t, ctx, chromedp.Evaluate[int](`document.querySelectorAll("main figure.stack svg.bars").length`)); n != 3 {
+		t.Errorf("the overview has %d charts, want 3 (a stacked chart a period, and the clicks)", n)
 	}
 	look(ctx, "overview")
 	csv := get(t, ctx, chromedp.Evaluate[string](`fetch(document.querySelector('a[href*="table=hourly"]').href).then(r => r.text())`, chromedp.EvalAwaitPromise))
