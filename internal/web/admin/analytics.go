@@ -71,7 +71,7 @@ func sumPeriods(ps []period) period {
 
 // periodTable is the table of periods: a row each, a column per class.
 func periodTable(id, caption, first string, ps []period, at func(time.Time) cell) *table {
-	t := &table{ID: id, Caption: caption, Head: append(append([]string{first}, classHeads[:]...), "All")}
+	t := &table{ID: id, Caption: caption, Head: append(append([]string{first}, classHeads[:]...), "All"), Grid: true}
 	for _, p := range ps {
 		row := []cell{at(p.Start)}
 		for _, n := range p.ByClass {

@@ -24,6 +24,11 @@ type table struct {
 	// Fold, when set, folds a long table in a details element whose
 	// summary it is.
 	Fold string
+	// Grid marks a table of numbers read across and down (periods by
+	// status class): on a narrow screen it scrolls sideways inside its
+	// labelled region. Every other wide table (Cards) shows each row as a
+	// card there, its cells named by their column.
+	Grid bool
 	// Forms, when set, adds an action column to the page (not the CSV):
 	// one form for each row, nil for none.
 	Forms []*rowForm
@@ -37,9 +42,32 @@ type rowForm struct {
 	Action, ID, Reason, Button string
 }
 
-// Wide reports whether the table scrolls sideways on a narrow screen
-// rather than squeezing its columns.
-func (t *table) Wide() bool { return len(t.Head) > 3 || t.Forms != nil }
+// Cards reports whether the table shows a card a row on a narrow screen:
+// a table of more than three columns, or of a form a row, that is not a
+// Grid. A narrower table fits as it is.
+func (t *table) Cards() bool { return !t.Grid && (len(t.Head) > 3 || t.Forms != nil) }
+
+// head is a column's heading; Num aligns it to the right, over numbers.
+type head struct {
+	Text string
+	Num  bool
+}
+
+// Heads are the table's headings, each of a column of numbers aligned as
+// its numbers are.
+func (t *table) Heads() []head {
+	hs := make([]head, len(t.Head))
+	for j, h := range t.Head {
+		hs[j].Text = h
+		for _, row := range t.Rows {
+			if j < len(row) && row[j].Num {
+				hs[j].Num = true
+				break
+			}
+		}
+	}
+	return hs
+}
 
 // cell is one cell: Text as the page shows it, Raw as the CSV has it.
 type cell struct {
