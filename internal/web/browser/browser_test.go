@@ -142,6 +142,7 @@ func TestBrowser(t *testing.T) {
 	t.Run("Playground", func(t *testing.T) { playground(t, svc) })
 	t.Run("DeveloperJourney", func(t *testing.T) { developerJourney(t, svc) })
 	t.Run("AdminJourney", func(t *testing.T) { adminJourney(t, svc) })
+	t.Run("AdminPages", func(t *testing.T) { adminPages(t, svc) })
 	t.Run("Accessibility", func(t *testing.T) { accessibility(t, svc) })
 	t.Run("Screenshots", func(t *testing.T) { screenshots(t, svc) })
 }
