@@ -60,10 +60,11 @@ const (
 // every value on it is whole), its top at least most.
 func axisOf(most int64) (step, top int64) {
 	for p := int64(1); ; p *= 10 {
-		for _, s := range [...]int64{p, 2 * p, p * 5 / 2, 5 * p} {
-			if s*2 == p*5 && p == 1 {
-				continue // 2.5
-			}
+		steps := []int64{p, 2 * p, 5 * p}
+		if p >= 10 {
+			steps = []int64{p, 2 * p, p / 2 * 5, 5 * p}
+		}
+		for _, s := range steps {
 			if s*axisSteps >= most {
 				return s, s * axisSteps
 			}
@@ -86,8 +87,7 @@ func compact(n int64) string {
 func pct(f float64) string { return strconv.FormatFloat(f, 'f', 3, 64) + "%" }
 
 // HTML is the chart as a figure: caption, legend (of a chart of
-// something), the y axis and the plot.
-// Every text in it is escaped.
+// something), the y axis and the plot. Every text in it is escaped.
 func (c stackChart) HTML() template.HTML {
 	esc := template.HTMLEscapeString
 	totals, most := c.totals()
@@ -120,16 +120,22 @@ func (c stackChart) HTML() template.HTML {
 		c.writeBar(&b, bar, totals[i], float64(i)*slot, slot, top)
 	}
 	if limitShown {
-		y := strconv.Itoa(plotBase - int(float64(c.Limit)*plotSpan/float64(top)+0.5))
-		b.WriteString(`<line x1="0" x2="100%" y1="` + y + `" y2="` + y + `" stroke="#c2410c" stroke-width="2" stroke-dasharray="6 4"/>` + "\n")
-		b.WriteString(`<text x="99%" y="` + y + `" dy="-5" text-anchor="end" font-size="12" fill="#9a3412" stroke="#fff" stroke-width="3" paint-order="stroke">` +
-			esc(c.LimitLabel) + "</text>\n")
+		c.writeLimit(&b, top)
 	}
 	if most == 0 && c.Empty != "" {
 		b.WriteString(`<text x="50%" y="` + strconv.Itoa(plotBase-plotSpan/2) + `" text-anchor="middle" font-size="15" fill="#54505e">` + esc(c.Empty) + "</text>\n")
 	}
 	b.WriteString("</svg>\n</div>\n</figure>")
 	return template.HTML(b.String())
+}
+
+// writeLimit draws the limit as a dashed line across the plot, named at
+// its right end, on an axis whose top value is top.
+func (c stackChart) writeLimit(b *strings.Builder, top int64) {
+	y := strconv.Itoa(plotBase - int(float64(c.Limit)*plotSpan/float64(top)+0.5))
+	b.WriteString(`<line x1="0" x2="100%" y1="` + y + `" y2="` + y + `" stroke="#c2410c" stroke-width="2" stroke-dasharray="6 4"/>` + "\n")
+	b.WriteString(`<text x="99%" y="` + y + `" dy="-5" text-anchor="end" font-size="12" fill="#9a3412" stroke="#fff" stroke-width="3" paint-order="stroke">` +
+		template.HTMLEscapeString(c.LimitLabel) + "</text>\n")
 }
 
 // totals are the bars' totals (negative values count as 0) and the
