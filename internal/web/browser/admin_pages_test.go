@@ -33,19 +33,14 @@ import (
 // table of numbers scrolls inside its labelled region instead); each is
 // photographed at both widths, its first screen and whole.
 func adminPages(t *testing.T, svc *service) {
-	dir := t.TempDir()
-	db := filepath.Join(dir, "admin.db")
+	db := filepath.Join(t.TempDir(), "admin.db")
 	seed, err := filepath.Abs("../../../cmd/fragrance/testdata/catalogue-small.jsonl.gz")
 	if err != nil {
 		t.Fatal(err)
 	}
 	base, _ := testbin.Serve(t, svc.bin, "--db", db, "--seed-file", seed, "--admin-allow", "127.0.0.1/32")
 	const email, password = "ops@example.com", "a long enough password"
-	create := exec.Command(svc.bin, "admin", "create-user", "--db", db, "--email", email, "--password-stdin")
-	create.Stdin = strings.NewReader(password + "\n")
-	if out, err := create.CombinedOutput(); err != nil {
-		t.Fatalf("admin create-user: %v\n%s", err, out)
-	}
+	createAdmin(t, svc.bin, db, email, password)
 	look := adminPhotographer(t)
 	ctx := browser(t)
 
@@ -85,6 +80,16 @@ func adminPages(t *testing.T, svc *service) {
 	submit(t, ctx, `form[action$="/suspend"] button`)
 	run(t, ctx, chromedp.Navigate(base+"/admin/audit"), chromedp.WaitVisible(css(`#audit-table`)))
 	look(ctx, "audit", true)
+}
+
+// createAdmin makes an admin with the CLI, as an operator does.
+func createAdmin(t *testing.T, bin, db, email, password string) {
+	t.Helper()
+	create := exec.Command(bin, "admin", "create-user", "--db", db, "--email", email, "--password-stdin")
+	create.Stdin = strings.NewReader(password + "\n")
+	if out, err := create.CombinedOutput(); err != nil {
+		t.Fatalf("admin create-user: %v\n%s", err, out)
+	}
 }
 
 // adminPhotographer returns look: it checks the dashboard page shown in
@@ -166,7 +171,7 @@ func checkAdminPage(t *testing.T, ctx context.Context, what string, signedIn boo
 
 // seedDashboard writes what an operator's dashboard shows after a few
 // months into the service's database, beside the running service (SQLite
-// in WAL mode takes both): keys, accounts, a tier request, abuse signals,
+// in WAL mode takes both): accounts, keys, a tier request, abuse signals,
 // 90 days of requests by key, endpoint and status, a day of latency, and
 // clicks, views and searches that found nothing. It returns the keys'
 // prefixes, the busiest first.
@@ -179,46 +184,58 @@ func seedDashboard(t *testing.T, path, catalogue string) []string {
 	}
 	defer db.Close()
 	now := time.Now().UTC()
-	ok := func(err error) {
-		t.Helper()
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-	var accounts []account.Account
-	for i, email := range []string{"dev@shop.example", "blog@example.org", "prices@tracker.example", "new@startup.example"} {
-		made := now.Add(-time.Duration([]int{60 * 24, 20 * 24, 9 * 24, 2}[i]) * time.Hour)
-		hash := fmt.Sprintf("seed-link-%d", i)
-		ok(db.CreateSignInLink(ctx, hash, email, made.Add(account.LinkTTL)))
-		a, err := db.UseSignInLink(ctx, hash, made)
-		ok(err)
-		accounts = append(accounts, a)
-	}
-	keys := []apikey.Key{
+	accounts := seedAccounts(t, db, now)
+	var prefixes []string
+	for _, k := range []apikey.Key{
 		{Prefix: "fds_Shop0001", Name: "Shop search", Email: "dev@shop.example", Tier: apikey.Pro, AccountID: accounts[0].ID},
 		{Prefix: "fds_Trak0002", Name: "Price tracker", Email: "prices@tracker.example", Tier: apikey.Free, AccountID: accounts[2].ID},
 		{Prefix: "fds_Blog0003", Name: "Blog widget", Email: "blog@example.org", Tier: apikey.Free, AccountID: accounts[1].ID,
 			Origins: []string{"https://blog.example.org"}},
 		{Prefix: "fds_Ops00004", Name: "Nightly export", Tier: apikey.Basic},
 		{Prefix: "fds_Old00005", Name: "Old integration", Email: "dev@shop.example", Tier: apikey.Free, State: apikey.Revoked, AccountID: accounts[0].ID},
-	}
-	var prefixes []string
-	for _, k := range keys {
+	} {
 		k.Hash, k.State = "seed hash of "+k.Prefix, cmp.Or(k.State, apikey.Active)
-		_, err := db.CreateKey(ctx, k)
-		ok(err)
+		if _, err := db.CreateKey(ctx, k); err != nil {
+			t.Fatal(err)
+		}
 		prefixes = append(prefixes, k.Prefix)
 	}
-	_, err = db.CreateTierRequest(ctx, account.TierRequest{AccountID: accounts[1].ID, KeyPrefix: "fds_Blog0003", Tier: apikey.Basic,
-		UseCase: "A widget of similar perfumes under each review on a perfume blog.", Volume: "about 3,000 requests a day", CreatedAt: now.Add(-5 * time.Hour)})
-	ok(err)
-	ok(db.RecordSignals(ctx, []usage.Signal{
+	if _, err := db.CreateTierRequest(ctx, account.TierRequest{AccountID: accounts[1].ID, KeyPrefix: "fds_Blog0003", Tier: apikey.Basic,
+		UseCase: "A widget of similar perfumes under each review on a perfume blog.", Volume: "about 3,000 requests a day", CreatedAt: now.Add(-5 * time.Hour)}); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.RecordSignals(ctx, []usage.Signal{
 		{Kind: usage.SignalLimitHits, KeyPrefix: "fds_Trak0002", Count: 412, Window: time.Hour, Detail: "412 requests refused by the daily limit", At: now.Add(-3 * time.Hour)},
 		{Kind: usage.SignalManyIPs, KeyPrefix: "fds_Blog0003", Count: 64, Window: time.Hour, Detail: "64 client IPs in an hour", At: now.Add(-26 * time.Hour)},
 		{Kind: usage.SignalFailedChecks, ClientIP: "203.0.113.77", Count: 150, Window: 10 * time.Minute, Detail: "150 unknown keys in 10 minutes", At: now.Add(-50 * time.Hour)},
-	}))
-	ok(db.RecordUsage(ctx, seedUsage(now, perfumeIDs(t, catalogue, 9))))
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.RecordUsage(ctx, seedUsage(now, perfumeIDs(t, catalogue, 9))); err != nil {
+		t.Fatal(err)
+	}
 	return prefixes
+}
+
+// seedAccounts makes four accounts as their first sign-in links do, the
+// newest two hours old.
+func seedAccounts(t *testing.T, db *sqlite.DB, now time.Time) []account.Account {
+	t.Helper()
+	ctx := context.Background()
+	var out []account.Account
+	for i, email := range []string{"dev@shop.example", "blog@example.org", "prices@tracker.example", "new@startup.example"} {
+		made := now.Add(-time.Duration([]int{60 * 24, 20 * 24, 9 * 24, 2}[i]) * time.Hour)
+		hash := fmt.Sprintf("seed-link-%d", i)
+		if err := db.CreateSignInLink(ctx, hash, email, made.Add(account.LinkTTL)); err != nil {
+			t.Fatal(err)
+		}
+		a, err := db.UseSignInLink(ctx, hash, made)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, a)
+	}
+	return out
 }
 
 // perfumeIDs are the ids of the first n perfumes of a catalogue file
