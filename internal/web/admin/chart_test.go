@@ -122,3 +122,20 @@ func TestStackChartLimit(t *testing.T) {
 		t.Errorf("the axis over 30 with a far limit tops at %q", m[len(m)-1][1])
 	}
 }
+
+// BenchmarkStackChart draws the overview's daily chart: 90 bars of five
+// status classes.
+func BenchmarkStackChart(b *testing.B) {
+	c := stackChart{ID: "daily-chart", Title: "Requests per day", Empty: "No requests yet."}
+	for _, n := range []string{"2xx", "3xx", "4xx", "429", "5xx"} {
+		c.Series = append(c.Series, series{Name: n, Color: "#2f7d4f"})
+	}
+	for i := range 90 {
+		v := int64(1000 + 37*i)
+		c.Bars = append(c.Bars, stack{Label: "2026-03-10", Axis: "10 Mar", Values: []int64{v, v / 50, v / 20, int64(i % 7), int64(i % 3)}})
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = c.HTML()
+	}
+}
