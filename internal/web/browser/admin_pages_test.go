@@ -132,8 +132,12 @@ type adminLayout struct {
 	Cut, Squeezed, Unlabelled []string
 }
 
-// adminLayoutJS reads an adminLayout.
-const adminLayoutJS = `JSON.stringify({
+// adminLayoutJS reads an adminLayout, with every folded table unfolded
+// for the reading (and folded again).
+const adminLayoutJS = `(() => {
+	const folds = [...document.querySelectorAll("details.fold:not([open])")];
+	folds.forEach(d => d.open = true);
+	const layout = JSON.stringify({
 	banner: !!document.querySelector("section.consent"),
 	siteSearch: !!document.querySelector("#top-q"),
 	header: !!document.querySelector("header.adminhead"),
@@ -146,7 +150,10 @@ const adminLayoutJS = `JSON.stringify({
 	unlabelled: [...document.querySelectorAll(".tablebox")].filter(b => b.scrollWidth > b.clientWidth + 1 &&
 		!(b.getAttribute("role") === "region" && b.tabIndex === 0 && document.getElementById(b.getAttribute("aria-labelledby") || "")?.textContent.trim()))
 		.map(b => b.querySelector("table").id),
-})`
+	});
+	folds.forEach(d => d.open = false);
+	return layout;
+})()`
 
 // checkAdminPage holds the page shown in ctx to the dashboard's frame.
 func checkAdminPage(t *testing.T, ctx context.Context, what string, signedIn bool) {
