@@ -17,9 +17,9 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"fmt"
-	"net/mail"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/fragrance-data/fragrance/internal/apikey"
 	"github.com/fragrance-data/fragrance/internal/catalog"
@@ -46,16 +46,35 @@ var ErrNoSession = fmt.Errorf("no such session: %w", catalog.ErrNotFound)
 
 // Account is one developer: an email address and the keys that name it.
 // A deleted account keeps its ID (its keys' usage stays, anonymous) and
-// loses its email.
+// loses its email. A live account is the only one of its address as
+// FoldEmail spells it, but for the duplicates found when addresses were
+// first folded (DuplicateOf).
 type Account struct {
-	ID        int64
-	Email     string // normalised (NormalizeEmail); "" once deleted
+	ID int64
+	// Email is the address as first signed in with (NormalizeEmail); ""
+	// once deleted.
+	Email     string
 	CreatedAt time.Time
 	DeletedAt time.Time // zero while the account lives
 	// Disabled is set by an operator (the admin dashboard): the account's
-	// keys are suspended, and it may neither sign in nor make keys.
+	// keys are suspended, and it may neither sign in nor make keys. Of
+	// accounts of one address (DuplicateOf), disabling or enabling one
+	// does all.
 	Disabled bool
+	// HeldSince is when an operator suspended one of the account's keys:
+	// from then on it may neither make nor roll keys (revoking the
+	// suspended key does not end it), until an operator resumes the key
+	// or releases the hold. Zero: not held.
+	HeldSince time.Time
+	// DuplicateOf is, for an account that shares its folded address with
+	// an older one (both made before addresses were folded), the older
+	// one's ID; 0 otherwise. Such accounts are kept apart, and reported.
+	DuplicateOf int64
 }
+
+// Held reports whether the account may not make or roll keys because an
+// operator suspended one of them.
+func (a Account) Held() bool { return !a.HeldSince.IsZero() }
 
 // Deleted reports whether the account was deleted.
 func (a Account) Deleted() bool { return !a.DeletedAt.IsZero() }
@@ -108,12 +127,15 @@ const (
 	MaxVolume  = 200
 )
 
-// Check refuses a request without key, tier or use case, or with text
-// over its bound, with an error wrapping catalog.ErrInvalid.
+// Check refuses a request without key, tier or use case, with text over
+// its bound, or with text that is not UTF-8, with an error wrapping
+// catalog.ErrInvalid.
 func (r TierRequest) Check() error {
 	switch {
 	case r.KeyPrefix == "" || r.Tier == "" || strings.TrimSpace(r.UseCase) == "":
 		return fmt.Errorf("tier request: key, tier and use case are required: %w", catalog.ErrInvalid)
+	case !utf8.ValidString(r.UseCase) || !utf8.ValidString(r.Volume):
+		return fmt.Errorf("tier request: the use case and the volume are text (UTF-8): %w", catalog.ErrInvalid)
 	case len([]rune(r.UseCase)) > MaxUseCase || len([]rune(r.Volume)) > MaxVolume:
 		return fmt.Errorf("tier request: use case at most %d and volume at most %d characters: %w", MaxUseCase, MaxVolume, catalog.ErrInvalid)
 	}
@@ -129,19 +151,30 @@ type Store interface {
 	// (normalised by the store: an address NormalizeEmail refuses gives
 	// its error), working until expires.
 	CreateSignInLink(ctx context.Context, hash, email string, expires time.Time) error
+	// SignInLinkEmail returns the address of the link whose token hashes
+	// to hash, using nothing: for the page the link opens, which names
+	// the account it signs into. An unknown, used or expired (at now) link
+	// gives ErrLinkInvalid.
+	SignInLinkEmail(ctx context.Context, hash string, now time.Time) (string, error)
 	// UseSignInLink consumes the link whose token hashes to hash, once: an
 	// unknown, used or expired (at now) link gives ErrLinkInvalid. It
-	// returns the account of the link's email, created on first use, in
-	// the same transaction that marks the link used. A disabled account is
-	// returned as it is (Disabled set): the caller refuses it a session.
+	// returns the live account of the link's address as FoldEmail spells
+	// it, created on first use, in the same transaction that marks the
+	// link used (of duplicates, the one of the address as typed, else the
+	// oldest). A disabled account is returned as it is (Disabled set):
+	// the caller refuses it a session.
 	UseSignInLink(ctx context.Context, hash string, now time.Time) (Account, error)
 	// AccountByID returns an account, deleted or not.
 	AccountByID(ctx context.Context, id int64) (Account, error)
-	// AccountByEmail returns the live account of an email (normalised by
-	// the store).
+	// AccountByEmail returns the live account of an email, found as
+	// UseSignInLink finds it.
 	AccountByEmail(ctx context.Context, email string) (Account, error)
 	// ListAccounts returns every account, oldest first.
 	ListAccounts(ctx context.Context) ([]Account, error)
+	// DuplicateAccounts returns the live accounts that share their folded
+	// address with another live one (made before addresses were folded),
+	// grouped by address, oldest first within each: for the operator.
+	DuplicateAccounts(ctx context.Context) ([]Account, error)
 	// DeleteAccount, in one transaction, revokes the account's keys and
 	// erases their email, erases the account's email, ends its sessions
 	// and drops its unused sign-in links and its tier requests (their free
@@ -152,10 +185,15 @@ type Store interface {
 	// SetAccountDisabled disables (suspending every active key of the
 	// account and ending its sessions) or enables (resuming the keys it
 	// suspended, not those an operator suspended or changed since) an
-	// account, in one transaction, and returns it. Disabling again
-	// suspends any key made active meanwhile. An unknown account gives an
-	// error wrapping catalog.ErrNotFound.
+	// account, and every live account of its folded address with it, in
+	// one transaction, and returns it. Disabling again suspends any key
+	// made active meanwhile. An unknown account gives an error wrapping
+	// catalog.ErrNotFound.
 	SetAccountDisabled(ctx context.Context, id int64, disabled bool) (Account, error)
+	// ReleaseKeyHold ends the hold an operator's suspension of a key put
+	// on the account (Account.HeldSince), and returns the account. An
+	// unknown account gives an error wrapping catalog.ErrNotFound.
+	ReleaseKeyHold(ctx context.Context, id int64) (Account, error)
 
 	// CreateSession stores a session (Hash, AccountID, CreatedAt; LastSeen
 	// is set to CreatedAt). A session of an unknown, deleted or disabled
@@ -173,6 +211,30 @@ type Store interface {
 
 	// AccountKeys returns the keys whose AccountID is accountID, oldest first.
 	AccountKeys(ctx context.Context, accountID int64) ([]apikey.Key, error)
+	// LiveAccountKeys returns the account's keys that count against
+	// KeyRules.Max at now (Live), newest first.
+	LiveAccountKeys(ctx context.Context, accountID int64, now time.Time) ([]apikey.Key, error)
+	// EndedAccountKeys returns a page of the account's keys that had
+	// stopped working at q.Now (revoked, or past their ExpiresAt), newest
+	// first (by ID): those that stopped at or after q.Since, with an ID
+	// below q.Before (0: from the newest), at most q.Limit.
+	EndedAccountKeys(ctx context.Context, accountID int64, q EndedKeys) ([]apikey.Key, error)
+	// CreateAccountKey stores k, a key of the account k.AccountID (as
+	// apikey.Store's CreateKey does), in one transaction that holds the
+	// account, so that keys made at once never pass the rules: a key of
+	// an account that is unknown, deleted or disabled gives an error
+	// wrapping catalog.ErrNotFound; one the rules refuse gives
+	// ErrKeysHeld, ErrTooManyKeys or ErrKeyRate.
+	CreateAccountKey(ctx context.Context, k apikey.Key, rules KeyRules) (apikey.Key, error)
+	// RollAccountKey replaces the account's active key old by k, in one
+	// transaction as CreateAccountKey: k is stored, and old stops at
+	// stopAt (revoked now when stopAt is zero). Besides CreateAccountKey's
+	// refusals (the maximum counting old while it works), a key of
+	// another account gives catalog.ErrNotFound, a key that is not active
+	// or was rolled already ErrNotRollable, and a key whose predecessor
+	// still works ErrRollPending: at most one key on its way out per key.
+	// It returns old as changed and k as stored.
+	RollAccountKey(ctx context.Context, old string, k apikey.Key, stopAt time.Time, rules KeyRules) (apikey.Key, apikey.Key, error)
 
 	// CreateTierRequest stores r (Check applied; State pending, no note,
 	// CreatedAt the store's clock when zero) and returns it. A request of
@@ -187,37 +249,6 @@ type Store interface {
 	// declined), note and DecidedAt; deciding a decided one gives an error
 	// wrapping catalog.ErrInvalid.
 	DecideTierRequest(ctx context.Context, id int64, s RequestState, note string, now time.Time) (TierRequest, error)
-}
-
-// maxEmail bounds an address (RFC 5321's path limit).
-const maxEmail = 254
-
-// NormalizeEmail returns the address in s, trimmed, with its domain in
-// lower case, or an error wrapping catalog.ErrInvalid when s is not one
-// plain address (no display name, no list, at most 254 bytes, a dot in the
-// domain).
-func NormalizeEmail(s string) (string, error) {
-	s = strings.TrimSpace(s)
-	bad := fmt.Errorf("%q is not an email address: %w", clip(s), catalog.ErrInvalid)
-	if s == "" || len(s) > maxEmail || strings.ContainsAny(s, "<>,;\"\r\n\t ") {
-		return "", bad
-	}
-	a, err := mail.ParseAddress(s)
-	if err != nil || a.Name != "" || a.Address != s {
-		return "", bad
-	}
-	local, domain, ok := strings.Cut(a.Address, "@")
-	if !ok || local == "" || !strings.Contains(strings.Trim(domain, "."), ".") {
-		return "", bad
-	}
-	return local + "@" + strings.ToLower(domain), nil
-}
-
-func clip(s string) string {
-	if r := []rune(s); len(r) > 100 {
-		return string(r[:100]) + "…"
-	}
-	return s
 }
 
 // NewSecret returns a fresh secret for a sign-in link or a session cookie

@@ -23,9 +23,46 @@ func TestNormalizeEmail(t *testing.T) {
 	}
 	for _, bad := range []string{"", "   ", "dev", "@example.com", "dev@", "dev@localhost", "dev@.com.",
 		"Dev <dev@example.com>", "a@example.com, b@example.com", "a@example.com;b@example.com", "a b@example.com",
-		"dev@example.com\r\nBcc: x@example.com", strings.Repeat("a", 250) + "@example.com"} {
+		"dev@example.com\r\nBcc: x@example.com", strings.Repeat("a", 250) + "@example.com",
+		"a@[127.0.0.1]", "a@[IPv6:2001:db8::1]", "a@[example.com]", "d\xffv@example.com", "dev@exa\xfe.com"} {
 		if got, err := account.NormalizeEmail(bad); !errors.Is(err, catalog.ErrInvalid) {
 			t.Errorf("NormalizeEmail(%q) = %q, %v; want ErrInvalid", bad, got, err)
+		}
+	}
+}
+
+// TestFoldEmail: the local part's ASCII letters fold to lower case with
+// the domain's; dots, +tags and letters outside ASCII stay as typed.
+func TestFoldEmail(t *testing.T) {
+	for in, want := range map[string]string{
+		" Bob@Example.COM ":      "bob@example.com",
+		"B.O.B+News@example.com": "b.o.b+news@example.com",
+		"Ünal@Example.com":       "Ünal@example.com",
+	} {
+		if got, err := account.FoldEmail(in); err != nil || got != want {
+			t.Errorf("FoldEmail(%q) = %q, %v; want %q", in, got, err, want)
+		}
+	}
+	if got, err := account.FoldEmail("a@[127.0.0.1]"); !errors.Is(err, catalog.ErrInvalid) {
+		t.Errorf("FoldEmail of a domain literal = %q, %v; want ErrInvalid", got, err)
+	}
+}
+
+// TestLive: a key counts while it works or may work again.
+func TestLive(t *testing.T) {
+	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	for _, tc := range []struct {
+		k    apikey.Key
+		want bool
+	}{
+		{apikey.Key{State: apikey.Active}, true},
+		{apikey.Key{State: apikey.Suspended}, true},
+		{apikey.Key{State: apikey.Active, ExpiresAt: now.Add(time.Millisecond)}, true},
+		{apikey.Key{State: apikey.Active, ExpiresAt: now}, false},
+		{apikey.Key{State: apikey.Revoked}, false},
+	} {
+		if got := account.Live(tc.k, now); got != tc.want {
+			t.Errorf("Live(%s, ends %v) = %v", tc.k.State, tc.k.ExpiresAt, got)
 		}
 	}
 }
@@ -64,6 +101,8 @@ func TestTierRequestCheck(t *testing.T) {
 		"long use":      func(r *account.TierRequest) { r.UseCase += "x" },
 		"long volume":   func(r *account.TierRequest) { r.Volume += "x" },
 		"no use at all": func(r *account.TierRequest) { r.UseCase = "" },
+		"use not UTF-8": func(r *account.TierRequest) { r.UseCase = "a \xc3 shop" },
+		"volume bytes":  func(r *account.TierRequest) { r.Volume = "\xed\xa0\x80" },
 	} {
 		r := ok
 		change(&r)

@@ -13,8 +13,16 @@ package admin
 
 import (
 	"context"
+	"fmt"
 	"time"
+
+	"github.com/fragrance-data/fragrance/internal/catalog"
 )
+
+// ErrCodeUsed refuses a second-factor code of a step at or before the
+// last one the admin used (Store.UseTOTPStep): a code works once. It
+// matches catalog.ErrInvalid.
+var ErrCodeUsed = fmt.Errorf("the second-factor code was used already: %w", catalog.ErrInvalid)
 
 // Durations of admin sessions: shorter than the portal's.
 const (
@@ -86,6 +94,18 @@ type Store interface {
 	// and Disabled (by ID) and returns it; disabling a user, or changing its
 	// password, ends its sessions (in the same transaction).
 	UpdateAdminUser(ctx context.Context, u User) (User, error)
+	// UseTOTPStep records step as the last second-factor step the admin
+	// used, in one statement: a step at or before the last recorded gives
+	// ErrCodeUsed, so a code works once, and of two sign-ins with one code
+	// at once exactly one succeeds. An unknown admin gives an error
+	// wrapping catalog.ErrNotFound.
+	UseTOTPStep(ctx context.Context, userID, step int64) error
+	// SpendRecoveryCode removes hash from the admin's unused recovery
+	// codes and returns how many are left, in one transaction: of spends
+	// of one code at once exactly one succeeds. A hash that is not among
+	// them (spent, or never one) or an unknown admin gives an error
+	// wrapping catalog.ErrNotFound.
+	SpendRecoveryCode(ctx context.Context, userID int64, hash string) (left int, err error)
 
 	// CreateAdminSession stores a session (LastSeen = CreatedAt).
 	CreateAdminSession(ctx context.Context, s Session) error

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/hex"
+	"slices"
 	"strings"
 )
 
@@ -30,14 +31,28 @@ func NewRecoveryCodes(n int) (codes, hashes []string) {
 }
 
 // UseRecoveryCode reports whether code is one of the codes hashes were
-// made from and returns hashes without it (the code is spent: store the
-// rest). Case, spaces and dashes in code are ignored; every hash is
-// compared, in constant time, whichever matches. Without a match, rest is
-// hashes as they were.
+// made from and returns hashes without it (see MatchRecoveryCode). Without
+// a match, rest is hashes as they were.
 func UseRecoveryCode(hashes []string, code string) (rest []string, ok bool) {
+	hash, ok := MatchRecoveryCode(hashes, code)
+	if !ok {
+		return hashes, false
+	}
+	match := slices.Index(hashes, hash)
+	rest = make([]string, 0, len(hashes)-1)
+	rest = append(rest, hashes[:match]...)
+	return append(rest, hashes[match+1:]...), true
+}
+
+// MatchRecoveryCode reports whether code is one of the codes hashes were
+// made from, and returns its hash: the caller spends it in the store
+// (Store.SpendRecoveryCode), which lets it be spent once. Case, spaces and
+// dashes in code are ignored; every hash is compared, in constant time,
+// whichever matches.
+func MatchRecoveryCode(hashes []string, code string) (hash string, ok bool) {
 	norm := normalizeRecovery(code)
 	if len(norm) != recoveryLen {
-		return hashes, false
+		return "", false
 	}
 	h := []byte(recoveryHash(norm))
 	match := -1
@@ -47,11 +62,9 @@ func UseRecoveryCode(hashes []string, code string) (rest []string, ok bool) {
 		}
 	}
 	if match < 0 {
-		return hashes, false
+		return "", false
 	}
-	rest = make([]string, 0, len(hashes)-1)
-	rest = append(rest, hashes[:match]...)
-	return append(rest, hashes[match+1:]...), true
+	return hashes[match], true
 }
 
 // normalizeRecovery is a typed code as hashed: lower case, without

@@ -47,4 +47,11 @@ func TestRecoveryCodes(t *testing.T) {
 	if _, ok := UseRecoveryCode(nil, codes[1]); ok {
 		t.Error("a code works with no hashes")
 	}
+	// MatchRecoveryCode names the hash to spend, and changes nothing.
+	if h, ok := MatchRecoveryCode(hashes, strings.ToUpper(codes[5])); !ok || h != hashes[5] {
+		t.Errorf("MatchRecoveryCode of code 5 = %q, %v; want its hash", h, ok)
+	}
+	if h, ok := MatchRecoveryCode(hashes[:5], codes[5]); ok || h != "" {
+		t.Errorf("MatchRecoveryCode of a code not among the hashes = %q, %v", h, ok)
+	}
 }

@@ -64,20 +64,35 @@ func TOTPCode(secret string, t time.Time) (string, error) {
 }
 
 // CheckTOTP reports whether code is secret's code for the step holding
-// now or one of the TOTPSkew steps either side. Spaces in code are
-// ignored; the comparison takes the same time whichever step matches.
+// now or one of the TOTPSkew steps either side (see MatchTOTP).
 func CheckTOTP(secret, code string, now time.Time) bool {
+	_, ok := MatchTOTP(secret, code, now)
+	return ok
+}
+
+// MatchTOTP reports whether code is secret's code for the step holding
+// now or one of the TOTPSkew steps either side, and which step it is (the
+// latest, should two match): a code works once, so the caller records the
+// step (Store.UseTOTPStep) and refuses it and every earlier one after.
+// Spaces in code are ignored; the comparison takes the same time whichever
+// step matches.
+func MatchTOTP(secret, code string, now time.Time) (step int64, ok bool) {
 	key, err := decodeSecret(secret)
 	code = strings.Join(strings.Fields(code), "")
 	if err != nil || len(code) != TOTPDigits {
-		return false
+		return 0, false
 	}
-	step, ok := totpStep(now), 0
-	for d := -TOTPSkew; d <= TOTPSkew; d++ {
-		ok |= subtle.ConstantTimeCompare([]byte(hotp(key, uint64(int64(step)+int64(d)), TOTPDigits)), []byte(code))
+	at := int64(totpStep(now))
+	for d := int64(-TOTPSkew); d <= TOTPSkew; d++ {
+		match := subtle.ConstantTimeCompare([]byte(hotp(key, uint64(at+d), TOTPDigits)), []byte(code))
+		step = int64(subtle.ConstantTimeSelect(match, int(at+d), int(step)))
+		ok = ok || match == 1
 	}
-	return ok == 1
+	return step, ok
 }
+
+// TOTPStep is the RFC 6238 counter of t: whole TOTPPeriods since the epoch.
+func TOTPStep(t time.Time) int64 { return int64(totpStep(t)) }
 
 // totpStep is the RFC 6238 counter of t: whole periods since the epoch.
 func totpStep(t time.Time) uint64 {

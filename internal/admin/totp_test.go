@@ -68,6 +68,10 @@ func TestCheckTOTPWindow(t *testing.T) {
 		if got := CheckTOTP(secret, c, now); got != tc.ok {
 			t.Errorf("the code of now%+v: ok=%v, want %v", tc.at.Sub(now), got, tc.ok)
 		}
+		// MatchTOTP says which step the code is of, so it can be spent.
+		if step, ok := MatchTOTP(secret, c, now); ok != tc.ok || ok && step != TOTPStep(tc.at) {
+			t.Errorf("MatchTOTP of the code of now%+v = step %d, %v; want step %d", tc.at.Sub(now), step, ok, TOTPStep(tc.at))
+		}
 	}
 	c := code(now)
 	if !CheckTOTP(strings.ToLower(secret), c[:3]+" "+c[3:], now) {

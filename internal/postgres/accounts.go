@@ -19,7 +19,7 @@ var _ account.Store = (*DB)(nil)
 // one is touched through another, and of two uses of one sign-in link (on
 // two replicas or one) the row lock lets exactly one mark it used.
 
-const accountColumns = `id, email, created_at, deleted_at, disabled`
+const accountColumns = `id, email, created_at, deleted_at, disabled, held_since, duplicate_of`
 
 // CreateSignInLink stores a sign-in link for email (normalised here; an
 // address NormalizeEmail refuses gives its error). Links expired by the
@@ -66,12 +66,20 @@ func (d *DB) UseSignInLink(ctx context.Context, hash string, now time.Time) (acc
 		if err != nil {
 			return err
 		}
+		key, err := account.FoldEmail(email)
+		if err != nil {
+			return err
+		}
+		a, err = scanAccount(tx.QueryRow(ctx, liveAccountOf, key, email))
+		if !errors.Is(err, pgx.ErrNoRows) {
+			return err
+		}
 		// Two links of one new address used at once: the second insert
 		// waits for the first to commit, then reads its account.
-		a, err = scanAccount(tx.QueryRow(ctx, `INSERT INTO accounts (email, created_at) VALUES ($1, $2)
-			ON CONFLICT (email) WHERE deleted_at IS NULL DO NOTHING RETURNING `+accountColumns, email, now))
+		a, err = scanAccount(tx.QueryRow(ctx, `INSERT INTO accounts (email, email_key, created_at) VALUES ($1, $2, $3)
+			ON CONFLICT (email_key) WHERE deleted_at IS NULL AND duplicate_of = 0 DO NOTHING RETURNING `+accountColumns, email, key, now))
 		if errors.Is(err, pgx.ErrNoRows) {
-			a, err = scanAccount(tx.QueryRow(ctx, `SELECT `+accountColumns+` FROM accounts WHERE email = $1 AND deleted_at IS NULL`, email))
+			a, err = scanAccount(tx.QueryRow(ctx, liveAccountOf, key, email))
 		}
 		return err
 	})
@@ -79,6 +87,26 @@ func (d *DB) UseSignInLink(ctx context.Context, hash string, now time.Time) (acc
 		return account.Account{}, txErr("use sign-in link", err)
 	}
 	return a, nil
+}
+
+// liveAccountOf selects the live account of a folded address ($1): of
+// duplicates, the one of the address as typed ($2), else the oldest.
+const liveAccountOf = `SELECT ` + accountColumns + ` FROM accounts WHERE email_key = $1 AND deleted_at IS NULL
+	ORDER BY email = $2 DESC, id LIMIT 1`
+
+// SignInLinkEmail returns the address of a link that works at now,
+// using nothing.
+func (d *DB) SignInLinkEmail(ctx context.Context, hash string, now time.Time) (string, error) {
+	var email string
+	err := d.pool.QueryRow(ctx, `SELECT email FROM sign_in_links WHERE hash = $1 AND used_at IS NULL AND expires_at > $2`,
+		hash, stampOf(now)).Scan(&email)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return "", account.ErrLinkInvalid
+	}
+	if err != nil {
+		return "", fail("read sign-in link", err)
+	}
+	return email, nil
 }
 
 // stampOrNow is t as stored, or the store's clock when t is zero: the
@@ -111,13 +139,17 @@ func (d *DB) AccountByID(ctx context.Context, id int64) (account.Account, error)
 	return a, nil
 }
 
-// AccountByEmail returns the live account of email (normalised here).
+// AccountByEmail returns the live account of email, folded here.
 func (d *DB) AccountByEmail(ctx context.Context, email string) (account.Account, error) {
 	email, err := account.NormalizeEmail(email)
 	if err != nil {
 		return account.Account{}, err
 	}
-	a, err := scanAccount(d.pool.QueryRow(ctx, `SELECT `+accountColumns+` FROM accounts WHERE email = $1 AND deleted_at IS NULL`, email))
+	key, err := account.FoldEmail(email)
+	if err != nil {
+		return account.Account{}, err
+	}
+	a, err := scanAccount(d.pool.QueryRow(ctx, liveAccountOf, key, email))
 	if err != nil {
 		return account.Account{}, keyErr("account of "+email, err)
 	}
@@ -126,21 +158,26 @@ func (d *DB) AccountByEmail(ctx context.Context, email string) (account.Account,
 
 // ListAccounts returns every account, oldest first.
 func (d *DB) ListAccounts(ctx context.Context) ([]account.Account, error) {
-	rows, err := d.pool.Query(ctx, `SELECT `+accountColumns+` FROM accounts ORDER BY id`)
+	return d.queryAccounts(ctx, "list accounts", `SELECT `+accountColumns+` FROM accounts ORDER BY id`)
+}
+
+// DuplicateAccounts returns the live accounts sharing a folded address,
+// grouped by it, oldest first within each.
+func (d *DB) DuplicateAccounts(ctx context.Context) ([]account.Account, error) {
+	return d.queryAccounts(ctx, "duplicate accounts", `SELECT `+accountColumns+` FROM accounts
+		WHERE deleted_at IS NULL AND email_key IN (
+			SELECT email_key FROM accounts WHERE deleted_at IS NULL GROUP BY email_key HAVING COUNT(*) > 1)
+		ORDER BY email_key, id`)
+}
+
+func (d *DB) queryAccounts(ctx context.Context, what, q string, args ...any) ([]account.Account, error) {
+	rows, err := d.pool.Query(ctx, q, args...)
 	if err != nil {
-		return nil, fail("list accounts", err)
+		return nil, fail(what, err)
 	}
-	defer rows.Close()
-	var out []account.Account
-	for rows.Next() {
-		a, err := scanAccount(rows)
-		if err != nil {
-			return nil, fail("list accounts", err)
-		}
-		out = append(out, a)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fail("list accounts", err)
+	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (account.Account, error) { return scanAccount(r) })
+	if err != nil {
+		return nil, fail(what, err)
 	}
 	return out, nil
 }
@@ -160,7 +197,7 @@ func (d *DB) DeleteAccount(ctx context.Context, id int64, now time.Time) error {
 		batch := &pgx.Batch{}
 		// updated_at only moves forward (see updateKey).
 		batch.Queue(`UPDATE api_keys SET state = 'revoked', email = '', updated_at = GREATEST(updated_at, $2) WHERE account_id = $1`, id, d.stamp())
-		batch.Queue(`UPDATE accounts SET email = '', deleted_at = $2 WHERE id = $1 AND deleted_at IS NULL`, id, stampOf(now))
+		batch.Queue(`UPDATE accounts SET email = '', email_key = '', deleted_at = $2 WHERE id = $1 AND deleted_at IS NULL`, id, stampOf(now))
 		batch.Queue(accountSessions.endAllOf(), id)
 		batch.Queue(`DELETE FROM tier_requests WHERE account_id = $1`, id)
 		if !a.Deleted() {
@@ -174,10 +211,11 @@ func (d *DB) DeleteAccount(ctx context.Context, id int64, now time.Time) error {
 	return nil
 }
 
-// SetAccountDisabled disables an account (suspending its active keys,
-// marked as suspended by the account, and ending its sessions) or enables
-// it (resuming the keys so marked), in one transaction; the key table's
-// trigger tells the replicas.
+// SetAccountDisabled disables an account and every live account of its
+// folded address (suspending their active keys, marked as suspended by
+// the account, and ending their sessions) or enables them (resuming the
+// keys so marked), in one transaction; the key table's trigger tells the
+// replicas.
 func (d *DB) SetAccountDisabled(ctx context.Context, id int64, disabled bool) (account.Account, error) {
 	what := fmt.Sprintf("disable account %d", id)
 	if !disabled {
@@ -185,22 +223,26 @@ func (d *DB) SetAccountDisabled(ctx context.Context, id int64, disabled bool) (a
 	}
 	var a account.Account
 	err := d.inTx(ctx, func(tx pgx.Tx) error {
-		var err error
-		a, err = scanAccount(tx.QueryRow(ctx, `UPDATE accounts SET disabled = $2 WHERE id = $1 RETURNING `+accountColumns, id, disabled))
+		group, err := accountGroup(ctx, tx, id)
 		if err != nil {
 			return err
 		}
 		batch := &pgx.Batch{}
+		batch.Queue(`UPDATE accounts SET disabled = $2 WHERE id = ANY($1)`, group, disabled)
 		// updated_at only moves forward (see updateKey).
 		if disabled {
 			batch.Queue(`UPDATE api_keys SET state = 'suspended', suspended_by_account = true, updated_at = GREATEST(updated_at, $2)
-				WHERE account_id = $1 AND state = 'active'`, id, d.stamp())
-			batch.Queue(accountSessions.endAllOf(), id)
+				WHERE account_id = ANY($1) AND state = 'active'`, group, d.stamp())
+			batch.Queue(`DELETE FROM sessions WHERE account_id = ANY($1)`, group)
 		} else {
 			batch.Queue(`UPDATE api_keys SET state = 'active', suspended_by_account = false, updated_at = GREATEST(updated_at, $2)
-				WHERE account_id = $1 AND state = 'suspended' AND suspended_by_account`, id, d.stamp())
+				WHERE account_id = ANY($1) AND state = 'suspended' AND suspended_by_account`, group, d.stamp())
 		}
-		return tx.SendBatch(ctx, batch).Close()
+		if err := tx.SendBatch(ctx, batch).Close(); err != nil {
+			return err
+		}
+		a, err = scanAccount(tx.QueryRow(ctx, `SELECT `+accountColumns+` FROM accounts WHERE id = $1`, id))
+		return err
 	})
 	if err != nil {
 		return account.Account{}, txErr(what, err)
@@ -208,13 +250,40 @@ func (d *DB) SetAccountDisabled(ctx context.Context, id int64, disabled bool) (a
 	return a, nil
 }
 
+// accountGroup is the account id and the other live accounts of its
+// folded address, locked for the transaction in id order (so that two
+// transactions on one address never wait for each other); an unknown id
+// gives pgx.ErrNoRows.
+func accountGroup(ctx context.Context, tx pgx.Tx, id int64) ([]int64, error) {
+	rows, err := tx.Query(ctx, `SELECT id FROM accounts WHERE id = $1
+		OR (deleted_at IS NULL AND email_key <> '' AND email_key = (SELECT email_key FROM accounts WHERE id = $1 AND deleted_at IS NULL))
+		ORDER BY id FOR UPDATE`, id)
+	if err != nil {
+		return nil, err
+	}
+	group, err := pgx.CollectRows(rows, pgx.RowTo[int64])
+	if err == nil && len(group) == 0 {
+		err = pgx.ErrNoRows
+	}
+	return group, err
+}
+
+// ReleaseKeyHold ends the account's hold (see account.Account.HeldSince).
+func (d *DB) ReleaseKeyHold(ctx context.Context, id int64) (account.Account, error) {
+	a, err := scanAccount(d.pool.QueryRow(ctx, `UPDATE accounts SET held_since = NULL WHERE id = $1 RETURNING `+accountColumns, id))
+	if err != nil {
+		return account.Account{}, keyErr(fmt.Sprintf("release the hold of account %d", id), err)
+	}
+	return a, nil
+}
+
 func scanAccount(r pgx.Row) (account.Account, error) {
 	var a account.Account
-	var deleted *time.Time
-	if err := r.Scan(&a.ID, &a.Email, &a.CreatedAt, &deleted, &a.Disabled); err != nil {
+	var deleted, held *time.Time
+	if err := r.Scan(&a.ID, &a.Email, &a.CreatedAt, &deleted, &a.Disabled, &held, &a.DuplicateOf); err != nil {
 		return account.Account{}, err
 	}
-	a.CreatedAt, a.DeletedAt = a.CreatedAt.UTC(), timeOf(deleted)
+	a.CreatedAt, a.DeletedAt, a.HeldSince = a.CreatedAt.UTC(), timeOf(deleted), timeOf(held)
 	return a, nil
 }
 

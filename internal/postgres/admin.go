@@ -213,3 +213,34 @@ func scanAudit(r pgx.Row) (admin.AuditEntry, error) {
 	e.At = e.At.UTC()
 	return e, nil
 }
+
+// UseTOTPStep records step as the admin's last second-factor step, in one
+// statement that refuses a step at or before the last (admin.ErrCodeUsed):
+// of two at once, the second waits for the first's row lock, then finds
+// the step taken.
+func (d *DB) UseTOTPStep(ctx context.Context, userID, step int64) error {
+	tag, err := d.pool.Exec(ctx, `UPDATE admin_users SET totp_step = $2 WHERE id = $1 AND totp_step < $2`, userID, step)
+	if err != nil {
+		return fail(fmt.Sprintf("use a second-factor step of admin %d", userID), err)
+	}
+	if tag.RowsAffected() == 1 {
+		return nil
+	}
+	if _, err := d.AdminUserByID(ctx, userID); err != nil {
+		return err
+	}
+	return fmt.Errorf("postgres: admin %d, step %d: %w", userID, step, admin.ErrCodeUsed)
+}
+
+// SpendRecoveryCode removes hash from the admin's unused recovery codes in
+// one statement, and returns how many are left: of two spends at once, the
+// second waits for the first's row lock, then finds the code gone.
+func (d *DB) SpendRecoveryCode(ctx context.Context, userID int64, hash string) (int, error) {
+	var left int
+	err := d.pool.QueryRow(ctx, `UPDATE admin_users SET recovery_hashes = array_remove(recovery_hashes, $2)
+		WHERE id = $1 AND $2 = ANY(recovery_hashes) RETURNING cardinality(recovery_hashes)`, userID, hash).Scan(&left)
+	if err != nil {
+		return 0, keyErr(fmt.Sprintf("spend a recovery code of admin %d", userID), err)
+	}
+	return left, nil
+}

@@ -19,6 +19,18 @@ const keyColumns = `id, prefix, hash, name, email, tier, state, per_minute, per_
 // CreateKey stores a new key (see apikey.Store). The table's trigger
 // announces it on KeysChannel when the insert commits.
 func (d *DB) CreateKey(ctx context.Context, k apikey.Key) (apikey.Key, error) {
+	return d.insertKey(ctx, d.pool, k, "")
+}
+
+// querier is the pool or a transaction.
+type querier interface {
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+}
+
+// insertKey stores a new key through q (apikey.Key.ForCreate applied),
+// stamped with the store's clock; replaces is the prefix of the key it
+// replaces by a roll, or "".
+func (d *DB) insertKey(ctx context.Context, q querier, k apikey.Key, replaces string) (apikey.Key, error) {
 	k, err := k.ForCreate()
 	if err != nil {
 		return apikey.Key{}, err
@@ -26,11 +38,11 @@ func (d *DB) CreateKey(ctx context.Context, k apikey.Key) (apikey.Key, error) {
 	now := d.stamp()
 	k.CreatedAt, k.UpdatedAt = now, now
 	k.ExpiresAt = stampOf(k.ExpiresAt)
-	err = d.pool.QueryRow(ctx, `INSERT INTO api_keys (prefix, hash, name, email, tier, state, per_minute, per_day, origins,
-			account_id, expires_at, created_at, updated_at)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $12) RETURNING id`,
+	err = q.QueryRow(ctx, `INSERT INTO api_keys (prefix, hash, name, email, tier, state, per_minute, per_day, origins,
+			account_id, expires_at, created_at, updated_at, replaces)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $12, $13) RETURNING id`,
 		k.Prefix, k.Hash, k.Name, k.Email, string(k.Tier), string(k.State), k.PerMinute, k.PerDay, nonNil(k.Origins),
-		k.AccountID, nullTime(k.ExpiresAt), now).Scan(&k.ID)
+		k.AccountID, nullTime(k.ExpiresAt), now, replaces).Scan(&k.ID)
 	if isUniqueViolation(err) {
 		return apikey.Key{}, fmt.Errorf("postgres: create key %s: %w", k.Prefix, apikey.ErrKeyExists)
 	}
@@ -128,12 +140,45 @@ func (d *DB) queryKeys(ctx context.Context, q string, args ...any) ([]apikey.Key
 
 // SetKeyState changes a key's state; a revoked key stays revoked. The
 // state is the operator's from then on: enabling its account (see
-// SetAccountDisabled) leaves it as set here.
+// SetAccountDisabled) leaves it as set here. Suspending a key of an
+// account holds the account (see account.Account.HeldSince); resuming
+// the last key of it an operator suspended releases it. Both in one
+// transaction.
 func (d *DB) SetKeyState(ctx context.Context, prefix string, s apikey.State) (apikey.Key, error) {
 	if !s.Valid() {
 		return apikey.Key{}, fmt.Errorf("postgres: set state of key %s: unknown state %q: %w", prefix, s, catalog.ErrInvalid)
 	}
-	return d.updateKey(ctx, prefix, `state = $3, suspended_by_account = false`, string(s))
+	var k apikey.Key
+	err := d.inTx(ctx, func(tx pgx.Tx) error {
+		// The key's account is locked first, as every change of an
+		// account and its keys does (see accountkeys.go).
+		var owner int64
+		err := tx.QueryRow(ctx, `SELECT account_id FROM api_keys WHERE prefix = $1`, prefix).Scan(&owner)
+		if err == nil && owner != 0 {
+			_, err = tx.Exec(ctx, `SELECT 1 FROM accounts WHERE id = $1 FOR UPDATE`, owner)
+		}
+		if err != nil && !errors.Is(err, pgx.ErrNoRows) {
+			return fail("set state of key "+prefix, err)
+		}
+		if k, err = d.updateKeyOn(ctx, tx, prefix, `state = $3, suspended_by_account = false`, string(s)); err != nil || k.AccountID == 0 {
+			return err
+		}
+		switch s {
+		case apikey.Suspended:
+			_, err = tx.Exec(ctx, `UPDATE accounts SET held_since = $2 WHERE id = $1 AND held_since IS NULL`, k.AccountID, d.stamp())
+		case apikey.Active:
+			_, err = tx.Exec(ctx, `UPDATE accounts SET held_since = NULL WHERE id = $1 AND NOT EXISTS (
+				SELECT 1 FROM api_keys WHERE account_id = $1 AND state = 'suspended' AND NOT suspended_by_account)`, k.AccountID)
+		}
+		if err != nil {
+			return fail("hold the account of key "+prefix, err)
+		}
+		return nil
+	})
+	if err != nil {
+		return apikey.Key{}, txErr("set state of key "+prefix, err)
+	}
+	return k, nil
 }
 
 // SetKeyTier changes a key's tier; a revoked key stays as it is.
@@ -162,10 +207,15 @@ func (d *DB) SetKeyExpiry(ctx context.Context, prefix string, at time.Time) (api
 // not revoked, in one statement, and returns the key as updated. When no
 // row qualifies it tells a missing key from a revoked one.
 func (d *DB) updateKey(ctx context.Context, prefix, set string, args ...any) (apikey.Key, error) {
+	return d.updateKeyOn(ctx, d.pool, prefix, set, args...)
+}
+
+// updateKeyOn is updateKey through q (a transaction's, or the pool).
+func (d *DB) updateKeyOn(ctx context.Context, q querier, prefix, set string, args ...any) (apikey.Key, error) {
 	// updated_at only moves forward, so KeysChangedSince never misses a change.
-	q := `UPDATE api_keys SET ` + set + `, updated_at = GREATEST($2, updated_at)
+	update := `UPDATE api_keys SET ` + set + `, updated_at = GREATEST($2, updated_at)
 		WHERE prefix = $1 AND state <> 'revoked' RETURNING ` + keyColumns
-	k, err := scanKey(d.pool.QueryRow(ctx, q, append([]any{prefix, d.stamp()}, args...)...))
+	k, err := scanKey(q.QueryRow(ctx, update, append([]any{prefix, d.stamp()}, args...)...))
 	if err == nil {
 		return k, nil
 	}
@@ -173,7 +223,7 @@ func (d *DB) updateKey(ctx context.Context, prefix, set string, args ...any) (ap
 		return apikey.Key{}, fail("update key "+prefix, err)
 	}
 	var state string
-	err = d.pool.QueryRow(ctx, `SELECT state FROM api_keys WHERE prefix = $1`, prefix).Scan(&state)
+	err = q.QueryRow(ctx, `SELECT state FROM api_keys WHERE prefix = $1`, prefix).Scan(&state)
 	switch {
 	case err == nil && apikey.State(state) == apikey.Revoked:
 		return apikey.Key{}, fmt.Errorf("postgres: update key %s: %w", prefix, apikey.ErrRevoked)

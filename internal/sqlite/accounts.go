@@ -18,7 +18,7 @@ var _ account.Store = (*DB)(nil)
 // BEGIN (_txlock=immediate), so two writers never interleave: of two uses
 // of one sign-in link, the second finds it used.
 
-const accountColumns = `id, email, created_at, deleted_at, disabled`
+const accountColumns = `id, email, created_at, deleted_at, disabled, held_since, duplicate_of`
 
 // CreateSignInLink stores a sign-in link for email (normalised here; an
 // address NormalizeEmail refuses gives its error). Links expired by the
@@ -67,10 +67,14 @@ func (d *DB) UseSignInLink(ctx context.Context, hash string, now time.Time) (acc
 	if err != nil {
 		return account.Account{}, fmt.Errorf("use sign-in link: %w", err)
 	}
-	a, err := scanAccount(tx.QueryRowContext(ctx, `SELECT `+accountColumns+` FROM accounts WHERE email = ? AND deleted_at = 0`, email))
+	key, err := account.FoldEmail(email)
+	if err != nil {
+		return account.Account{}, fmt.Errorf("use sign-in link: %w", err)
+	}
+	a, err := scanAccount(tx.QueryRowContext(ctx, liveAccountOf, key, email))
 	if errors.Is(err, catalog.ErrNotFound) {
-		a, err = scanAccount(tx.QueryRowContext(ctx, `INSERT INTO accounts (email, created_at) VALUES (?, ?) RETURNING `+accountColumns,
-			email, now.UnixMilli()))
+		a, err = scanAccount(tx.QueryRowContext(ctx, `INSERT INTO accounts (email, email_key, created_at) VALUES (?, ?, ?) RETURNING `+accountColumns,
+			email, key, now.UnixMilli()))
 	}
 	if err != nil {
 		return account.Account{}, fmt.Errorf("use sign-in link: %w", err)
@@ -81,18 +85,52 @@ func (d *DB) UseSignInLink(ctx context.Context, hash string, now time.Time) (acc
 	return a, nil
 }
 
+// liveAccountOf selects the live account of a folded address (its first
+// parameter): of duplicates, the one of the address as typed (the second),
+// else the oldest.
+const liveAccountOf = `SELECT ` + accountColumns + ` FROM accounts WHERE email_key = ? AND deleted_at = 0
+	ORDER BY email = ? DESC, id LIMIT 1`
+
+// SignInLinkEmail returns the address of a link that works at now,
+// using nothing.
+func (d *DB) SignInLinkEmail(ctx context.Context, hash string, now time.Time) (string, error) {
+	var email string
+	err := d.db.QueryRowContext(ctx, `SELECT email FROM sign_in_links WHERE hash = ? AND used_at = 0 AND expires_at > ?`,
+		hash, stampOrZero(now).UnixMilli()).Scan(&email)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", account.ErrLinkInvalid
+	}
+	if err != nil {
+		return "", fmt.Errorf("read sign-in link: %w", err)
+	}
+	return email, nil
+}
+
 // AccountByID returns an account, deleted or not.
 func (d *DB) AccountByID(ctx context.Context, id int64) (account.Account, error) {
 	return queryOne(ctx, d, fmt.Sprintf("account %d", id), scanAccount, `SELECT `+accountColumns+` FROM accounts WHERE id = ?`, id)
 }
 
-// AccountByEmail returns the live account of email (normalised here).
+// AccountByEmail returns the live account of email, folded here.
 func (d *DB) AccountByEmail(ctx context.Context, email string) (account.Account, error) {
 	email, err := account.NormalizeEmail(email)
 	if err != nil {
 		return account.Account{}, err
 	}
-	return queryOne(ctx, d, "account of "+email, scanAccount, `SELECT `+accountColumns+` FROM accounts WHERE email = ? AND deleted_at = 0`, email)
+	key, err := account.FoldEmail(email)
+	if err != nil {
+		return account.Account{}, err
+	}
+	return queryOne(ctx, d, "account of "+email, scanAccount, liveAccountOf, key, email)
+}
+
+// DuplicateAccounts returns the live accounts sharing a folded address,
+// grouped by it, oldest first within each.
+func (d *DB) DuplicateAccounts(ctx context.Context) ([]account.Account, error) {
+	return queryAll(ctx, d, "duplicate accounts", scanAccount, `SELECT `+accountColumns+` FROM accounts
+		WHERE deleted_at = 0 AND email_key IN (
+			SELECT email_key FROM accounts WHERE deleted_at = 0 GROUP BY email_key HAVING COUNT(*) > 1)
+		ORDER BY email_key, id`)
 }
 
 // ListAccounts returns every account, oldest first.
@@ -125,7 +163,7 @@ func (d *DB) DeleteAccount(ctx context.Context, id int64, now time.Time) error {
 		// updated_at only moves forward (see updateKey); the change
 		// reaches the replicas' caches at their next sync.
 		{`UPDATE api_keys SET state = 'revoked', email = '', updated_at = MAX(updated_at, ?) WHERE account_id = ?`, []any{keyStamp, id}},
-		{`UPDATE accounts SET email = '', deleted_at = ? WHERE id = ? AND deleted_at = 0`, []any{millis(stampOrZero(now)), id}},
+		{`UPDATE accounts SET email = '', email_key = '', deleted_at = ? WHERE id = ? AND deleted_at = 0`, []any{millis(stampOrZero(now)), id}},
 		{accountSessions.endAllOf(), []any{id}},
 		{`DELETE FROM tier_requests WHERE account_id = ?`, []any{id}},
 	}
@@ -143,10 +181,11 @@ func (d *DB) DeleteAccount(ctx context.Context, id int64, now time.Time) error {
 	return nil
 }
 
-// SetAccountDisabled disables an account (suspending its active keys,
-// marked as suspended by the account, and ending its sessions) or enables
-// it (resuming the keys so marked), in one transaction. Keys change with
-// updated_at moved, so the replicas' caches follow at their next sync.
+// SetAccountDisabled disables an account and every live account of its
+// folded address (suspending their active keys, marked as suspended by
+// the account, and ending their sessions) or enables them (resuming the
+// keys so marked), in one transaction. Keys change with updated_at moved,
+// so the replicas' caches follow at their next sync.
 func (d *DB) SetAccountDisabled(ctx context.Context, id int64, disabled bool) (account.Account, error) {
 	what := fmt.Sprintf("disable account %d", id)
 	if !disabled {
@@ -157,28 +196,32 @@ func (d *DB) SetAccountDisabled(ctx context.Context, id int64, disabled bool) (a
 		return account.Account{}, fmt.Errorf("%s: %w", what, err)
 	}
 	defer tx.Rollback()
-	flag := 0
-	if disabled {
-		flag = 1
-	}
-	a, err := scanAccount(tx.QueryRowContext(ctx, `UPDATE accounts SET disabled = ? WHERE id = ? RETURNING `+accountColumns, flag, id))
+	group, err := accountGroup(ctx, tx, id)
 	if err != nil {
 		return account.Account{}, fmt.Errorf("%s: %w", what, err)
 	}
 	// updated_at only moves forward (see updateKey).
 	keyStamp := d.now().UTC().Truncate(time.Millisecond).UnixMilli()
-	q := `UPDATE api_keys SET state = 'active', suspended_by_account = 0, updated_at = MAX(updated_at, ?)
+	keys := `UPDATE api_keys SET state = 'active', suspended_by_account = 0, updated_at = MAX(updated_at, ?)
 		WHERE account_id = ? AND state = 'suspended' AND suspended_by_account = 1`
 	if disabled {
-		q = `UPDATE api_keys SET state = 'suspended', suspended_by_account = 1, updated_at = MAX(updated_at, ?)
+		keys = `UPDATE api_keys SET state = 'suspended', suspended_by_account = 1, updated_at = MAX(updated_at, ?)
 			WHERE account_id = ? AND state = 'active'`
 	}
-	if _, err := tx.ExecContext(ctx, q, keyStamp, id); err != nil {
-		return account.Account{}, fmt.Errorf("%s: %w", what, err)
-	}
-	if disabled {
-		if _, err := tx.ExecContext(ctx, accountSessions.endAllOf(), id); err != nil {
+	var a account.Account
+	for _, member := range group {
+		got, err := scanAccount(tx.QueryRowContext(ctx, `UPDATE accounts SET disabled = ? WHERE id = ? RETURNING `+accountColumns, disabled, member))
+		if err == nil {
+			_, err = tx.ExecContext(ctx, keys, keyStamp, member)
+		}
+		if err == nil && disabled {
+			_, err = tx.ExecContext(ctx, accountSessions.endAllOf(), member)
+		}
+		if err != nil {
 			return account.Account{}, fmt.Errorf("%s: %w", what, err)
+		}
+		if member == id {
+			a = got
 		}
 	}
 	if err := tx.Commit(); err != nil {
@@ -187,17 +230,46 @@ func (d *DB) SetAccountDisabled(ctx context.Context, id int64, disabled bool) (a
 	return a, nil
 }
 
+// accountGroup is the account id and the other live accounts of its
+// folded address, id first; an unknown id gives catalog.ErrNotFound.
+func accountGroup(ctx context.Context, tx *sql.Tx, id int64) ([]int64, error) {
+	a, err := scanAccount(tx.QueryRowContext(ctx, `SELECT `+accountColumns+` FROM accounts WHERE id = ?`, id))
+	if err != nil {
+		return nil, err
+	}
+	group := []int64{id}
+	if a.Deleted() {
+		return group, nil
+	}
+	rows, err := tx.QueryContext(ctx, `SELECT id FROM accounts WHERE email_key = (SELECT email_key FROM accounts WHERE id = ?)
+		AND deleted_at = 0 AND id <> ? ORDER BY id`, id, id)
+	if err != nil {
+		return nil, err
+	}
+	others, err := collect(rows, "accounts of an address", func(r *sql.Rows) (int64, error) {
+		var n int64
+		return n, r.Scan(&n)
+	})
+	return append(group, others...), err
+}
+
+// ReleaseKeyHold ends the account's hold (see account.Account.HeldSince).
+func (d *DB) ReleaseKeyHold(ctx context.Context, id int64) (account.Account, error) {
+	return queryOne(ctx, d, fmt.Sprintf("release the hold of account %d", id), scanAccount,
+		`UPDATE accounts SET held_since = 0 WHERE id = ? RETURNING `+accountColumns, id)
+}
+
 func scanAccount(r rowScanner) (account.Account, error) {
 	var a account.Account
-	var created, deleted int64
-	err := r.Scan(&a.ID, &a.Email, &created, &deleted, &a.Disabled)
+	var created, deleted, held int64
+	err := r.Scan(&a.ID, &a.Email, &created, &deleted, &a.Disabled, &held, &a.DuplicateOf)
 	if errors.Is(err, sql.ErrNoRows) {
 		return account.Account{}, catalog.ErrNotFound
 	}
 	if err != nil {
 		return account.Account{}, err
 	}
-	a.CreatedAt, a.DeletedAt = fromMillis(created), fromMillis(deleted)
+	a.CreatedAt, a.DeletedAt, a.HeldSince = fromMillis(created), fromMillis(deleted), fromMillis(held)
 	return a, nil
 }
 

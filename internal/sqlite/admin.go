@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -211,4 +212,48 @@ func scanAudit(r rowScanner) (admin.AuditEntry, error) {
 	}
 	e.At = fromMillis(at)
 	return e, nil
+}
+
+// UseTOTPStep records step as the admin's last second-factor step, in one
+// statement that refuses a step at or before the last (admin.ErrCodeUsed).
+func (d *DB) UseTOTPStep(ctx context.Context, userID, step int64) error {
+	res, err := d.db.ExecContext(ctx, `UPDATE admin_users SET totp_step = ? WHERE id = ? AND totp_step < ?`, step, userID, step)
+	if err != nil {
+		return fmt.Errorf("use a second-factor step of admin %d: %w", userID, err)
+	}
+	if n, err := res.RowsAffected(); err != nil || n == 1 {
+		return err
+	}
+	if _, err := d.AdminUserByID(ctx, userID); err != nil {
+		return fmt.Errorf("use a second-factor step: %w", err)
+	}
+	return fmt.Errorf("admin %d, step %d: %w", userID, step, admin.ErrCodeUsed)
+}
+
+// SpendRecoveryCode removes hash from the admin's unused recovery codes,
+// in one transaction (which holds the write lock from its start), and
+// returns how many are left.
+func (d *DB) SpendRecoveryCode(ctx context.Context, userID int64, hash string) (int, error) {
+	left := 0
+	err := d.inTx(ctx, func(tx *sql.Tx) error {
+		u, err := scanAdminUser(tx.QueryRowContext(ctx, `SELECT `+adminUserColumns+` FROM admin_users WHERE id = ?`, userID))
+		if err != nil {
+			return err
+		}
+		i := slices.Index(u.RecoveryHashes, hash)
+		if i < 0 || hash == "" {
+			return fmt.Errorf("no such unused recovery code: %w", catalog.ErrNotFound)
+		}
+		rest, err := json.Marshal(nonNil(slices.Delete(u.RecoveryHashes, i, i+1)))
+		if err != nil {
+			return err
+		}
+		left = len(u.RecoveryHashes) - 1
+		_, err = tx.ExecContext(ctx, `UPDATE admin_users SET recovery_hashes = ? WHERE id = ?`, string(rest), userID)
+		return err
+	})
+	if err != nil {
+		return 0, fmt.Errorf("spend a recovery code of admin %d: %w", userID, err)
+	}
+	return left, nil
 }

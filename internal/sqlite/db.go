@@ -29,6 +29,21 @@ type DB struct {
 // Open opens (creating if needed) the database file at path and applies any
 // pending migrations. path ":memory:" is not supported: use a temp file.
 func Open(ctx context.Context, path string) (*DB, error) {
+	sqldb, err := connect(path)
+	if err != nil {
+		return nil, err
+	}
+	d := &DB{db: sqldb, now: time.Now}
+	if err := d.migrate(ctx); err != nil {
+		sqldb.Close()
+		return nil, fmt.Errorf("sqlite: migrate %s: %w", path, err)
+	}
+	return d, nil
+}
+
+// connect opens the database file at path with the store's settings,
+// migrating nothing.
+func connect(path string) (*sql.DB, error) {
 	if path == "" {
 		return nil, errors.New("sqlite: empty database path")
 	}
@@ -43,12 +58,7 @@ func Open(ctx context.Context, path string) (*DB, error) {
 	}
 	// One writer at a time is SQLite's rule; a few readers may run beside it.
 	sqldb.SetMaxOpenConns(4)
-	d := &DB{db: sqldb, now: time.Now}
-	if err := d.migrate(ctx); err != nil {
-		sqldb.Close()
-		return nil, fmt.Errorf("sqlite: migrate %s: %w", path, err)
-	}
-	return d, nil
+	return sqldb, nil
 }
 
 // SetClock replaces the clock used for stored timestamps (for tests).

@@ -19,6 +19,18 @@ const keyColumns = `id, prefix, hash, name, email, tier, state, per_minute, per_
 
 // CreateKey stores a new key (see apikey.Store).
 func (d *DB) CreateKey(ctx context.Context, k apikey.Key) (apikey.Key, error) {
+	return d.insertKey(ctx, d.db, k, "")
+}
+
+// execer is a *sql.DB or a *sql.Tx.
+type execer interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+}
+
+// insertKey stores a new key through q (apikey.Key.ForCreate applied),
+// stamped with the store's clock; replaces is the prefix of the key it
+// replaces by a roll, or "".
+func (d *DB) insertKey(ctx context.Context, q execer, k apikey.Key, replaces string) (apikey.Key, error) {
 	k, err := k.ForCreate()
 	if err != nil {
 		return apikey.Key{}, err
@@ -30,11 +42,11 @@ func (d *DB) CreateKey(ctx context.Context, k apikey.Key) (apikey.Key, error) {
 	now := d.now().UTC().Truncate(time.Millisecond)
 	k.CreatedAt, k.UpdatedAt = now, now
 	k.ExpiresAt = stampOrZero(k.ExpiresAt)
-	res, err := d.db.ExecContext(ctx, `INSERT INTO api_keys (prefix, hash, name, email, tier, state, per_minute, per_day, origins,
-			account_id, expires_at, created_at, updated_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+	res, err := q.ExecContext(ctx, `INSERT INTO api_keys (prefix, hash, name, email, tier, state, per_minute, per_day, origins,
+			account_id, expires_at, created_at, updated_at, replaces)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		k.Prefix, k.Hash, k.Name, k.Email, string(k.Tier), string(k.State), k.PerMinute, k.PerDay, string(origins),
-		k.AccountID, millis(k.ExpiresAt), now.UnixMilli(), now.UnixMilli())
+		k.AccountID, millis(k.ExpiresAt), now.UnixMilli(), now.UnixMilli(), replaces)
 	if err != nil {
 		if strings.Contains(err.Error(), "UNIQUE constraint failed") {
 			return apikey.Key{}, fmt.Errorf("create key %s: %w", k.Prefix, apikey.ErrKeyExists)
@@ -104,12 +116,27 @@ func (d *DB) queryKeys(ctx context.Context, q string, args ...any) ([]apikey.Key
 
 // SetKeyState changes a key's state; a revoked key stays revoked. The
 // state is the operator's from then on: enabling its account (see
-// SetAccountDisabled) leaves it as set here.
+// SetAccountDisabled) leaves it as set here. Suspending a key of an
+// account holds the account (see account.Account.HeldSince); resuming
+// the last key of it an operator suspended releases it.
 func (d *DB) SetKeyState(ctx context.Context, prefix string, s apikey.State) (apikey.Key, error) {
 	if !s.Valid() {
 		return apikey.Key{}, fmt.Errorf("set state of key %s: unknown state %q: %w", prefix, s, catalog.ErrInvalid)
 	}
-	return d.updateKey(ctx, prefix, `state = ?, suspended_by_account = 0`, string(s))
+	return d.updateKeyThen(ctx, prefix, func(tx *sql.Tx, k apikey.Key) error {
+		if k.AccountID == 0 {
+			return nil
+		}
+		var err error
+		switch s {
+		case apikey.Suspended:
+			_, err = tx.ExecContext(ctx, `UPDATE accounts SET held_since = ? WHERE id = ? AND held_since = 0`, stampOrZero(d.now()).UnixMilli(), k.AccountID)
+		case apikey.Active:
+			_, err = tx.ExecContext(ctx, `UPDATE accounts SET held_since = 0 WHERE id = ? AND NOT EXISTS (
+				SELECT 1 FROM api_keys WHERE account_id = ? AND state = 'suspended' AND suspended_by_account = 0)`, k.AccountID, k.AccountID)
+		}
+		return err
+	}, `state = ?, suspended_by_account = 0`, string(s))
 }
 
 // SetKeyTier changes a key's tier; a revoked key stays as it is.
@@ -137,6 +164,12 @@ func (d *DB) SetKeyExpiry(ctx context.Context, prefix string, at time.Time) (api
 // updateKey applies set to a key that is not revoked, in one transaction,
 // and returns the key as updated.
 func (d *DB) updateKey(ctx context.Context, prefix, set string, args ...any) (apikey.Key, error) {
+	return d.updateKeyThen(ctx, prefix, nil, set, args...)
+}
+
+// updateKeyThen is updateKey that also runs then (when not nil) in the
+// transaction, on the key as updated.
+func (d *DB) updateKeyThen(ctx context.Context, prefix string, then func(*sql.Tx, apikey.Key) error, set string, args ...any) (apikey.Key, error) {
 	tx, err := d.db.BeginTx(ctx, nil)
 	if err != nil {
 		return apikey.Key{}, fmt.Errorf("update key %s: %w", prefix, err)
@@ -156,6 +189,9 @@ func (d *DB) updateKey(ctx context.Context, prefix, set string, args ...any) (ap
 		return apikey.Key{}, fmt.Errorf("update key %s: %w", prefix, err)
 	}
 	k, err = scanKey(tx.QueryRowContext(ctx, `SELECT `+keyColumns+` FROM api_keys WHERE prefix = ?`, prefix))
+	if err == nil && then != nil {
+		err = then(tx, k)
+	}
 	if err != nil {
 		return apikey.Key{}, fmt.Errorf("update key %s: %w", prefix, err)
 	}

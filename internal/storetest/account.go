@@ -46,6 +46,11 @@ func RunAccountStore(t *testing.T, open func(t *testing.T, now func() time.Time)
 		{"AccountKeys", testAccountKeys},
 		{"TierRequests", testTierRequests},
 		{"DisableAccount", testDisableAccount},
+		{"CreateAccountKey", testCreateAccountKey},
+		{"RollAccountKey", testRollAccountKey},
+		{"KeyHold", testKeyHold},
+		{"EndedAccountKeys", testEndedAccountKeys},
+		{"FoldedAddress", testFoldedAddress},
 	}, func(t *testing.T, now func() time.Time) AccountStore {
 		s, _ := open(t, now)
 		return s
@@ -54,6 +59,11 @@ func RunAccountStore(t *testing.T, open func(t *testing.T, now func() time.Time)
 		c := suiteClock()
 		a, b := open(t, c.Now)
 		testAccountsShared(t, a, b, c)
+	})
+	t.Run("CreateAccountKeyConcurrent", func(t *testing.T) {
+		c := suiteClock()
+		a, b := open(t, c.Now)
+		testCreateAccountKeyConcurrent(t, a, b, c)
 	})
 }
 

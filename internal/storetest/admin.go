@@ -30,6 +30,8 @@ func RunAdminStore(t *testing.T, open func(t *testing.T, now func() time.Time) (
 		{"SessionMaxExpiry", testAdminSessionMax},
 		{"SessionEnd", testAdminSessionEnd},
 		{"AuditOrderAndPaging", testAuditPaging},
+		{"TOTPStepOnce", testTOTPStep},
+		{"RecoveryCodeOnce", testSpendRecoveryCode},
 	}, func(t *testing.T, now func() time.Time) admin.Store {
 		s, _ := open(t, now)
 		return s

@@ -23,6 +23,11 @@ func (f *Faulty) CreateSignInLink(ctx context.Context, hash, email string, expir
 	return f.db.CreateSignInLink(ctx, hash, email, expires)
 }
 
+// SignInLinkEmail is the store's, unless it is told to fail.
+func (f *Faulty) SignInLinkEmail(ctx context.Context, hash string, now time.Time) (string, error) {
+	return pass(f, "SignInLinkEmail", func() (string, error) { return f.db.SignInLinkEmail(ctx, hash, now) })
+}
+
 // UseSignInLink is the store's, unless it is told to fail.
 func (f *Faulty) UseSignInLink(ctx context.Context, hash string, now time.Time) (account.Account, error) {
 	return pass(f, "UseSignInLink", func() (account.Account, error) { return f.db.UseSignInLink(ctx, hash, now) })
@@ -43,6 +48,11 @@ func (f *Faulty) ListAccounts(ctx context.Context) ([]account.Account, error) {
 	return pass(f, "ListAccounts", func() ([]account.Account, error) { return f.db.ListAccounts(ctx) })
 }
 
+// DuplicateAccounts is the store's, unless it is told to fail.
+func (f *Faulty) DuplicateAccounts(ctx context.Context) ([]account.Account, error) {
+	return pass(f, "DuplicateAccounts", func() ([]account.Account, error) { return f.db.DuplicateAccounts(ctx) })
+}
+
 // DeleteAccount is the store's, unless it is told to fail.
 func (f *Faulty) DeleteAccount(ctx context.Context, id int64, now time.Time) error {
 	if err := f.fault("DeleteAccount"); err != nil {
@@ -54,6 +64,11 @@ func (f *Faulty) DeleteAccount(ctx context.Context, id int64, now time.Time) err
 // SetAccountDisabled is the store's, unless it is told to fail.
 func (f *Faulty) SetAccountDisabled(ctx context.Context, id int64, disabled bool) (account.Account, error) {
 	return pass(f, "SetAccountDisabled", func() (account.Account, error) { return f.db.SetAccountDisabled(ctx, id, disabled) })
+}
+
+// ReleaseKeyHold is the store's, unless it is told to fail.
+func (f *Faulty) ReleaseKeyHold(ctx context.Context, id int64) (account.Account, error) {
+	return pass(f, "ReleaseKeyHold", func() (account.Account, error) { return f.db.ReleaseKeyHold(ctx, id) })
 }
 
 // CreateSession is the store's, unless it is told to fail.
@@ -91,6 +106,29 @@ func (f *Faulty) EndSessions(ctx context.Context, accountID int64) error {
 // AccountKeys is the store's, unless it is told to fail.
 func (f *Faulty) AccountKeys(ctx context.Context, accountID int64) ([]apikey.Key, error) {
 	return pass(f, "AccountKeys", func() ([]apikey.Key, error) { return f.db.AccountKeys(ctx, accountID) })
+}
+
+// LiveAccountKeys is the store's, unless it is told to fail.
+func (f *Faulty) LiveAccountKeys(ctx context.Context, accountID int64, now time.Time) ([]apikey.Key, error) {
+	return pass(f, "LiveAccountKeys", func() ([]apikey.Key, error) { return f.db.LiveAccountKeys(ctx, accountID, now) })
+}
+
+// EndedAccountKeys is the store's, unless it is told to fail.
+func (f *Faulty) EndedAccountKeys(ctx context.Context, accountID int64, q account.EndedKeys) ([]apikey.Key, error) {
+	return pass(f, "EndedAccountKeys", func() ([]apikey.Key, error) { return f.db.EndedAccountKeys(ctx, accountID, q) })
+}
+
+// CreateAccountKey is the store's, unless it is told to fail.
+func (f *Faulty) CreateAccountKey(ctx context.Context, k apikey.Key, r account.KeyRules) (apikey.Key, error) {
+	return pass(f, "CreateAccountKey", func() (apikey.Key, error) { return f.db.CreateAccountKey(ctx, k, r) })
+}
+
+// RollAccountKey is the store's, unless it is told to fail.
+func (f *Faulty) RollAccountKey(ctx context.Context, old string, k apikey.Key, stopAt time.Time, r account.KeyRules) (apikey.Key, apikey.Key, error) {
+	if err := f.fault("RollAccountKey"); err != nil {
+		return apikey.Key{}, apikey.Key{}, err
+	}
+	return f.db.RollAccountKey(ctx, old, k, stopAt, r)
 }
 
 // CreateTierRequest is the store's, unless it is told to fail.
@@ -185,6 +223,19 @@ func (f *Faulty) ListAdminUsers(ctx context.Context) ([]admin.User, error) {
 // UpdateAdminUser is the store's, unless it is told to fail.
 func (f *Faulty) UpdateAdminUser(ctx context.Context, u admin.User) (admin.User, error) {
 	return pass(f, "UpdateAdminUser", func() (admin.User, error) { return f.db.UpdateAdminUser(ctx, u) })
+}
+
+// UseTOTPStep is the store's, unless it is told to fail.
+func (f *Faulty) UseTOTPStep(ctx context.Context, userID, step int64) error {
+	if err := f.fault("UseTOTPStep"); err != nil {
+		return err
+	}
+	return f.db.UseTOTPStep(ctx, userID, step)
+}
+
+// SpendRecoveryCode is the store's, unless it is told to fail.
+func (f *Faulty) SpendRecoveryCode(ctx context.Context, userID int64, hash string) (int, error) {
+	return pass(f, "SpendRecoveryCode", func() (int, error) { return f.db.SpendRecoveryCode(ctx, userID, hash) })
 }
 
 // CreateAdminSession is the store's, unless it is told to fail.
