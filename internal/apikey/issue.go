@@ -27,6 +27,14 @@ type NewKey struct {
 // Issue generates a key, stores its hash and returns the stored record with
 // the key itself, which is to be shown once: it is not kept anywhere.
 func Issue(ctx context.Context, store Store, nk NewKey) (Key, string, error) {
+	return IssueWith(ctx, nk, func(k Key) (Key, error) { return store.CreateKey(ctx, k) })
+}
+
+// IssueWith is Issue storing the record through create, which answers as
+// Store.CreateKey does (a taken prefix or hash: ErrKeyExists, and a new
+// key is drawn), and may refuse it by rules of its own: an account's
+// keys are stored within the account's rules.
+func IssueWith(ctx context.Context, nk NewKey, create func(Key) (Key, error)) (Key, string, error) {
 	if _, err := ParseTier(string(nk.Tier)); err != nil {
 		return Key{}, "", err
 	}
@@ -46,7 +54,7 @@ func Issue(ctx context.Context, store Store, nk NewKey) (Key, string, error) {
 		if err != nil {
 			return Key{}, "", fmt.Errorf("issue key: generated key does not parse: %w", err)
 		}
-		k, err := store.CreateKey(ctx, Key{
+		k, err := create(Key{
 			Prefix: pk.Prefix, Hash: pk.Hash, Name: nk.Name, Email: nk.Email, Tier: nk.Tier, State: Active,
 			PerMinute: nk.PerMinute, PerDay: nk.PerDay, Origins: nk.Origins, AccountID: nk.AccountID,
 		})

@@ -46,6 +46,8 @@ type keyData struct {
 	// Live: the key can be rolled (CanRoll) and revoked.
 	Live, CanRoll bool
 	Graces        []grace
+	// Held says why the account may not roll keys; "" when it may.
+	Held string
 }
 
 type windowRow struct {
@@ -99,6 +101,9 @@ func (p *Portal) renderKey(w http.ResponseWriter, r *http.Request, v visitor, k 
 		MaxUseCase: account.MaxUseCase, MaxVolume: account.MaxVolume,
 		Live: k.State != apikey.Revoked && !k.Expired(now), CanRoll: k.State == apikey.Active && k.ExpiresAt.IsZero(),
 		Graces: graces,
+	}
+	if v.account.Held() {
+		d.Held = p.heldText()
 	}
 	d.Windows, d.WindowsNote = p.windows(r, k)
 	d.Chart = usageChart(rep, d.Limits.PerDay).HTML()
@@ -262,9 +267,7 @@ func (p *Portal) requestTier(w http.ResponseWriter, r *http.Request, v visitor, 
 		}
 	}
 	if f.Error != "" {
-		if len(f.UseCase) > 4*account.MaxUseCase || len(f.Volume) > 4*account.MaxVolume {
-			f.UseCase, f.Volume = "", ""
-		}
+		f.UseCase, f.Volume = shown(f.UseCase, 4*account.MaxUseCase), shown(f.Volume, 4*account.MaxVolume)
 		p.renderKey(w, r, v, k, http.StatusUnprocessableEntity, f)
 		return
 	}

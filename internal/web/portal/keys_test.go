@@ -71,8 +71,8 @@ func TestAnotherAccountsKey(t *testing.T) {
 	}
 }
 
-// TestMaxKeys: an account holds at most MaxKeys live keys; a revoked or
-// rolled key makes room.
+// TestMaxKeys: an account holds at most MaxKeys live keys; a revoked key
+// makes room, a rolled one only once it stops.
 func TestMaxKeys(t *testing.T) {
 	e := newEnv(t, httpBase, func(c *portal.Config) { c.MaxKeys = 2 })
 	s := e.signIn("dev@example.com")
@@ -84,9 +84,13 @@ func TestMaxKeys(t *testing.T) {
 	}
 	areatest.MustContain(t, "the refusal", full.Body.String(), "You have 2 live keys, the most an account may hold")
 	areatest.MustContain(t, "the keys page when full", e.Do("GET", "/developer/keys", nil, s).Body.String(), "the most an account may hold")
-	// Rolling replaces: the rolled key does not count.
-	if rec := e.Do("POST", "/developer/keys/"+first+"/roll", url.Values{"grace": {"7d"}}, s); rec.Code != http.StatusOK {
-		t.Fatalf("roll at the maximum = %d", rec.Code)
+	// Rolling replaces the key: at the maximum, only without a grace
+	// period, since the rolled key counts until it stops.
+	if rec := e.Do("POST", "/developer/keys/"+first+"/roll", url.Values{"grace": {"7d"}}, s); rec.Code != http.StatusUnprocessableEntity {
+		t.Fatalf("a roll with a grace period at the maximum = %d", rec.Code)
+	}
+	if rec := e.Do("POST", "/developer/keys/"+first+"/roll", url.Values{"grace": {"none"}}, s); rec.Code != http.StatusOK {
+		t.Fatalf("a roll without a grace period at the maximum = %d", rec.Code)
 	}
 	if rec := e.Do("POST", "/developer/keys", url.Values{"name": {"Three"}, "kind": {"server"}}, s); rec.Code != http.StatusUnprocessableEntity {
 		t.Errorf("a key after a roll at the maximum = %d", rec.Code)

@@ -1,7 +1,10 @@
 // Package portal is the developer portal: /developer explains the API and
 // signs a developer in by a single-use link sent by mail (the account is
 // made on first use); /developer/keys lists the account's API keys and
-// makes, rolls and revokes them; each key's page shows its usage against
+// makes, rolls and revokes them, within the account's rules (the store's
+// account.KeyRules: at most MaxKeys live keys, a rolled one counting until
+// it stops; at most KeysPerHour made an hour; none while an operator's
+// suspension of one holds the account); each key's page shows its usage against
 // its limits and takes a request for a higher tier; /developer/account
 // signs out and deletes the account.
 //
@@ -25,6 +28,7 @@ import (
 	"html/template"
 	"log/slog"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -40,13 +44,33 @@ import (
 //go:embed templates/*.html
 var templateFS embed.FS
 
-// DefaultMaxKeys is the most live keys an account may hold when
-// Config.MaxKeys is 0.
-const DefaultMaxKeys = 5
+// Defaults of the limits on an account's keys.
+const (
+	// DefaultMaxKeys is the most live keys an account may hold when
+	// Config.MaxKeys is 0.
+	DefaultMaxKeys = 5
+	// DefaultKeysPerHour is the most keys an account may make an hour
+	// when Config.KeysPerHour is 0.
+	DefaultKeysPerHour = 10
+)
 
-// defaultSignInPerAddress limits the sign-in links sent to one address
-// when Config.SignInPerAddress is zero.
-var defaultSignInPerAddress = apikey.Limits{PerMinute: 1, PerDay: 10}
+// AddressLimits limit the sign-in links sent to one address, folded as
+// account.FoldEmail folds it. Both windows are short on purpose: whoever
+// asks for links to an address that is not theirs keeps its owner from a
+// new one for at most an hour (the links they cause arrive in the
+// owner's mailbox, and work for the owner), and the mailbox gets at most
+// PerHour an hour.
+type AddressLimits struct {
+	// PerMinute is the most links in any 60 seconds.
+	PerMinute int64
+	// PerHour is the most links in one hour of the clock (UTC): the
+	// window empties when the hour ends.
+	PerHour int64
+}
+
+// DefaultSignInPerAddress limits the sign-in links sent to one address
+// when Config.SignInPerAddress is zero: one a minute, five an hour.
+var DefaultSignInPerAddress = AddressLimits{PerMinute: 1, PerHour: 5}
 
 // Config holds the portal's dependencies. Web, Accounts, Keys, Mail,
 // Report and Hourly are required; the others have defaults.
@@ -79,20 +103,29 @@ type Config struct {
 	// once (access.Guard.KeysChanged). Nil: nothing is told.
 	KeysChanged func()
 	// SignInLimiter counts the sign-in links sent per address, under ids
-	// "signin:" and the address's hash (Redis shares it between replicas);
-	// nil means an in-process limiter on Now.
+	// "signin:" and the folded address's hash (Redis shares it between
+	// replicas); nil means an in-process limiter on Now.
 	SignInLimiter ratelimit.Limiter
 	// SignInPerAddress limits the sign-in links sent to one address; zero
-	// means one a minute and ten a day.
-	SignInPerAddress apikey.Limits
+	// means DefaultSignInPerAddress.
+	SignInPerAddress AddressLimits
 	// LimitPerIP wraps the form that sends sign-in links in a limit per
 	// client IP (access.Guard.LimitPerIP with a name and a rate). What it
 	// answers itself, a refusal (429) or a failure (503), the visitor gets
 	// as a page with that status. Nil: no limit per IP.
 	LimitPerIP func(http.Handler) http.Handler
-	// MaxKeys is the most live keys (not revoked, not rolled and expiring)
-	// an account may hold; 0 means DefaultMaxKeys (flag --portal-max-keys).
+	// MaxKeys is the most live keys an account may hold: every key that
+	// works or may work again (account.Live), a rolled key counting until
+	// it stops; 0 means DefaultMaxKeys (flag --portal-max-keys).
 	MaxKeys int
+	// KeysPerHour is the most keys an account may make an hour, rolls
+	// included, whatever it revokes; 0 means DefaultKeysPerHour (flag
+	// --portal-keys-per-hour).
+	KeysPerHour int
+	// Contact is the operator's address, which the portal gives an
+	// account held by a suspended key to appeal to (flag
+	// --contact-email); "" gives none, only the tier-request form.
+	Contact string
 	// Now is the clock; default time.Now.
 	Now func() time.Time
 	// Logger receives the failures of stores and mail; default discards.
@@ -139,8 +172,11 @@ func New(cfg Config) (*Portal, error) {
 	if p.cfg.MaxKeys <= 0 {
 		p.cfg.MaxKeys = DefaultMaxKeys
 	}
-	if p.cfg.SignInPerAddress == (apikey.Limits{}) {
-		p.cfg.SignInPerAddress = defaultSignInPerAddress
+	if p.cfg.KeysPerHour <= 0 {
+		p.cfg.KeysPerHour = DefaultKeysPerHour
+	}
+	if p.cfg.SignInPerAddress == (AddressLimits{}) {
+		p.cfg.SignInPerAddress = DefaultSignInPerAddress
 	}
 	if p.tiers == nil {
 		p.tiers = apikey.DefaultTiers
@@ -194,22 +230,22 @@ func (p *Portal) Register(handle func(pattern, name string, h http.Handler)) {
 	post("/developer/keys/{prefix}/tier", "portal.key.tier", p.ownKey(p.requestTier))
 }
 
-// Keys returns the live keys (active, not expired) of the visitor signed
-// in on r, oldest first; nil when nobody is signed in or the stores cannot
+// Keys returns the keys that work (active, not expired) of the visitor
+// signed in on r, oldest first; nil when nobody is signed in or the stores cannot
 // answer. The playground offers them.
 func (p *Portal) Keys(r *http.Request) []web.KeyChoice {
 	v, ok, err := p.area.Lookup(r)
 	if err != nil || !ok {
 		return nil
 	}
-	ks, err := p.cfg.Accounts.AccountKeys(r.Context(), v.account.ID)
+	now := p.now()
+	ks, err := p.cfg.Accounts.LiveAccountKeys(r.Context(), v.account.ID, now)
 	if err != nil {
 		p.log.ErrorContext(r.Context(), "portal: the keys of an account cannot be read", "err", err)
 		return nil
 	}
 	var out []web.KeyChoice
-	now := p.now()
-	for _, k := range ks {
+	for _, k := range slices.Backward(ks) { // oldest first
 		if k.State == apikey.Active && !k.Expired(now) {
 			out = append(out, web.KeyChoice{Name: k.Name, Prefix: k.Prefix, Kind: kindOf(k)})
 		}

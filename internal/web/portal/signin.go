@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/fragrance-data/fragrance/internal/access/ratelimit"
@@ -65,8 +66,8 @@ const maxTyped = 254
 // sendLink is POST /developer/signin/link: a single-use sign-in link to
 // the address typed. The answer is the same whether or not an account has
 // the address (the account is made when the link is used), so the form
-// tells nobody who has one. Links are limited per address (and per client
-// IP around it: perIP).
+// tells nobody who has one. Links are limited per address, however its
+// case is spelled (and per client IP around it: perIP).
 func (p *Portal) sendLink(w http.ResponseWriter, r *http.Request) {
 	if !p.area.ReadForm(w, r) {
 		return
@@ -74,24 +75,23 @@ func (p *Portal) sendLink(w http.ResponseWriter, r *http.Request) {
 	typed := r.PostForm.Get("email")
 	email, err := account.NormalizeEmail(typed)
 	if err != nil {
-		if len(typed) > maxTyped {
-			typed = ""
-		}
-		p.renderHome(w, r, http.StatusUnprocessableEntity, homeData{Form: signInForm{Email: typed,
+		p.renderHome(w, r, http.StatusUnprocessableEntity, homeData{Form: signInForm{Email: shown(typed, maxTyped),
 			Error: "Type one email address, such as dev@example.com."}})
 		return
 	}
-	d, err := p.limiter.Allow(r.Context(), "signin:"+account.Hash(email), p.cfg.SignInPerAddress)
+	folded, _ := account.FoldEmail(email) // the address is one NormalizeEmail took
+	wait, err := p.addressWindows(r, folded)
 	if err != nil {
 		p.unavailable(w, r, fmt.Errorf("sign-in limit: %w", err))
 		return
 	}
-	if !d.Allowed {
-		wait := ratelimit.CeilSeconds(d.RetryAfter())
-		w.Header().Set("Retry-After", strconv.FormatInt(wait, 10))
+	if wait > 0 {
+		secs := ratelimit.CeilSeconds(wait)
+		w.Header().Set("Retry-After", strconv.FormatInt(secs, 10))
+		l := p.cfg.SignInPerAddress
 		p.message(w, r, http.StatusTooManyRequests, message{Heading: "Too many sign-in links",
-			Text: fmt.Sprintf("Too many sign-in links were asked for this address (at most %d a minute and %d a day). "+
-				"Use the newest link you received, or ask again in %s.", p.cfg.SignInPerAddress.PerMinute, p.cfg.SignInPerAddress.PerDay, web.WaitText(wait)),
+			Text: fmt.Sprintf("Too many sign-in links were asked for this address (at most %d a minute and %d an hour). "+
+				"Use the newest link you received, or ask again in %s.", l.PerMinute, l.PerHour, web.WaitText(secs)),
 			Back: "/developer"})
 		return
 	}
@@ -106,6 +106,40 @@ func (p *Portal) sendLink(w http.ResponseWriter, r *http.Request) {
 	}
 	p.pages.Render(w, r, http.StatusOK, "sent", web.Page{Title: p.area.Title("Check your email"), NoIndex: true,
 		Data: struct{ Email string }{email}})
+}
+
+// addressWindows counts a link to the folded address in its windows
+// (Config.SignInPerAddress) and returns 0, or how long to wait when one is
+// full. The minute's is the limiter's minute window; the hour's is its
+// day window under an id of the clock hour, which no request counts in
+// once the hour ends. A link the minute refuses is not counted in the
+// hour, so asking again at once spends nothing of it.
+func (p *Portal) addressWindows(r *http.Request, folded string) (time.Duration, error) {
+	l, id := p.cfg.SignInPerAddress, "signin:"+account.Hash(folded)
+	if l.PerMinute > 0 {
+		d, err := p.limiter.Allow(r.Context(), id, apikey.Limits{PerMinute: l.PerMinute})
+		if err != nil || !d.Allowed {
+			return d.RetryAfter(), err
+		}
+	}
+	if l.PerHour > 0 {
+		now := p.now()
+		hour := now.UTC().Truncate(time.Hour)
+		d, err := p.limiter.Allow(r.Context(), id+":"+strconv.FormatInt(hour.Unix(), 10), apikey.Limits{PerDay: l.PerHour})
+		if err != nil || !d.Allowed {
+			return hour.Add(time.Hour).Sub(now), err
+		}
+	}
+	return 0, nil
+}
+
+// shown is what a page repeats of a typed value: valid UTF-8, and nothing
+// of a value over max bytes.
+func shown(typed string, max int) string {
+	if len(typed) > max {
+		return ""
+	}
+	return strings.ToValidUTF8(typed, "\uFFFD")
 }
 
 // signInMessage is the mail that carries a sign-in link.
@@ -131,18 +165,29 @@ func (p *Portal) linkGone(w http.ResponseWriter, r *http.Request, status int) {
 }
 
 // confirmSignIn is GET /developer/signin?token=: the page the mailed link
-// opens. It only shows a Sign in button that posts the token: a GET never
-// uses the link, since mail scanners open links before the reader does.
+// opens. It names the address the link signs into (a link someone else
+// sent signs into their account) and shows a Sign in button that posts
+// the token: a GET never uses the link, since mail scanners open links
+// before the reader does.
 func (p *Portal) confirmSignIn(w http.ResponseWriter, r *http.Request) {
 	token := r.URL.Query().Get("token")
 	if !account.ValidSecret(token) {
 		p.linkGone(w, r, http.StatusBadRequest)
 		return
 	}
+	email, err := p.cfg.Accounts.SignInLinkEmail(r.Context(), account.Hash(token), p.now())
+	if errors.Is(err, catalog.ErrNotFound) {
+		p.linkGone(w, r, http.StatusGone)
+		return
+	}
+	if err != nil {
+		p.unavailable(w, r, err)
+		return
+	}
 	// The address holds the token: no page it leads to learns it.
 	w.Header().Set("Referrer-Policy", "no-referrer")
 	p.pages.Render(w, r, http.StatusOK, "signin", web.Page{Title: p.area.Title("Sign in"), NoIndex: true, NoStore: true,
-		Data: struct{ Token string }{token}})
+		Data: struct{ Token, Email string }{token, email}})
 }
 
 // signIn is POST /developer/signin: the link is used (once), the account

@@ -145,11 +145,12 @@ func limitPerIP(clock func() time.Time, perMinute int64) func(http.Handler) http
 	}
 }
 
-// TestSignInLimits: sign-in links are limited per address and per client
-// IP; both answer a 429 page that says so, and send nothing.
+// TestSignInLimits: sign-in links are limited per address (a minute's
+// and an hour's) and per client IP; both answer a 429 page that says so,
+// and send nothing.
 func TestSignInLimits(t *testing.T) {
 	e := newEnv(t, httpBase, func(c *portal.Config) {
-		c.SignInPerAddress = apikey.Limits{PerMinute: 2, PerDay: 3}
+		c.SignInPerAddress = portal.AddressLimits{PerMinute: 2, PerHour: 3}
 	})
 	ask := func(email string) *http.Response {
 		t.Helper()
@@ -165,7 +166,7 @@ func TestSignInLimits(t *testing.T) {
 	if rec.Code != http.StatusTooManyRequests || rec.Header().Get("Retry-After") == "" || e.mail.count() != sent {
 		t.Fatalf("third ask in a minute = %d, Retry-After %q", rec.Code, rec.Header().Get("Retry-After"))
 	}
-	areatest.MustContain(t, "the per-address 429", rec.Body.String(), "Too many sign-in links were asked for this address", "at most 2 a minute and 3 a day")
+	areatest.MustContain(t, "the per-address 429", rec.Body.String(), "Too many sign-in links were asked for this address", "at most 2 a minute and 3 an hour")
 	if res := ask("other@example.com"); res.StatusCode != http.StatusOK {
 		t.Errorf("another address = %d", res.StatusCode)
 	}
@@ -174,7 +175,7 @@ func TestSignInLimits(t *testing.T) {
 		t.Errorf("a minute later = %d", res.StatusCode)
 	}
 	if res := ask("dev@example.com"); res.StatusCode != http.StatusTooManyRequests {
-		t.Errorf("the fourth of the day = %d", res.StatusCode)
+		t.Errorf("the fourth of the hour = %d", res.StatusCode)
 	}
 
 	// Per IP, whatever the address.
