@@ -267,7 +267,7 @@ func (p *Portal) requestTier(w http.ResponseWriter, r *http.Request, v visitor, 
 		}
 	}
 	if f.Error != "" {
-		f.UseCase, f.Volume = shown(f.UseCase, 4*account.MaxUseCase), shown(f.Volume, 4*account.MaxVolume)
+		f.UseCase, f.Volume = session.Typed(f.UseCase, 4*account.MaxUseCase), session.Typed(f.Volume, 4*account.MaxVolume)
 		p.renderKey(w, r, v, k, http.StatusUnprocessableEntity, f)
 		return
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/fragrance-data/fragrance/internal/account"
 	"github.com/fragrance-data/fragrance/internal/apikey"
 	"github.com/fragrance-data/fragrance/internal/web"
+	"github.com/fragrance-data/fragrance/internal/web/session"
 )
 
 // keysData is what /developer/keys shows.
@@ -172,7 +173,7 @@ func (p *Portal) createKey(w http.ResponseWriter, r *http.Request, v visitor) {
 		}
 	}
 	if problem != "" {
-		f.Name, f.Origins, f.Error = shown(f.Name, 4*maxKeyName), shown(f.Origins, 4096), problem
+		f.Name, f.Origins, f.Error = session.Typed(f.Name, 4*maxKeyName), session.Typed(f.Origins, 4096), problem
 		p.renderKeys(w, r, v, http.StatusUnprocessableEntity, f)
 		return
 	}
@@ -217,7 +218,7 @@ func checkKeyForm(f createForm) (origins []string, problem string) {
 			if len(o) > 100 {
 				o = o[:100] + "…"
 			}
-			return nil, fmt.Sprintf("“%s” is not an origin: write scheme://host[:port], such as https://app.example.com, without a path.", shown(o, len(o)))
+			return nil, fmt.Sprintf("“%s” is not an origin: write scheme://host[:port], such as https://app.example.com, without a path.", session.Typed(o, len(o)))
 		}
 		if !slices.Contains(origins, n[0]) {
 			origins = append(origins, n[0])

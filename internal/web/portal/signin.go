@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/fragrance-data/fragrance/internal/access/ratelimit"
@@ -75,7 +74,7 @@ func (p *Portal) sendLink(w http.ResponseWriter, r *http.Request) {
 	typed := r.PostForm.Get("email")
 	email, err := account.NormalizeEmail(typed)
 	if err != nil {
-		p.renderHome(w, r, http.StatusUnprocessableEntity, homeData{Form: signInForm{Email: shown(typed, maxTyped),
+		p.renderHome(w, r, http.StatusUnprocessableEntity, homeData{Form: signInForm{Email: session.Typed(typed, maxTyped),
 			Error: "Type one email address, such as dev@example.com."}})
 		return
 	}
@@ -131,15 +130,6 @@ func (p *Portal) addressWindows(r *http.Request, folded string) (time.Duration, 
 		}
 	}
 	return 0, nil
-}
-
-// shown is what a page repeats of a typed value: valid UTF-8, and nothing
-// of a value over max bytes.
-func shown(typed string, max int) string {
-	if len(typed) > max {
-		return ""
-	}
-	return strings.ToValidUTF8(typed, "\uFFFD")
 }
 
 // signInMessage is the mail that carries a sign-in link.

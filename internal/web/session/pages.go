@@ -77,6 +77,15 @@ func (a *Area[V]) ReadForm(w http.ResponseWriter, r *http.Request) bool {
 	return true
 }
 
+// Typed is what a page repeats of a typed value: valid UTF-8 (each bad
+// byte a U+FFFD), and nothing of a value over max bytes.
+func Typed(s string, max int) string {
+	if len(s) > max {
+		return ""
+	}
+	return strings.ToValidUTF8(s, "\uFFFD")
+}
+
 // SeeOther sends the browser to path (303), never kept by a cache: it ends
 // a POST, so that a reload does not send the form again, and it leads to a
 // sign-in form.

@@ -215,3 +215,22 @@ func TestSignedIn(t *testing.T) {
 		t.Errorf("a store that cannot tell: %d %q", rec.Code, rec.Body)
 	}
 }
+
+// TestTyped: what a page repeats of a typed value is valid UTF-8, and
+// nothing of a value over the bound.
+func TestTyped(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		max  int
+		want string
+	}{
+		{"dev@example.com", 254, "dev@example.com"},
+		{"d\xffv", 254, "d\uFFFDv"},
+		{"\xed\xa0\x80x", 254, "\uFFFDx"},
+		{strings.Repeat("a", 255), 254, ""},
+	} {
+		if got := session.Typed(tc.in, tc.max); got != tc.want {
+			t.Errorf("Typed(%q, %d) = %q, want %q", tc.in, tc.max, got, tc.want)
+		}
+	}
+}
