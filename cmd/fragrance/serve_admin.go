@@ -2,6 +2,7 @@ package main
 
 import (
 	"log/slog"
+	"math"
 	"net/http"
 	"net/netip"
 	"strings"
@@ -46,8 +47,9 @@ func adminAllow(s string, log *slog.Logger) []netip.Prefix {
 
 // newAdmin builds the admin dashboard on the ground: the allow-list, the
 // client IP as the Guard reads it (with --trusted-proxies), the stores,
-// package admin's password and second-factor functions, the Guard's
-// limiter for failed sign-ins (Redis when configured, so replicas share
+// package admin's password and second-factor functions, as many password
+// checks at once as the memory limit allows (passwordChecks), the
+// Guard's limiter for sign-ins (Redis when configured, so replicas share
 // the counts), tiers and key changes, and perfume names from the
 // catalogue.
 func newAdmin(df dashboardFlags, ground *web.Site, store backend, guard *access.Guard, holder *index.Holder, log *slog.Logger) (*webadmin.Dashboard, error) {
@@ -69,18 +71,31 @@ func newAdmin(df dashboardFlags, ground *web.Site, store backend, guard *access.
 			CheckPassword:      admin.CheckPassword,
 			DummyCheckPassword: admin.DummyCheckPassword,
 			NewTOTPSecret:      admin.NewTOTPSecret,
-			CheckTOTP:          admin.CheckTOTP,
+			MatchTOTP:          admin.MatchTOTP,
 			TOTPURI:            admin.TOTPURI,
 			QRCodeSVG:          admin.QRCodeSVG,
 			NewRecoveryCodes:   admin.NewRecoveryCodes,
-			UseRecoveryCode:    admin.UseRecoveryCode,
+			MatchRecoveryCode:  admin.MatchRecoveryCode,
 		},
-		SignInLimiter: guard.Limiter(),
-		Tiers:         guard.Tiers,
-		KeysChanged:   guard.KeysChangedHere,
-		Perfume:       perfumeName(holder),
-		Logger:        log,
+		MaxPasswordChecks: passwordChecks(memoryLimit()),
+		SignInLimiter:     guard.Limiter(),
+		Tiers:             guard.Tiers,
+		KeysChanged:       guard.KeysChangedHere,
+		Perfume:           perfumeName(holder),
+		Logger:            log,
 	})
+}
+
+// passwordChecks is how many admin passwords may be checked at once under
+// a memory limit of limit bytes: a quarter of it in argon2id checks of
+// admin.PasswordMemory each, from one to four (more would not run faster
+// on the few cores a replica has); without a limit, the dashboard's
+// default.
+func passwordChecks(limit int64) int {
+	if limit == math.MaxInt64 {
+		return webadmin.DefaultPasswordChecks
+	}
+	return int(min(max(limit/4/admin.PasswordMemory, 1), 4))
 }
 
 // perfumeName names a perfume of the served catalogue and its page.

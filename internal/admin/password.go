@@ -29,10 +29,15 @@ type argonParams struct {
 	keyLen  uint32
 }
 
+// PasswordMemory is the memory one check of a password HashPassword made
+// holds while it runs, in bytes: what a bound on checks at once is sized
+// by.
+const PasswordMemory = 64 << 20
+
 // passwordParams is what HashPassword uses: 64 MiB, three passes, two
 // lanes (RFC 9106's second recommendation with two lanes; above OWASP's
 // minimum), a 16-byte salt and a 32-byte hash.
-var passwordParams = argonParams{memory: 64 * 1024, time: 3, threads: 2, saltLen: 16, keyLen: 32}
+var passwordParams = argonParams{memory: PasswordMemory >> 10, time: 3, threads: 2, saltLen: 16, keyLen: 32}
 
 // Bounds CheckPassword accepts in a stored hash, so a damaged or forged
 // row cannot make one check cost minutes or gigabytes.

@@ -19,6 +19,7 @@ import (
 const (
 	actAccountDisable = "account.disable"
 	actAccountEnable  = "account.enable"
+	actAccountRelease = "account.release"
 )
 
 // accountsPerPage is the length of a page of the account list.
@@ -47,6 +48,9 @@ type accountsData struct {
 	Found int
 	List  *table
 	Pager web.Pager
+	// Duplicates are the accounts that share an address with another,
+	// made before addresses were folded; nil when there are none.
+	Duplicates *table
 }
 
 // accounts is GET /admin/accounts?q=: the developer portal's accounts,
@@ -95,12 +99,36 @@ func (d *Dashboard) accounts(w http.ResponseWriter, r *http.Request, op operator
 		list.Rows = append(list.Rows, []cell{linked(accountTarget(a.ID), accountPath(a.ID)), txt(cmp.Or(a.Email, "(deleted)")),
 			txt(when(a.CreatedAt)), num(count[a.ID]), txt(accountState(a))})
 	}
-	if d.serveCSV(w, r, tablesOf(r.URL, list)) {
+	dups, err := d.cfg.Accounts.DuplicateAccounts(r.Context())
+	if err != nil {
+		d.unavailable(w, r, errorf("duplicate accounts", err))
+		return
+	}
+	data := accountsData{Q: session.Typed(q, maxTyped), Found: len(found), List: list, Pager: pagerOf(r.URL, page, pages)}
+	tables := []*table{list}
+	if len(dups) > 0 {
+		data.Duplicates = duplicatesTable("duplicates", "Accounts that share an address", dups)
+		tables = append(tables, data.Duplicates)
+	}
+	if d.serveCSV(w, r, tablesOf(r.URL, tables...)) {
 		return
 	}
 	d.render(w, r, op, http.StatusOK, view{name: "accounts", section: secAccounts, title: "Accounts",
-		crumbs: []web.Crumb{{Name: "Accounts", Path: "/admin/accounts"}},
-		body:   accountsData{Q: q, Found: len(found), List: list, Pager: pagerOf(r.URL, page, pages)}})
+		crumbs: []web.Crumb{{Name: "Accounts", Path: "/admin/accounts"}}, body: data})
+}
+
+// duplicatesTable lists accounts that share their folded address, and
+// the older account each is a duplicate of.
+func duplicatesTable(id, caption string, as []account.Account) *table {
+	t := &table{ID: id, Caption: caption, Head: []string{"Account", "Email", "Created (UTC)", "Duplicate of", "State"}}
+	for _, a := range as {
+		of := txt("—")
+		if a.DuplicateOf != 0 {
+			of = linked(accountTarget(a.DuplicateOf), accountPath(a.DuplicateOf))
+		}
+		t.Rows = append(t.Rows, []cell{linked(accountTarget(a.ID), accountPath(a.ID)), txt(a.Email), txt(when(a.CreatedAt)), of, txt(accountState(a))})
+	}
+	return t
 }
 
 // withAccount serves h with the account named by the route's {id}.
@@ -135,6 +163,9 @@ type accountData struct {
 	Audit                 *table
 	Form                  accountForm
 	CanDisable, CanEnable bool
+	// Duplicates are the live accounts of the same folded address, this
+	// one included; nil when it has none.
+	Duplicates *table
 }
 
 // account is GET /admin/accounts/{id}: the account, its keys, its tier
@@ -175,11 +206,42 @@ func (d *Dashboard) renderAccount(w http.ResponseWriter, r *http.Request, op ope
 			txt(string(tr.Tier)), txt(string(tr.State)), txt(tr.UseCase), txt(tr.Volume), txt(tr.Note)})
 	}
 	data.Audit = auditTable("audit", "What admins did to this account, newest first", entries)
+	if data.Duplicates, err = d.duplicatesOf(r, a); err != nil {
+		d.unavailable(w, r, errorf("duplicate accounts", err))
+		return
+	}
 	if ts := tablesOf(r.URL, data.Keys, data.Requests, data.Audit); r.Method == http.MethodGet && d.serveCSV(w, r, ts) {
 		return
 	}
 	d.render(w, r, op, status, view{name: "account", section: secAccounts, title: accountTarget(a.ID),
 		crumbs: []web.Crumb{{Name: "Accounts", Path: "/admin/accounts"}, {Name: accountTarget(a.ID), Path: accountPath(a.ID)}}, body: data})
+}
+
+// duplicatesOf is the table of the live accounts that share a's folded
+// address, a included; nil when none does.
+func (d *Dashboard) duplicatesOf(r *http.Request, a account.Account) (*table, error) {
+	same, err := d.sameAddress(r, a)
+	if err != nil || len(same) < 2 {
+		return nil, err
+	}
+	return duplicatesTable("duplicates", "Accounts of the same address (disabled and enabled together)", same), nil
+}
+
+// sameAddress is the live accounts that share a's folded address (made
+// before addresses were folded), a included; none when a is alone.
+func (d *Dashboard) sameAddress(r *http.Request, a account.Account) ([]account.Account, error) {
+	dups, err := d.cfg.Accounts.DuplicateAccounts(r.Context())
+	if err != nil {
+		return nil, err
+	}
+	root := cmp.Or(a.DuplicateOf, a.ID)
+	var same []account.Account
+	for _, o := range dups {
+		if o.ID == root || o.DuplicateOf == root {
+			same = append(same, o)
+		}
+	}
+	return same, nil
 }
 
 // disableAccount is POST /admin/accounts/{id}/disable: the account's keys
@@ -216,6 +278,11 @@ func (d *Dashboard) setDisabled(w http.ResponseWriter, r *http.Request, op opera
 		d.renderAccount(w, r, op, a, http.StatusUnprocessableEntity, f)
 		return
 	}
+	same, err := d.sameAddress(r, a)
+	if err != nil {
+		d.unavailable(w, r, errorf("duplicate accounts", err))
+		return
+	}
 	if _, err := d.cfg.Accounts.SetAccountDisabled(r.Context(), a.ID, disabled); err != nil {
 		if errors.Is(err, catalog.ErrNotFound) {
 			d.notFound(w, r)
@@ -229,7 +296,47 @@ func (d *Dashboard) setDisabled(w http.ResponseWriter, r *http.Request, op opera
 	if disabled {
 		detail = "disabled; its live keys suspended, its sessions ended"
 	}
+	var others []string
+	for _, o := range same {
+		if o.ID != a.ID {
+			others = append(others, accountTarget(o.ID))
+		}
+	}
+	if len(others) > 0 {
+		detail += "; with it, of the same address, " + strings.Join(others, ", ")
+	}
 	if d.record(w, r, op, action, accountTarget(a.ID), reason, detail) {
+		session.SeeOther(w, r, accountPath(a.ID))
+	}
+}
+
+// releaseHold is POST /admin/accounts/{id}/release: the hold a suspended
+// key put on the account ends, and it may make and roll keys again (an
+// appeal heard). The suspended key itself stays as it is.
+func (d *Dashboard) releaseHold(w http.ResponseWriter, r *http.Request, op operator, a account.Account) {
+	if !d.area.ReadForm(w, r) {
+		return
+	}
+	reason, problem := reasonOf(r)
+	f := accountForm{Action: actAccountRelease, Reason: reason}
+	if problem == "" && !a.Held() {
+		problem = "The account is not held: it may make keys."
+	}
+	if problem != "" {
+		f.Error = problem
+		d.renderAccount(w, r, op, a, http.StatusUnprocessableEntity, f)
+		return
+	}
+	if _, err := d.cfg.Accounts.ReleaseKeyHold(r.Context(), a.ID); err != nil {
+		if errors.Is(err, catalog.ErrNotFound) {
+			d.notFound(w, r)
+			return
+		}
+		d.unavailable(w, r, errorf("release the hold of an account", err))
+		return
+	}
+	detail := fmt.Sprintf("the hold of a suspended key, since %s, released: the account may make and roll keys again", when(a.HeldSince))
+	if d.record(w, r, op, actAccountRelease, accountTarget(a.ID), reason, detail) {
 		session.SeeOther(w, r, accountPath(a.ID))
 	}
 }

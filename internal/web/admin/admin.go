@@ -68,13 +68,20 @@ type Config struct {
 	Usage usage.Store
 	// Credentials checks passwords and second factors.
 	Credentials Credentials
-	// SignInLimiter counts failed sign-ins per account and per client IP
-	// (the Guard's limiter, so replicas share the counts on Redis); nil
-	// means an in-process limiter on Now.
+	// SignInLimiter counts sign-ins per account and per client IP (the
+	// Guard's limiter, so replicas share the counts on Redis); nil means
+	// an in-process limiter on Now.
 	SignInLimiter ratelimit.Limiter
-	// FailuresPerAccount and FailuresPerIP limit failed sign-ins; zero
-	// means DefaultFailuresPerAccount and DefaultFailuresPerIP.
-	FailuresPerAccount, FailuresPerIP apikey.Limits
+	// SignInsPerAccount and SignInsPerIP limit sign-ins, each counted
+	// before its password is checked (a right one counts too); zero means
+	// DefaultSignInsPerAccount and DefaultSignInsPerIP.
+	SignInsPerAccount, SignInsPerIP apikey.Limits
+	// MaxPasswordChecks is the most passwords checked at once (each
+	// argon2id check holds 64 MiB; the command sizes it from the memory
+	// limit); 0 means DefaultPasswordChecks. A sign-in that gets no turn
+	// within PasswordWait (0: DefaultPasswordWait) is told to try again.
+	MaxPasswordChecks int
+	PasswordWait      time.Duration
 	// Tiers returns the tier limits in force (access.Guard.Tiers); nil
 	// means apikey.DefaultTiers.
 	Tiers func() apikey.Tiers
@@ -104,27 +111,35 @@ type Credentials struct {
 	DummyCheckPassword func(pw string)
 	// NewTOTPSecret returns a fresh base32 secret (admin.NewTOTPSecret).
 	NewTOTPSecret func() string
-	// CheckTOTP reports whether code is the secret's code near now (admin.CheckTOTP).
-	CheckTOTP func(secret, code string, now time.Time) bool
+	// MatchTOTP reports whether code is the secret's code near now, and
+	// of which step (admin.MatchTOTP).
+	MatchTOTP func(secret, code string, now time.Time) (step int64, ok bool)
 	// TOTPURI is the otpauth:// URI of a secret (admin.TOTPURI).
 	TOTPURI func(issuer, email, secret string) string
 	// QRCodeSVG draws text as a QR code, a complete <svg> (admin.QRCodeSVG).
 	QRCodeSVG func(text, title string) (string, error)
 	// NewRecoveryCodes returns n codes and their hashes (admin.NewRecoveryCodes).
 	NewRecoveryCodes func(n int) (codes, hashes []string)
-	// UseRecoveryCode spends code if it is one of hashes (admin.UseRecoveryCode).
-	UseRecoveryCode func(hashes []string, code string) (rest []string, ok bool)
+	// MatchRecoveryCode reports whether code is one of hashes, and which
+	// (admin.MatchRecoveryCode); the store spends it.
+	MatchRecoveryCode func(hashes []string, code string) (hash string, ok bool)
 }
 
 func (c Credentials) complete() bool {
-	return c.CheckPassword != nil && c.DummyCheckPassword != nil && c.NewTOTPSecret != nil && c.CheckTOTP != nil &&
-		c.TOTPURI != nil && c.QRCodeSVG != nil && c.NewRecoveryCodes != nil && c.UseRecoveryCode != nil
+	return c.CheckPassword != nil && c.DummyCheckPassword != nil && c.NewTOTPSecret != nil && c.MatchTOTP != nil &&
+		c.TOTPURI != nil && c.QRCodeSVG != nil && c.NewRecoveryCodes != nil && c.MatchRecoveryCode != nil
 }
 
-// Default limits of failed sign-ins.
+// Default limits of sign-ins.
 var (
-	DefaultFailuresPerAccount = apikey.Limits{PerMinute: 5, PerDay: 30}
-	DefaultFailuresPerIP      = apikey.Limits{PerMinute: 10, PerDay: 100}
+	DefaultSignInsPerAccount = apikey.Limits{PerMinute: 5, PerDay: 30}
+	DefaultSignInsPerIP      = apikey.Limits{PerMinute: 10, PerDay: 100}
+)
+
+// Defaults of the turns to check a password.
+const (
+	DefaultPasswordChecks = 2
+	DefaultPasswordWait   = 2 * time.Second
 )
 
 // Dashboard serves the admin dashboard's pages.
@@ -137,6 +152,8 @@ type Dashboard struct {
 	log     *slog.Logger
 	tiers   func() apikey.Tiers
 	limiter ratelimit.Limiter
+	// turns holds one token per password being checked (checkPassword).
+	turns chan struct{}
 }
 
 // New checks cfg and parses the dashboard's templates.
@@ -169,12 +186,19 @@ func New(cfg Config) (*Dashboard, error) {
 	if d.limiter == nil {
 		d.limiter = ratelimit.NewMemLimiter(ratelimit.MemOptions{Now: d.now})
 	}
-	if d.cfg.FailuresPerAccount == (apikey.Limits{}) {
-		d.cfg.FailuresPerAccount = DefaultFailuresPerAccount
+	if d.cfg.SignInsPerAccount == (apikey.Limits{}) {
+		d.cfg.SignInsPerAccount = DefaultSignInsPerAccount
 	}
-	if d.cfg.FailuresPerIP == (apikey.Limits{}) {
-		d.cfg.FailuresPerIP = DefaultFailuresPerIP
+	if d.cfg.SignInsPerIP == (apikey.Limits{}) {
+		d.cfg.SignInsPerIP = DefaultSignInsPerIP
 	}
+	if d.cfg.MaxPasswordChecks <= 0 {
+		d.cfg.MaxPasswordChecks = DefaultPasswordChecks
+	}
+	if d.cfg.PasswordWait <= 0 {
+		d.cfg.PasswordWait = DefaultPasswordWait
+	}
+	d.turns = make(chan struct{}, d.cfg.MaxPasswordChecks)
 	return d, nil
 }
 

@@ -33,8 +33,10 @@ const (
 	proxyIP   = "10.0.0.1"
 	// password is every test admin's password.
 	password = "correct horse battery staple"
-	// goodCode is the TOTP code the cheap credentials take.
-	goodCode = "246810"
+	// goodCode is the TOTP code the cheap credentials take, of the step
+	// now; earlierCode they take as the code of the step before.
+	goodCode    = "246810"
+	earlierCode = "135790"
 )
 
 // start is the test clock's first moment.
@@ -79,15 +81,25 @@ func newEnv(t *testing.T, base string, mod func(*webadmin.Config)) *env {
 }
 
 // cheapCredentials stand for package admin's: a password hash is
-// "plain:" and the password, the one TOTP code is goodCode, recovery
-// codes hash to "h:" and the code.
+// "plain:" and the password, the TOTP codes are goodCode (now's step) and
+// earlierCode (the step before), recovery codes hash to "h:" and the
+// code.
 func cheapCredentials(dummies *atomic.Int64) webadmin.Credentials {
 	return webadmin.Credentials{
 		CheckPassword:      func(hash, pw string) bool { return hash == "plain:"+pw },
 		DummyCheckPassword: func(string) { dummies.Add(1) },
 		NewTOTPSecret:      func() string { return "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP" },
-		CheckTOTP:          func(secret, code string, _ time.Time) bool { return secret != "" && code == goodCode },
-		TOTPURI:            func(issuer, email, secret string) string { return "otpauth://totp/" + email + "?secret=" + secret },
+		MatchTOTP: func(secret, code string, now time.Time) (int64, bool) {
+			step := admin.TOTPStep(now)
+			switch {
+			case secret == "":
+				return 0, false
+			case code == earlierCode:
+				return step - 1, true
+			}
+			return step, code == goodCode
+		},
+		TOTPURI: func(issuer, email, secret string) string { return "otpauth://totp/" + email + "?secret=" + secret },
 		QRCodeSVG: func(text, title string) (string, error) {
 			return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><title>` + html.EscapeString(title) + `</title></svg>`, nil
 		},
@@ -98,12 +110,11 @@ func cheapCredentials(dummies *atomic.Int64) webadmin.Credentials {
 			}
 			return codes, hashes
 		},
-		UseRecoveryCode: func(hashes []string, code string) ([]string, bool) {
-			i := slices.Index(hashes, "h:"+code)
-			if i < 0 {
-				return hashes, false
+		MatchRecoveryCode: func(hashes []string, code string) (string, bool) {
+			if !slices.Contains(hashes, "h:"+code) {
+				return "", false
 			}
-			return slices.Delete(slices.Clone(hashes), i, i+1), true
+			return "h:" + code, true
 		},
 	}
 }

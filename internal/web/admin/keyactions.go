@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/fragrance-data/fragrance/internal/account"
 	"github.com/fragrance-data/fragrance/internal/admin"
 	"github.com/fragrance-data/fragrance/internal/apikey"
 	"github.com/fragrance-data/fragrance/internal/catalog"
@@ -78,15 +79,17 @@ func (d *Dashboard) createKey(w http.ResponseWriter, r *http.Request, op operato
 	if err != nil {
 		problem = cmp.Or(problem, "Origins are scheme://host[:port], such as https://app.example.com, separated by commas or lines.")
 	}
-	if utf8.RuneCountInString(f.Name) > maxKeyName || f.Email != "" && !strings.Contains(f.Email, "@") {
+	email, err := account.NormalizeEmail(f.Email)
+	if !utf8.ValidString(f.Name) || utf8.RuneCountInString(f.Name) > maxKeyName || f.Email != "" && err != nil {
 		problem = cmp.Or(problem, fmt.Sprintf("Give a name of at most %d characters and an email address (or none).", maxKeyName))
 	}
 	if problem != "" {
+		f.Name, f.Email, f.Origins = session.Typed(f.Name, 4*maxKeyName), session.Typed(f.Email, maxTyped), session.Typed(f.Origins, 4096)
 		f.Error = problem
 		d.renderKeys(w, r, op, http.StatusUnprocessableEntity, f)
 		return
 	}
-	k, secret, err := apikey.Issue(r.Context(), d.cfg.Keys, apikey.NewKey{Name: f.Name, Email: f.Email, Tier: tier,
+	k, secret, err := apikey.Issue(r.Context(), d.cfg.Keys, apikey.NewKey{Name: f.Name, Email: email, Tier: tier,
 		PerMinute: perMinute, PerDay: perDay, Origins: origins})
 	switch {
 	case errors.Is(err, catalog.ErrInvalid):

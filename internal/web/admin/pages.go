@@ -136,7 +136,7 @@ func reasonOf(r *http.Request) (reason, problem string) {
 	case reason == "":
 		return reason, "Give a reason: it goes into the audit log."
 	case !utf8.ValidString(reason) || utf8.RuneCountInString(reason) > MaxReason:
-		return reason, "Give a reason of at most 500 characters."
+		return session.Typed(reason, 4*MaxReason), "Give a reason of at most 500 characters."
 	}
 	return reason, ""
 }

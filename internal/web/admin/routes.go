@@ -39,6 +39,7 @@ func (d *Dashboard) Register(handle func(pattern, name string, h http.Handler)) 
 	get("/admin/accounts/{id}", "admin.account", d.withAccount(d.account))
 	post("/admin/accounts/{id}/disable", "admin.account.disable", d.withAccount(d.disableAccount))
 	post("/admin/accounts/{id}/enable", "admin.account.enable", d.withAccount(d.enableAccount))
+	post("/admin/accounts/{id}/release", "admin.account.release", d.withAccount(d.releaseHold))
 
 	get("/admin/tier-requests", "admin.tierrequests", d.tierRequests)
 	post("/admin/tier-requests/{id}/approve", "admin.tierrequest.approve", d.approve)

@@ -9,6 +9,7 @@ import (
 	"net/netip"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/fragrance-data/fragrance/internal/access/ratelimit"
 	"github.com/fragrance-data/fragrance/internal/account"
@@ -56,11 +57,15 @@ type limitID struct {
 	limits apikey.Limits
 }
 
-// signIn is POST /admin/signin. Failed sign-ins are counted per account
-// (the address typed, whether or not an admin has it) and per client IP;
-// past either limit the form is refused (429) before any check. An
-// unknown address costs a password check too, and every failure gets the
-// same answer, so the form tells nobody which addresses are admins'.
+// signIn is POST /admin/signin. Sign-ins are counted per account (the
+// address typed, whether or not an admin has it) and per client IP before
+// anything is checked, so sign-ins sent at once cannot all pass a limit
+// that only the last of them would reach; past either limit the form is
+// refused (429), nothing checked. An unknown address costs a password
+// check too, and every failure gets the same answer, so the form tells
+// nobody which addresses are admins'. At most Config.MaxPasswordChecks
+// passwords are checked at once (each holds 64 MiB); a sign-in that gets
+// no turn within Config.PasswordWait is told to try again (503).
 func (d *Dashboard) signIn(w http.ResponseWriter, r *http.Request) {
 	if !d.area.ReadForm(w, r) {
 		return
@@ -81,13 +86,13 @@ func (d *Dashboard) signIn(w http.ResponseWriter, r *http.Request) {
 		email = typed
 	}
 	counters := []limitID{
-		{"admin.signin.account:" + account.Hash(strings.ToLower(email)), d.cfg.FailuresPerAccount},
-		{"admin.signin.ip:" + ip.String(), d.cfg.FailuresPerIP},
+		{"admin.signin.account:" + account.Hash(strings.ToLower(email)), d.cfg.SignInsPerAccount},
+		{"admin.signin.ip:" + ip.String(), d.cfg.SignInsPerIP},
 	}
 	for _, c := range counters {
-		dec, err := d.limiter.Peek(r.Context(), c.id, c.limits)
+		dec, err := d.limiter.Allow(r.Context(), c.id, c.limits)
 		if err != nil {
-			d.unavailable(w, r, errorf("sign-in limit", err))
+			d.unavailable(w, r, errorf("count a sign-in", err))
 			return
 		}
 		if !dec.Allowed {
@@ -96,22 +101,16 @@ func (d *Dashboard) signIn(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	u, detail, ok, err := d.checkCredentials(r.Context(), email, emailErr == nil, pw, code)
-	if err != nil {
+	switch {
+	case errors.Is(err, errBusy):
+		d.busy(w, r)
+		return
+	case err != nil:
 		d.unavailable(w, r, err)
 		return
-	}
-	if !ok {
-		for _, c := range counters {
-			if _, err := d.limiter.Allow(r.Context(), c.id, c.limits); err != nil {
-				d.unavailable(w, r, errorf("count a failed sign-in", err))
-				return
-			}
-		}
+	case !ok:
 		d.log.WarnContext(r.Context(), "admin: a sign-in failed", "client_ip", ip.String())
-		if len(typed) > maxTyped {
-			typed = ""
-		}
-		d.renderSignIn(w, r, http.StatusUnauthorized, signInData{Email: typed, Next: next, Error: badSignIn})
+		d.renderSignIn(w, r, http.StatusUnauthorized, signInData{Email: session.Typed(typed, maxTyped), Next: next, Error: badSignIn})
 		return
 	}
 	if err := d.startSession(w, r, u, ip, detail); err != nil {
@@ -123,25 +122,24 @@ func (d *Dashboard) signIn(w http.ResponseWriter, r *http.Request) {
 
 // checkCredentials checks a sign-in: ok when the address names an admin
 // who is not disabled, the password is right, and, for an admin with a
-// second factor, the code is right (a TOTP code or a recovery code, which
-// is spent). err reports a store that cannot answer. detail says how the
-// second factor was met, for the audit log.
+// second factor, the code is right and not used before (a TOTP code of a
+// later step than the last one used, or an unused recovery code): either
+// is spent in the store, once. err reports a store that cannot answer, or
+// errBusy. detail says how the second factor was met, for the audit log.
 func (d *Dashboard) checkCredentials(ctx context.Context, email string, emailOK bool, pw, code string) (u admin.User, detail string, ok bool, err error) {
 	cr := d.cfg.Credentials
 	if !emailOK || pw == "" || len(pw) > maxPassword {
-		cr.DummyCheckPassword(pw[:min(len(pw), maxPassword)])
-		return admin.User{}, "", false, nil
+		return admin.User{}, "", false, ignoreWrong(d.checkPassword(ctx, "", pw[:min(len(pw), maxPassword)]))
 	}
 	u, err = d.cfg.Admins.AdminUserByEmail(ctx, email)
 	switch {
 	case errors.Is(err, catalog.ErrNotFound):
-		cr.DummyCheckPassword(pw)
-		return admin.User{}, "", false, nil
+		return admin.User{}, "", false, ignoreWrong(d.checkPassword(ctx, "", pw))
 	case err != nil:
 		return admin.User{}, "", false, errorf("read an admin", err)
 	}
-	if !cr.CheckPassword(u.PasswordHash, pw) || u.Disabled {
-		return admin.User{}, "", false, nil
+	if err := d.checkPassword(ctx, u.PasswordHash, pw); err != nil || u.Disabled {
+		return admin.User{}, "", false, ignoreWrong(err)
 	}
 	switch {
 	case u.TOTPSecret == "":
@@ -149,17 +147,88 @@ func (d *Dashboard) checkCredentials(ctx context.Context, email string, emailOK 
 	case code == "":
 		return admin.User{}, "", false, nil
 	case isTOTPCode(code):
-		return u, "password and code", cr.CheckTOTP(u.TOTPSecret, code, d.now()), nil
+		step, ok := cr.MatchTOTP(u.TOTPSecret, code, d.now())
+		if !ok {
+			return admin.User{}, "", false, nil
+		}
+		if err := d.cfg.Admins.UseTOTPStep(ctx, u.ID, step); err != nil {
+			return admin.User{}, "", false, ignoreWrong(notSpent(err, admin.ErrCodeUsed, "spend a second-factor code"))
+		}
+		return u, "password and code", true, nil
 	}
-	rest, ok := cr.UseRecoveryCode(u.RecoveryHashes, code)
+	hash, ok := cr.MatchRecoveryCode(u.RecoveryHashes, code)
 	if !ok {
 		return admin.User{}, "", false, nil
 	}
-	u.RecoveryHashes = rest
-	if u, err = d.cfg.Admins.UpdateAdminUser(ctx, u); err != nil {
-		return admin.User{}, "", false, errorf("spend a recovery code", err)
+	left, err := d.cfg.Admins.SpendRecoveryCode(ctx, u.ID, hash)
+	if err != nil {
+		return admin.User{}, "", false, ignoreWrong(notSpent(err, catalog.ErrNotFound, "spend a recovery code"))
 	}
-	return u, fmt.Sprintf("password and a recovery code (%d left)", len(rest)), true, nil
+	return u, fmt.Sprintf("password and a recovery code (%d left)", left), true, nil
+}
+
+// checkPassword checks pw against the PHC hash ("" costs a check of a
+// password nobody knows, and matches nothing) in a turn of the password
+// checks: nil when it matches, errWrong when not, errBusy when no turn
+// came within PasswordWait.
+func (d *Dashboard) checkPassword(ctx context.Context, hash, pw string) error {
+	select {
+	case d.turns <- struct{}{}:
+	default:
+		t := time.NewTimer(d.cfg.PasswordWait)
+		defer t.Stop()
+		select {
+		case d.turns <- struct{}{}:
+		case <-t.C:
+			return errBusy
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	defer func() { <-d.turns }()
+	cr := d.cfg.Credentials
+	if hash == "" {
+		cr.DummyCheckPassword(pw)
+		return errWrong
+	}
+	if !cr.CheckPassword(hash, pw) {
+		return errWrong
+	}
+	return nil
+}
+
+// errBusy reports a sign-in that got no turn to check its password within
+// PasswordWait.
+var errBusy = errors.New("admin: every turn to check a password is taken")
+
+// busy answers a sign-in that got no turn to check its password: try
+// again in a moment (503), nothing checked.
+func (d *Dashboard) busy(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Retry-After", "5")
+	d.message(w, r, http.StatusServiceUnavailable, message{Heading: "Try again in a moment",
+		Text: "Too many sign-ins are being checked right now, so yours was not. Try again in a few seconds.",
+		Back: signInPath, BackText: "Back to the sign-in form"})
+}
+
+// errWrong is a credential that does not match: the sign-in fails, as a
+// wrong password does.
+var errWrong = errors.New("admin: the credentials do not match")
+
+// ignoreWrong is err, but nil for errWrong.
+func ignoreWrong(err error) error {
+	if errors.Is(err, errWrong) {
+		return nil
+	}
+	return err
+}
+
+// notSpent is errWrong when the store refused to spend a code because it
+// was spent already (spent), else the store's error, saying what.
+func notSpent(err, spent error, what string) error {
+	if errors.Is(err, spent) {
+		return errWrong
+	}
+	return errorf(what, err)
 }
 
 // isTOTPCode reports whether code has the shape of a TOTP code: six digits.

@@ -153,7 +153,7 @@ func (d *Dashboard) decide(w http.ResponseWriter, r *http.Request, op operator, 
 	case f.Note == "":
 		f.Error = "Write a message to the developer: the portal shows it with the answer."
 	case !utf8.ValidString(f.Note) || utf8.RuneCountInString(f.Note) > maxNote:
-		f.Error = fmt.Sprintf("Write a message of at most %d characters.", maxNote)
+		f.Note, f.Error = session.Typed(f.Note, 4*maxNote), fmt.Sprintf("Write a message of at most %d characters.", maxNote)
 	}
 	var k apikey.Key
 	if f.Error == "" && state == account.Approved {

@@ -2,10 +2,12 @@ package admin
 
 import (
 	"encoding/base64"
+	"errors"
 	"html/template"
 	"net/http"
 	"strings"
 
+	"github.com/fragrance-data/fragrance/internal/admin"
 	"github.com/fragrance-data/fragrance/internal/web"
 )
 
@@ -72,15 +74,22 @@ func (d *Dashboard) totpConfirm(w http.ResponseWriter, r *http.Request, op opera
 		return
 	}
 	code := strings.Join(strings.Fields(r.PostForm.Get("code")), "")
-	if !isTOTPCode(code) || !d.cfg.Credentials.CheckTOTP(secret, code, d.now()) {
+	step, ok := d.cfg.Credentials.MatchTOTP(secret, code, d.now())
+	if !isTOTPCode(code) || !ok {
 		d.renderTOTP(w, r, op, http.StatusUnprocessableEntity, secret,
 			"That code is not right: type the six digits your app shows now for this secret.")
 		return
 	}
+	// The code that enrols does not sign in after (nor an earlier one):
+	// its step is spent first (one spent already is spent), then the
+	// second factor stored.
+	err := d.cfg.Admins.UseTOTPStep(r.Context(), op.user.ID, step)
 	codes, hashes := d.cfg.Credentials.NewRecoveryCodes(recoveryCodes)
 	u := op.user
 	u.TOTPSecret, u.RecoveryHashes = secret, hashes
-	u, err := d.cfg.Admins.UpdateAdminUser(r.Context(), u)
+	if err == nil || errors.Is(err, admin.ErrCodeUsed) {
+		u, err = d.cfg.Admins.UpdateAdminUser(r.Context(), u)
+	}
 	if err != nil {
 		d.unavailable(w, r, errorf("enrol a second factor", err))
 		return
