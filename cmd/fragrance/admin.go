@@ -23,6 +23,7 @@ func adminCommands() []subcommand {
 		{"enable-user", "let a disabled admin sign in again", adminStateCommand("enable-user", false)},
 		{"reset-password", "give an admin a new password (signed out everywhere)", runAdminResetPassword},
 		{"reset-totp", "remove an admin's second factor and recovery codes (they enrol again)", runAdminResetTOTP},
+		{"duplicate-accounts", "list the developer accounts that share an address (made before addresses were folded)", runAdminDuplicateAccounts},
 	}
 }
 

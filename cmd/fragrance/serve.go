@@ -223,6 +223,7 @@ func serve(ctx context.Context, c *serveConfig, log *slog.Logger, accessLog serv
 		return err
 	}
 	defer store.Close()
+	logDuplicateAccounts(ctx, store, log)
 	ref, err := bundled.LoadReference()
 	if err != nil {
 		return err

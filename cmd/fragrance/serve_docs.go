@@ -21,7 +21,7 @@ type docsFlags struct {
 func addDocsFlags(f *flags) docsFlags {
 	return docsFlags{
 		tierPrices:   f.String("tier-prices", "", "prices the pricing page shows, as tier=PRICE,... (e.g. basic=19 EUR/month,pro=99 EUR/month); a tier without one says to ask"),
-		contactEmail: f.String("contact-email", "", "the operator's address for higher tiers, shown on the pricing page"),
+		contactEmail: f.String("contact-email", "", "the operator's address for higher tiers, shown on the pricing page, and for appeals, shown by the developer portal to an account held by a suspended key"),
 	}
 }
 
@@ -40,12 +40,24 @@ func newDocs(d docsFlags, ground *web.Site, tiers func() apikey.Tiers, imageBase
 		terms.priced = len(prices) > 0
 		credit = terms.credit
 	}
-	contact := *d.contactEmail
-	if contact != "" {
-		if contact, err = account.NormalizeEmail(contact); err != nil {
-			return nil, fmt.Errorf("--contact-email: %w", err)
-		}
+	contact, err := contactEmail(*d.contactEmail)
+	if err != nil {
+		return nil, err
 	}
 	return docs.New(docs.Config{Web: ground, OpenAPI: api.OpenAPIDocument(), Tiers: tiers, Prices: prices,
 		ContactEmail: contact, ImageBase: imageBase, Keys: keys, Credit: credit})
+}
+
+// contactEmail reads --contact-email: the operator's address, which the
+// pricing page gives for higher tiers and the portal for appeals; "" for
+// none.
+func contactEmail(flag string) (string, error) {
+	if flag == "" {
+		return "", nil
+	}
+	contact, err := account.NormalizeEmail(flag)
+	if err != nil {
+		return "", fmt.Errorf("--contact-email: %w", err)
+	}
+	return contact, nil
 }

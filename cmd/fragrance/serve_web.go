@@ -80,7 +80,11 @@ func newPages(c *serveConfig, d pageDeps) (pages, error) {
 	if err != nil {
 		return pages{}, err
 	}
-	dev, err := newPortal(c.portal, ground, d.store, d.mailer, d.guard, d.meter, log)
+	contact, err := contactEmail(*c.docs.contactEmail)
+	if err != nil {
+		return pages{}, err
+	}
+	dev, err := newPortal(c.portal, contact, ground, d.store, d.mailer, d.guard, d.meter, log)
 	if err != nil {
 		return pages{}, err
 	}
