@@ -16,7 +16,8 @@ import (
 // request through the portal; an admin made with the CLI signs in to the
 // dashboard, reads the overview's charts, downloads a CSV, finds the
 // developer's key, suspends it with a reason (the API refuses it at once),
-// resumes it, approves the tier request (the portal shows the answer),
+// sees the account held (the portal makes no key), resumes it, approves
+// the tier request (the portal shows the answer),
 // and finds every action in the audit log. Every dashboard page is
 // checked with axe-core and photographed at 390 and 1280 px, where nothing
 // may scroll sideways.
@@ -82,6 +83,20 @@ func adminJourney(t *testing.T, svc *service) {
 	run(t, ctx, chromedp.SendKeys(css(`#suspend-reason`), "Testing the dashboard"))
 	submit(t, ctx, `form[action$="/suspend"] button`)
 	waitStatus(t, svc, key, http.StatusForbidden)
+	// The suspension holds the account: the portal makes no key and says
+	// how to appeal; the account's page offers to release the hold.
+	run(t, dev, chromedp.Navigate(svc.base+"/developer/keys"), chromedp.WaitVisible(css(`#create-h`)))
+	if s := get(t, dev, chromedp.Text(css(`section[aria-labelledby=create-h]`))); !strings.Contains(s, "suspended a key of this account") {
+		t.Errorf("the held account's keys page says %q", s)
+	}
+	look(dev, "portal-keys-held")
+	run(t, ctx, chromedp.Navigate(svc.base+"/admin/accounts?q="+email), chromedp.WaitVisible(css(`#accounts-table`)))
+	submit(t, ctx, `#accounts-table a[href^="/admin/accounts/"]`)
+	if n := get(t, ctx, chromedp.Evaluate[int](`document.querySelectorAll('form[action$="/release"]').length`)); n != 1 {
+		t.Errorf("the held account's page has %d release forms", n)
+	}
+	look(ctx, "account-held")
+	run(t, ctx, chromedp.Navigate(svc.base+"/admin/keys/"+prefix), chromedp.WaitVisible(css(`#resume-reason`)))
 	run(t, ctx, chromedp.SendKeys(css(`#resume-reason`), "Done testing"))
 	submit(t, ctx, `form[action$="/resume"] button`)
 	waitStatus(t, svc, key, http.StatusOK)
