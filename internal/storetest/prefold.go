@@ -27,9 +27,11 @@ type PreFoldAccount struct {
 	Session bool
 }
 
-// PreFoldKey and PreFoldSession name the key and the session of the i-th
-// (from 0) PreFoldAccount.
-func PreFoldKey(i int) string     { return "fds_old0000" + string(rune('a'+i)) }
+// PreFoldKey is the prefix of the key of the i-th (from 0) PreFoldAccount.
+func PreFoldKey(i int) string { return "fds_old0000" + string(rune('a'+i)) }
+
+// PreFoldSession is the hash of the session of the i-th (from 0)
+// PreFoldAccount.
 func PreFoldSession(i int) string { return "session-of-" + string(rune('a'+i)) }
 
 // preFold are the accounts RunPreFoldMigration gives: three spellings of
