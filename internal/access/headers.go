@@ -1,7 +1,6 @@
 package access
 
 import (
-	"fmt"
 	"net/http"
 	"strconv"
 	"sync"
@@ -9,7 +8,6 @@ import (
 	"time"
 
 	"github.com/fragrance-data/fragrance/internal/access/ratelimit"
-	"github.com/fragrance-data/fragrance/internal/problem"
 )
 
 // PolicyFailedChecks names the per-IP limit of failed key checks in
@@ -133,85 +131,4 @@ func nearest(ws []ratelimit.WindowState) ratelimit.WindowState {
 		}
 	}
 	return best
-}
-
-// writeRateLimited answers 429 for a refused decision. A refusal by the
-// day window (alone or with the minute's) is "Daily limit exceeded".
-func writeRateLimited(w http.ResponseWriter, r *http.Request, d ratelimit.Decision) {
-	retry := d.RetryAfter()
-	violated := d.Violated()
-	p := problem.Of(problem.RateLimited,
-		fmt.Sprintf("This key may make %d requests per minute; retry in %d s.", d.Minute.Limit, ratelimit.CeilSeconds(retry)))
-	p.Extra = map[string]any{
-		"retryAfter":       ratelimit.CeilSeconds(retry),
-		"retryAfterMs":     ratelimit.CeilMillis(retry),
-		"violatedPolicies": violated,
-	}
-	if d.Day.Refused {
-		extra := p.Extra
-		p = problem.Of(problem.DailyLimitExceeded,
-			fmt.Sprintf("This key may make %d requests per day; retry in %d s.", d.Day.Limit, ratelimit.CeilSeconds(retry)))
-		p.Extra = extra
-		p.Extra["dailyRemaining"] = 0
-	}
-	w.Header().Set("Retry-After", strconv.FormatInt(ratelimit.CeilSeconds(retry), 10))
-	problem.Write(w, r, p)
-}
-
-// writeUsageRefused answers 429 for a spent usage budget (d is the
-// budget's decision; violated names its refused windows). The key's own
-// windows are untouched, so it is rate_limited whichever window refused.
-func writeUsageRefused(w http.ResponseWriter, r *http.Request, d ratelimit.Decision, violated []string) {
-	retry := d.RetryAfter()
-	p := problem.Of(problem.RateLimited,
-		fmt.Sprintf("/api/usage may be asked %d times per minute and %d per day per key, apart from the key's own limits; retry in %d s.",
-			d.Minute.Limit, d.Day.Limit, ratelimit.CeilSeconds(retry)))
-	p.Extra = map[string]any{
-		"retryAfter":       ratelimit.CeilSeconds(retry),
-		"retryAfterMs":     ratelimit.CeilMillis(retry),
-		"violatedPolicies": violated,
-	}
-	w.Header().Set("Retry-After", strconv.FormatInt(ratelimit.CeilSeconds(retry), 10))
-	problem.Write(w, r, p)
-}
-
-// writeTooManyFailures answers 429 to a client IP with too many failed key
-// checks. No rate-limit headers: the request is not authenticated.
-func writeTooManyFailures(w http.ResponseWriter, r *http.Request, retry time.Duration) {
-	p := problem.Of(problem.RateLimited,
-		fmt.Sprintf("Too many failed API key checks from this address; retry in %d s.", ratelimit.CeilSeconds(retry)))
-	p.Extra = map[string]any{
-		"retryAfter":       ratelimit.CeilSeconds(retry),
-		"retryAfterMs":     ratelimit.CeilMillis(retry),
-		"violatedPolicies": []string{PolicyFailedChecks},
-	}
-	w.Header().Set("Retry-After", strconv.FormatInt(ratelimit.CeilSeconds(retry), 10))
-	problem.Write(w, r, p)
-}
-
-// authDetail says what to do about each failure of authentication.
-var authDetail = map[string]string{
-	problem.MissingAPIKey:    "Send your key in the X-API-Key header, as Authorization: Bearer <key>, or as the api_key query parameter.",
-	problem.InvalidAPIKey:    "The API key is not valid. Check that it was copied whole.",
-	problem.RevokedAPIKey:    "This API key has been revoked or has expired.",
-	problem.SuspendedAPIKey:  "This API key is suspended. Contact support.",
-	problem.OriginNotAllowed: "This API key may not be used from this web origin.",
-	problem.Unavailable:      "Keys cannot be checked right now; retry shortly.",
-}
-
-// authProblem is the answer of failed authentication with code; any code
-// but the five of authentication is the fail-closed 503.
-func authProblem(code string) *problem.Problem {
-	if d, ok := authDetail[code]; ok {
-		return problem.Of(code, d)
-	}
-	return problem.Of(problem.Unavailable, authDetail[problem.Unavailable])
-}
-
-func writeAuthProblem(w http.ResponseWriter, r *http.Request, code string) {
-	p := authProblem(code)
-	if p.Status == http.StatusServiceUnavailable {
-		w.Header().Set("Retry-After", "5")
-	}
-	problem.Write(w, r, p)
 }

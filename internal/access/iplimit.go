@@ -1,58 +1,59 @@
 package access
 
 import (
-	"fmt"
+	"context"
 	"net/http"
-	"strconv"
 
-	"github.com/fragrance-data/fragrance/internal/access/ratelimit"
 	"github.com/fragrance-data/fragrance/internal/apikey"
 	"github.com/fragrance-data/fragrance/internal/problem"
 )
 
-// LimitPerIP limits h, a keyless endpoint named endpoint (the site search),
-// to perMinute requests a minute per client IP, in the Guard's limiter
-// (shared by replicas when it is Redis) under an id of its own per
-// endpoint. Answers carry the rate-limit headers of the IP's window, and a
-// refused request gets the API's 429 (rate_limited, Retry-After,
-// retryAfter, retryAfterMs, violatedPolicies ["minute"]). Like a key check,
-// it fails closed: a limiter that cannot decide answers 503.
-func (g *Guard) LimitPerIP(endpoint string, perMinute int64, h http.Handler) http.Handler {
-	limits := apikey.Limits{PerMinute: perMinute}
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		ip := g.ClientIP(r)
-		if li := logInfoFrom(r.Context()); li != nil {
-			li.ClientIP = ip
+// AdmitAddress admits c, a keyless call (the site search, the developer
+// portal's sign-in form), on its client IP's own window of perMinute calls
+// a minute, kept in the Guard's limiter (shared by replicas when it is
+// Redis) under an id of its own per c.Endpoint; c.Key is not read. The
+// Admission carries the window's decision for the rate-limit headers and
+// meters nothing. A full window refuses with the API's 429 (rate_limited,
+// Retry-After, retryAfter, retryAfterMs, violatedPolicies ["minute"]) and
+// the window's headers. Like a key check it fails closed: a limiter that
+// cannot decide refuses with 503. When ctx carries a LogInfo, the client
+// IP is noted in it.
+func (g *Guard) AdmitAddress(ctx context.Context, c Call, perMinute int64) (Admission, *Refusal) {
+	if li := logInfoFrom(ctx); li != nil {
+		li.ClientIP = c.ClientIP
+	}
+	d, err := g.limiter.Allow(ctx, "ip:"+c.Endpoint+":"+c.ClientIP, apikey.Limits{PerMinute: perMinute})
+	if err != nil {
+		g.log.Error("access: rate limiter failed", "err", err, "endpoint", c.Endpoint)
+		return Admission{}, authRefusal(problem.Unavailable)
+	}
+	if !d.Allowed {
+		for _, v := range d.Violated() {
+			g.metrics.refusals.WithLabelValues(v).Inc()
 		}
-		d, err := g.limiter.Allow(r.Context(), "ip:"+endpoint+":"+ip, limits)
-		if err != nil {
-			g.log.Error("access: rate limiter failed", "err", err, "endpoint", endpoint)
-			writeAuthProblem(w, r, problem.Unavailable)
-			return
-		}
-		SetRateLimitHeaders(w.Header(), d)
-		if !d.Allowed {
-			for _, p := range d.Violated() {
-				g.metrics.refusals.WithLabelValues(p).Inc()
-			}
-			writeIPLimited(w, r, d)
-			return
-		}
-		h.ServeHTTP(w, r)
-	})
+		return Admission{}, addressLimited(d)
+	}
+	return Admission{Decision: d, ClientIP: c.ClientIP}, nil
 }
 
-// writeIPLimited answers 429 for a client IP whose window is full: the
-// body and headers of the API's rate_limited.
-func writeIPLimited(w http.ResponseWriter, r *http.Request, d ratelimit.Decision) {
-	retry := d.RetryAfter()
-	p := problem.Of(problem.RateLimited,
-		fmt.Sprintf("This address may make %d requests per minute here; retry in %d s.", d.Minute.Limit, ratelimit.CeilSeconds(retry)))
-	p.Extra = map[string]any{
-		"retryAfter":       ratelimit.CeilSeconds(retry),
-		"retryAfterMs":     ratelimit.CeilMillis(retry),
-		"violatedPolicies": d.Violated(),
-	}
-	w.Header().Set("Retry-After", strconv.FormatInt(ratelimit.CeilSeconds(retry), 10))
-	problem.Write(w, r, p)
+// AddressCall is the Call of a keyless request to endpoint, for
+// AdmitAddress: its client IP under the Guard's trusted proxies.
+func (g *Guard) AddressCall(r *http.Request, endpoint string) Call {
+	return Call{Endpoint: endpoint, ClientIP: g.ClientIP(r)}
+}
+
+// LimitPerIP limits h, a keyless endpoint named endpoint, to perMinute
+// requests a minute per client IP: an HTTP adapter over AdmitAddress and
+// the refusal builder. Answers carry the rate-limit headers of the IP's
+// window; a refused request gets the refusal's problem JSON.
+func (g *Guard) LimitPerIP(endpoint string, perMinute int64, h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		a, f := g.AdmitAddress(r.Context(), g.AddressCall(r, endpoint), perMinute)
+		if f != nil {
+			f.Write(w, r)
+			return
+		}
+		a.SetHeaders(w.Header())
+		h.ServeHTTP(w, r)
+	})
 }

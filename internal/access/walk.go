@@ -2,7 +2,7 @@ package access
 
 import (
 	"fmt"
-	"net/http"
+	"net/url"
 	"strings"
 	"sync"
 	"time"
@@ -116,12 +116,13 @@ func newWalkers(cfg AbuseConfig) *walkers {
 	return ws
 }
 
-// note follows a request of the key prefix to endpoint, admitted from ip,
-// and returns the signal it raises, if any.
-func (ws *walkers) note(endpoint, prefix, ip string, r *http.Request, now time.Time) (usage.Signal, bool) {
+// note follows c, a call of the key prefix admitted at now, and returns
+// the signal it raises, if any.
+func (ws *walkers) note(c Call, prefix string, now time.Time) (usage.Signal, bool) {
+	endpoint, ip := c.Endpoint, c.ClientIP
 	switch endpoint {
 	case ws.cfg.ListEndpoint:
-		page, ok := pageParam(r)
+		page, ok := pageParam(c.Query)
 		if !ok {
 			return usage.Signal{}, false
 		}
@@ -136,7 +137,7 @@ func (ws *walkers) note(endpoint, prefix, ip string, r *http.Request, now time.T
 		return usage.Signal{Kind: SignalPageWalk, KeyPrefix: prefix, ClientIP: ip, Count: int64(n), Window: ws.cfg.Window, At: now,
 			Detail: fmt.Sprintf("walked %s page after page, pages %d to %d, within %v", endpoint, w.pages.first, w.pages.last, now.Sub(w.pages.start))}, true
 	case ws.cfg.DetailEndpoint:
-		slug := r.URL.Path[strings.LastIndexByte(r.URL.Path, '/')+1:]
+		slug := c.Path[strings.LastIndexByte(c.Path, '/')+1:]
 		if slug == "" || len(slug) > maxWalkSlug {
 			return usage.Signal{}, false
 		}
@@ -194,15 +195,15 @@ func (ws *walkers) size() int {
 	return len(ws.byKey)
 }
 
-// pageParam returns a request's page parameter (1 when absent), and false
-// when it is not a page the API would answer. The query is scanned without
-// parsing it unless it has escapes.
-func pageParam(r *http.Request) (int, bool) {
-	raw := r.URL.RawQuery
+// pageParam returns the page parameter of a raw query (1 when absent), and
+// false when it is not a page the API would answer. The query is scanned
+// without parsing it unless it has escapes.
+func pageParam(raw string) (int, bool) {
 	var v string
 	found := false
 	if strings.IndexByte(raw, '%') >= 0 || strings.IndexByte(raw, '+') >= 0 {
-		vs, ok := r.URL.Query()["page"]
+		q, _ := url.ParseQuery(raw)
+		vs, ok := q["page"]
 		if ok {
 			v, found = vs[0], true
 		}
