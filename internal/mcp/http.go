@@ -2,24 +2,28 @@ package mcp
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
 
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/fragrance-data/fragrance/internal/access"
 	"github.com/fragrance-data/fragrance/internal/catalog"
 	"github.com/fragrance-data/fragrance/internal/problem"
 )
 
-// Guard is what the HTTP transport needs of the access layer.
+// Guard is what the HTTP transport needs of the access layer: its plain
+// admission calls (access.Guard meets it).
 type Guard interface {
-	// Authenticate checks the request's key before h reads anything, and
-	// refuses it as /api would (401 missing, invalid or revoked).
-	Authenticate(endpoint string, h http.Handler) http.Handler
-	// Wrap admits, limits and meters one request of endpoint.
-	Wrap(endpoint string, h http.Handler) http.Handler
+	// CallOf reads who sends a request and from where, as /api reads it.
+	CallOf(r *http.Request, endpoint string) access.Call
+	// Check checks the key of a call and refuses it as /api would (401
+	// missing, invalid or revoked, 403 suspended, 503 fail closed).
+	Check(ctx context.Context, c access.Call) (access.Pass, *access.Refusal)
+	// AdmitPass admits, limits and meters one call of endpoint by a key
+	// that passed Check, without checking the key again.
+	AdmitPass(ctx context.Context, p access.Pass, endpoint string) (access.Admission, *access.Refusal)
 }
 
 // Endpoint is the name POST /mcp is known by; a tool call is metered as
@@ -27,16 +31,16 @@ type Guard interface {
 const Endpoint = "mcp"
 
 // Handler is POST /mcp: the streamable-HTTP transport (stateless, JSON
-// answers) behind g. The key is checked before any message is read; each
-// tool call is admitted, limited and metered by g as one request of
-// endpoint mcp.<tool>, and a refusal comes back as a tool error.
+// answers) behind g. The key is checked once, before any message is read;
+// each tool call is then admitted, limited and metered by g as one request
+// of endpoint mcp.<tool>, and a refusal comes back as a tool error.
 func Handler(cfg Config, g Guard) http.Handler {
 	h := mcpsdk.NewStreamableHTTPHandler(func(r *http.Request) *mcpsdk.Server {
 		c := cfg
-		c.Gate = guardGate(g, r)
+		c.Gate = passGate(r.Context(), g)
 		return New(c)
 	}, &mcpsdk.StreamableHTTPOptions{Stateless: true, JSONResponse: true})
-	return postOnly(g.Authenticate(Endpoint, h))
+	return postOnly(checkKey(g, h))
 }
 
 // postOnly answers 405 method_not_allowed to any method but POST, before
@@ -53,28 +57,38 @@ func postOnly(h http.Handler) http.Handler {
 	})
 }
 
-// guardGate runs each tool call of request r through g.Wrap, on a copy of
-// r without its body: the key, client address and headers are r's.
-func guardGate(g Guard, r *http.Request) Gate {
-	return func(ctx context.Context, tool string, call func() error) error {
-		var (
-			ran     bool
-			callErr error
-		)
-		inner := http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-			ran = true
-			callErr = call()
-			w.WriteHeader(statusOf(callErr))
-		})
-		r2 := r.Clone(ctx)
-		r2.Method = http.MethodPost
-		r2.Body, r2.ContentLength = http.NoBody, 0
-		rec := &recorder{header: http.Header{}}
-		g.Wrap(Endpoint+"."+tool, inner).ServeHTTP(rec, r2)
-		if ran {
-			return callErr
+// passKey is the context key of the Pass checkKey gives a request.
+type passKey struct{}
+
+// checkKey checks the request's key before h reads anything, refusing it
+// as /api would, and hands h the Pass in the request's context.
+func checkKey(g Guard, h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		p, f := g.Check(r.Context(), g.CallOf(r, Endpoint))
+		if f != nil {
+			f.Write(w, r)
+			return
 		}
-		return refusal(rec)
+		h.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), passKey{}, p)))
+	})
+}
+
+// passGate admits each tool call of the request whose context is ctx on
+// the Pass checkKey gave it; a request without one (never through
+// Handler) has every call refused.
+func passGate(ctx context.Context, g Guard) Gate {
+	p, checked := ctx.Value(passKey{}).(access.Pass)
+	return func(ctx context.Context, tool string, call func() error) error {
+		if !checked {
+			return errors.New("refused: the key of this request was not checked")
+		}
+		a, f := g.AdmitPass(ctx, p, Endpoint+"."+tool)
+		if f != nil {
+			return refusal(f)
+		}
+		err := call()
+		a.Done(statusOf(err))
+		return err
 	}
 }
 
@@ -92,50 +106,17 @@ func statusOf(err error) int {
 }
 
 // refusal turns the Guard's refusal of a tool call into the error the
-// model reads.
-func refusal(rec *recorder) error {
-	var p struct {
-		Title  string `json:"title"`
-		Detail string `json:"detail"`
-	}
-	_ = json.Unmarshal(rec.body, &p)
-	msg := p.Detail
+// model reads: its status, what to do, and when to retry.
+func refusal(f *access.Refusal) error {
+	msg := f.Problem.Detail
 	if msg == "" {
-		msg = p.Title
+		msg = f.Problem.Title
 	}
 	if msg == "" {
-		msg = http.StatusText(rec.status)
+		msg = http.StatusText(f.Status())
 	}
-	if ra := rec.header.Get("Retry-After"); ra != "" {
-		return fmt.Errorf("refused (%d): %s; retry after %s seconds", rec.status, msg, ra)
+	if f.RetryAfter > 0 {
+		return fmt.Errorf("refused (%d): %s; retry after %d seconds", f.Status(), msg, f.RetryAfterSeconds())
 	}
-	return fmt.Errorf("refused (%d): %s", rec.status, msg)
+	return fmt.Errorf("refused (%d): %s", f.Status(), msg)
 }
-
-// recorder keeps what the Guard answers when it refuses a call.
-type recorder struct {
-	header http.Header
-	status int
-	body   []byte
-}
-
-func (r *recorder) Header() http.Header { return r.header }
-
-func (r *recorder) WriteHeader(code int) {
-	if r.status == 0 {
-		r.status = code
-	}
-}
-
-func (r *recorder) Write(b []byte) (int, error) {
-	if r.status == 0 {
-		r.status = http.StatusOK
-	}
-	if len(r.body) < 4096 {
-		r.body = append(r.body, b...)
-	}
-	return len(b), nil
-}
-
-// Status is the status answered; 0 before any.
-func (r *recorder) Status() int { return r.status }

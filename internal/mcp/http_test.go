@@ -6,6 +6,7 @@ import (
 	"net/http/httptest"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -42,6 +43,13 @@ type httpFixture struct {
 
 func newHTTPFixture(t *testing.T, tiers apikey.Tiers) *httpFixture {
 	t.Helper()
+	return newHTTPFixtureWith(t, tiers, func(g *access.Guard) mcp.Guard { return g })
+}
+
+// newHTTPFixtureWith is newHTTPFixture with the MCP handler's Guard made
+// from the real one by wrap.
+func newHTTPFixtureWith(t *testing.T, tiers apikey.Tiers, wrap func(*access.Guard) mcp.Guard) *httpFixture {
+	t.Helper()
 	ctx := context.Background()
 	db, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "keys.db"))
 	if err != nil {
@@ -56,7 +64,7 @@ func newHTTPFixture(t *testing.T, tiers apikey.Tiers) *httpFixture {
 	h := servetest.NewServer(t, func(c *servetest.Config) {
 		c.Guard, c.Caller, c.Usage = g, g, m
 		c.MCP = func(ix *index.Holder, u view.URLs) http.Handler {
-			return mcp.Handler(mcp.Config{Catalogue: ix, URLs: u, Version: "test"}, g)
+			return mcp.Handler(mcp.Config{Catalogue: ix, URLs: u, Version: "test"}, wrap(g))
 		}
 	})
 	srv := httptest.NewServer(h)
@@ -182,5 +190,71 @@ func TestStreamableHTTPRefused(t *testing.T) {
 		if i == 2 && (!res.IsError || !strings.Contains(text(res), "retry after")) {
 			t.Errorf("call past the limit: error %v %q", res.IsError, text(res))
 		}
+	}
+}
+
+// countingGuard counts the calls the MCP handler makes of the Guard.
+type countingGuard struct {
+	*access.Guard
+	checks, admissions atomic.Int64
+}
+
+func (c *countingGuard) Check(ctx context.Context, call access.Call) (access.Pass, *access.Refusal) {
+	c.checks.Add(1)
+	return c.Guard.Check(ctx, call)
+}
+
+func (c *countingGuard) AdmitPass(ctx context.Context, p access.Pass, endpoint string) (access.Admission, *access.Refusal) {
+	c.admissions.Add(1)
+	return c.Guard.AdmitPass(ctx, p, endpoint)
+}
+
+// countPosts counts the POST requests a client sends.
+type countPosts struct {
+	n    *atomic.Int64
+	next http.RoundTripper
+}
+
+func (c countPosts) RoundTrip(r *http.Request) (*http.Response, error) {
+	if r.Method == http.MethodPost {
+		c.n.Add(1)
+	}
+	return c.next.RoundTrip(r)
+}
+
+// TestKeyCheckedOncePerRequest: each POST /mcp has its key checked once,
+// and each tool call it carries is admitted on that check, not checked
+// again.
+func TestKeyCheckedOncePerRequest(t *testing.T) {
+	var g *countingGuard
+	f := newHTTPFixtureWith(t, apikey.DefaultTiers(), func(real *access.Guard) mcp.Guard {
+		g = &countingGuard{Guard: real}
+		return g
+	})
+	secret, prefix := f.key(t, apikey.Pro, apikey.Active)
+	var posts atomic.Int64
+	tr := &mcpsdk.StreamableClientTransport{Endpoint: f.url, HTTPClient: &http.Client{
+		Transport: countPosts{&posts, keyHeader{"X-API-Key", secret, http.DefaultTransport}}}}
+	cs, err := mcpsdk.NewClient(&mcpsdk.Implementation{Name: "test", Version: "1"}, nil).Connect(context.Background(), tr, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	const calls = 3
+	for range calls {
+		res, err := cs.CallTool(context.Background(), &mcpsdk.CallToolParams{Name: "list_accords", Arguments: map[string]any{"limit": 1}})
+		if err != nil || res.IsError {
+			t.Fatalf("call: %v %s", err, text(res))
+		}
+	}
+	if g.checks.Load() != posts.Load() || g.admissions.Load() != calls {
+		t.Errorf("%d POSTs: %d key checks, %d tool admissions; want one check a POST and %d admissions", posts.Load(), g.checks.Load(), g.admissions.Load(), calls)
+	}
+	rep, err := f.meter.Report(context.Background(), prefix, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Endpoints["mcp.list_accords"] != calls {
+		t.Errorf("mcp.list_accords metered %d times, want %d", rep.Endpoints["mcp.list_accords"], calls)
 	}
 }

@@ -4,9 +4,9 @@
 // Markdown) and a prompt, built with the official Go SDK. It knows the
 // catalogue only through the in-memory index and package view (the same
 // answers and parameter rules as /api); over HTTP it knows the access layer
-// only through the Guard contract: the key is checked before any message is
-// read, and each tool call is admitted and metered as one request of
-// endpoint mcp.<tool>.
+// only through the Guard contract, its plain admission calls: the key is
+// checked once, before any message is read, and each tool call is admitted
+// and metered as one request of endpoint mcp.<tool>.
 package mcp
 
 import (
