@@ -62,8 +62,8 @@ func newPortal(pf portalFlags, contact string, ground *web.Site, store backend, 
 		Tiers:         guard.Tiers,
 		KeysChanged:   guard.KeysChangedHere,
 		SignInLimiter: guard.Limiter(),
-		LimitPerIP: func(h http.Handler) http.Handler {
-			return guard.LimitPerIP("portal.signin", perIP, h)
+		LimitPerIP: func(r *http.Request) (access.Admission, *access.Refusal) {
+			return guard.AdmitAddress(r.Context(), guard.AddressCall(r, "portal.signin"), perIP)
 		},
 		MaxKeys:     *pf.maxKeys,
 		KeysPerHour: *pf.keysPerHour,

@@ -32,6 +32,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fragrance-data/fragrance/internal/access"
 	"github.com/fragrance-data/fragrance/internal/access/ratelimit"
 	"github.com/fragrance-data/fragrance/internal/account"
 	"github.com/fragrance-data/fragrance/internal/apikey"
@@ -109,11 +110,13 @@ type Config struct {
 	// SignInPerAddress limits the sign-in links sent to one address; zero
 	// means DefaultSignInPerAddress.
 	SignInPerAddress AddressLimits
-	// LimitPerIP wraps the form that sends sign-in links in a limit per
-	// client IP (access.Guard.LimitPerIP with a name and a rate). What it
-	// answers itself, a refusal (429) or a failure (503), the visitor gets
-	// as a page with that status. Nil: no limit per IP.
-	LimitPerIP func(http.Handler) http.Handler
+	// LimitPerIP admits a request of the form that sends sign-in links on
+	// a limit per client IP (access.Guard.AdmitAddress with a name and a
+	// rate). An admitted request's answer carries the window's rate-limit
+	// headers; a refusal, by the limit (429) or by a limiter that cannot
+	// decide (503), gets a page with its status and headers. Nil: no limit
+	// per IP.
+	LimitPerIP func(r *http.Request) (access.Admission, *access.Refusal)
 	// MaxKeys is the most live keys an account may hold: every key that
 	// works or may work again (account.Live), a rolled key counting until
 	// it stops; 0 means DefaultMaxKeys (flag --portal-max-keys).

@@ -219,62 +219,31 @@ func (p *Portal) signIn(w http.ResponseWriter, r *http.Request) {
 	session.SeeOther(w, r, "/developer/keys")
 }
 
-// perIP puts h behind Config.LimitPerIP. The wrapper answers a refusal or
-// a failure itself, as the API's problem JSON; here the visitor gets a
-// page with the same status instead.
+// perIP puts h behind Config.LimitPerIP: an admitted request is answered
+// by h with its address's rate-limit headers; a refused one gets a page
+// with the refusal's status and headers (Retry-After, the rate-limit
+// ones), not the API's problem JSON.
 func (p *Portal) perIP(h http.HandlerFunc) http.HandlerFunc {
 	if p.cfg.LimitPerIP == nil {
 		return h
 	}
 	return func(w http.ResponseWriter, r *http.Request) {
-		iw := &interceptWriter{ResponseWriter: w}
-		p.cfg.LimitPerIP(http.HandlerFunc(func(w2 http.ResponseWriter, r2 *http.Request) {
-			iw.passed = true
-			h(w2, r2)
-		})).ServeHTTP(iw, r)
-		switch {
-		case iw.passed:
-		case iw.status == http.StatusTooManyRequests:
-			p.message(w, r, http.StatusTooManyRequests, message{Heading: "Too many sign-in requests",
-				Text: "Too many sign-in links were asked for from your network in the last minute. Wait a minute, then ask again.",
-				Back: "/developer"})
-		default:
-			p.unavailable(w, r, fmt.Errorf("the per-IP limit answered %d", iw.status))
+		a, f := p.cfg.LimitPerIP(r)
+		if f == nil {
+			a.SetHeaders(w.Header())
+			h(w, r)
+			return
 		}
+		f.SetHeaders(w.Header())
+		if !f.Limited() {
+			p.unavailable(w, r, fmt.Errorf("the per-IP limit refused with %d: %s", f.Status(), f.Problem.Detail))
+			return
+		}
+		p.message(w, r, f.Status(), message{Heading: "Too many sign-in requests",
+			Text: "Too many sign-in links were asked for from your network in the last minute. Wait a minute, then ask again.",
+			Back: "/developer"})
 	}
 }
-
-// interceptWriter passes everything through once the wrapped handler ran
-// (passed), and swallows what a wrapper answered before it, keeping only
-// the status (its headers, Retry-After and the rate-limit ones, stay).
-type interceptWriter struct {
-	http.ResponseWriter
-	passed bool
-	status int
-}
-
-func (w *interceptWriter) WriteHeader(code int) {
-	if w.passed {
-		w.ResponseWriter.WriteHeader(code)
-		return
-	}
-	if w.status == 0 {
-		w.status = code
-	}
-}
-
-func (w *interceptWriter) Write(b []byte) (int, error) {
-	if w.passed {
-		return w.ResponseWriter.Write(b)
-	}
-	if w.status == 0 {
-		w.status = http.StatusOK
-	}
-	return len(b), nil
-}
-
-// Unwrap lets http.ResponseController reach the underlying writer.
-func (w *interceptWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // linkMinutes is how long a sign-in link works, in the pages' and the
 // mail's words.

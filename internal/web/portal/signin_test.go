@@ -1,7 +1,6 @@
 package portal_test
 
 import (
-	"encoding/json"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -9,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fragrance-data/fragrance/internal/access"
 	"github.com/fragrance-data/fragrance/internal/access/ratelimit"
 	"github.com/fragrance-data/fragrance/internal/apikey"
 	"github.com/fragrance-data/fragrance/internal/web"
@@ -125,23 +125,18 @@ func TestCrossOriginRefused(t *testing.T) {
 	}
 }
 
-// limitPerIP stands in for access.Guard.LimitPerIP: perMinute requests a
-// minute per client IP, refusals answered as the API's problem JSON.
-func limitPerIP(clock func() time.Time, perMinute int64) func(http.Handler) http.Handler {
+// limitPerIP stands in for access.Guard.AdmitAddress: perMinute requests
+// a minute per client IP, refusals made by the access layer's refusal
+// builder.
+func limitPerIP(clock func() time.Time, perMinute int64) func(*http.Request) (access.Admission, *access.Refusal) {
 	l := ratelimit.NewMemLimiter(ratelimit.MemOptions{Now: clock})
-	return func(h http.Handler) http.Handler {
-		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			ip, _, _ := strings.Cut(r.RemoteAddr, ":")
-			d, _ := l.Allow(r.Context(), "ip:signin:"+ip, apikey.Limits{PerMinute: perMinute})
-			if !d.Allowed {
-				w.Header().Set("Content-Type", "application/problem+json")
-				w.Header().Set("Retry-After", "60")
-				w.WriteHeader(http.StatusTooManyRequests)
-				json.NewEncoder(w).Encode(map[string]any{"code": "rate_limited", "status": 429})
-				return
-			}
-			h.ServeHTTP(w, r)
-		})
+	return func(r *http.Request) (access.Admission, *access.Refusal) {
+		ip, _, _ := strings.Cut(r.RemoteAddr, ":")
+		d, _ := l.Allow(r.Context(), "ip:signin:"+ip, apikey.Limits{PerMinute: perMinute})
+		if !d.Allowed {
+			return access.Admission{}, access.TooMany("Too many from this address.", d.RetryAfter(), d.Violated()...)
+		}
+		return access.Admission{Decision: d, ClientIP: ip}, nil
 	}
 }
 
