@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fragrance-data/fragrance/internal/access"
 	"github.com/fragrance-data/fragrance/internal/catalog"
 	"github.com/fragrance-data/fragrance/internal/images/encode"
 	"github.com/fragrance-data/fragrance/internal/imgstore"
@@ -78,17 +79,17 @@ func (s *Service) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		notFound(w, r, "The transparent image of this perfume has not been processed yet; use image instead.")
 		return
 	case errors.As(err, &tooMany):
-		h.Set("Retry-After", strconv.Itoa(retrySeconds(tooMany.wait)))
 		h.Set("Cache-Control", "no-store")
+		refusal := access.TooMany("Too many images not drawn yet were asked for from this address; try again after Retry-After seconds.", tooMany.wait)
 		// A browser's <img> shows the body of any status: a page browsed
 		// fast on a fresh install shows plain bottles, not broken images.
 		// The status and Retry-After are the same for every client.
 		if ph, perr := s.placeholder(); perr == nil && acceptsImage(r) {
-			writePlaceholder(w, r, kind, PlaceholderTooMany, http.StatusTooManyRequests, ph)
+			refusal.SetHeaders(h)
+			writePlaceholder(w, r, kind, PlaceholderTooMany, refusal.Status(), ph)
 			return
 		}
-		problem.Write(w, r, problem.Of(problem.RateLimited,
-			"Too many images not drawn yet were asked for from this address; try again after Retry-After seconds."))
+		refusal.Write(w, r)
 		return
 	case errors.Is(err, errRenderBusy):
 		// The pool sheds the drawing, not the picture: a page or an app
@@ -134,11 +135,6 @@ func queryVersion(raw string) string {
 		}
 	}
 	return ""
-}
-
-// retrySeconds is a Retry-After value: whole seconds, at least one.
-func retrySeconds(d time.Duration) int {
-	return max(1, int((d+time.Second-1)/time.Second))
 }
 
 // notFound answers a 404 that caches briefly.
