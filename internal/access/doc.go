@@ -1,12 +1,32 @@
-// Package access decides who may call the API and how often. Its HTTP
-// piece is the Guard, whose Wrap goes around every keyed handler: it reads
-// and checks the key (the format and records are package apikey's), asks
-// the limiter whether the key's windows admit the request (package
-// ratelimit, in process or on Redis), sets the rate-limit headers, counts
-// the request into the meter (package meter) and watches for abuse. It
-// knows storage only through the apikey.Store contract.
+// Package access decides who may call the API and how often. Its heart is
+// the Guard's admission, a plain Go call every surface makes: given a Call
+// (who: the key presented, or none; from where: the client IP under the
+// trusted-proxy rule, the Origin of a browser; which endpoint, and its URL
+// for the scraping walks), it returns an Admission (the key, the decision
+// of its windows for the rate-limit headers, and Done, which meters the
+// outcome) or a Refusal (the problem, Retry-After and the rate-limit
+// headers). It reads and checks the key (the format and records are
+// package apikey's), asks the limiter whether the key's windows admit the
+// call (package ratelimit, in process or on Redis), counts the call into
+// the meter (package meter) and watches for abuse. It knows storage only
+// through the apikey.Store contract.
 //
-//	access/            the Guard: key check and cache, client IP, headers, abuse signals
+//	Check          the key check alone: a Pass, or a refusal (401, 403, 503, 429 failed checks)
+//	Admit          Check, then the key's windows (429), the abuse signals and the walks
+//	AdmitUsage     Admit on the usage budget, the key's windows only peeked at (/api/usage)
+//	AdmitPass      Admit for a call of a key already checked (each tool call of POST /mcp)
+//	AdmitAddress   a keyless call on its client IP's window (the site search, the sign-in form)
+//
+// Every refusal is made by one refusal builder (refusal.go): Refusal.Write
+// answers it as problem JSON with its headers, and a surface that draws its
+// own answer (the portal's page, the image host's placeholder, an MCP tool
+// error) takes its Status and SetHeaders. No other file writes a 429
+// (internal/archtest holds to it). The HTTP middleware is a thin adapter
+// over the admission and the builder: Wrap, WrapUsage, Authenticate and
+// LimitPerIP read the Call of a request (CallOf), answer a refusal, or set
+// the headers, hand the handler the key (Caller) and report its status.
+//
+//	access/            the Guard: admission, refusals, key check and cache, client IP, headers, abuse signals
 //	access/ratelimit/  sliding windows: the Limiter contract, MemLimiter
 //	  redislimit/      the windows on Redis, shared by replicas
 //	  limitertest/     the contract suite every limiter passes
@@ -39,8 +59,8 @@
 // # The usage report
 //
 // A handler that reports on the key's own windows (/api/usage) goes behind
-// WrapUsage instead of Wrap: it is counted against a small budget of the
-// key's own (Config.UsageBudget, 10 a minute and 500 a day, refusals named
+// WrapUsage (AdmitUsage) instead of Wrap: it is counted against a small
+// budget of the key's own (Config.UsageBudget, 10 a minute and 500 a day, refusals named
 // usage_minute and usage_day) and only peeks at the key's windows, so it
 // answers while the key is rate-limited and costs it nothing.
 //

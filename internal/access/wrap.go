@@ -14,7 +14,7 @@ import "net/http"
 //     as from any other (one broken client behind a NAT must not lock out
 //     its neighbours);
 //  3. the key's windows admit the request or it gets 429;
-//  4. h runs with the key in its context (KeyFrom), without api_key in its
+//  4. h runs with the key in its context (Caller), without api_key in its
 //     URL, and the rate-limit headers set;
 //  5. the request is metered once h has returned; it is noted for the
 //     abuse signals (before h runs, or when refused with 429), and a signal
