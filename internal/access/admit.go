@@ -81,11 +81,11 @@ func (a *Admission) Done(status int) {
 // A Pass counts against no window and is not metered. When ctx carries a
 // LogInfo (LogInfoKey), Check notes the client IP and key prefix in it.
 func (g *Guard) Check(ctx context.Context, c Call) (Pass, *Refusal) {
-	return g.check(ctx, c, g.now())
+	return g.check(ctx, &c, g.now())
 }
 
 // check is Check at now (the Guard reads its clock once a call).
-func (g *Guard) check(ctx context.Context, c Call, now time.Time) (Pass, *Refusal) {
+func (g *Guard) check(ctx context.Context, c *Call, now time.Time) (Pass, *Refusal) {
 	li := logInfoFrom(ctx)
 	if li != nil {
 		li.ClientIP = c.ClientIP
@@ -127,11 +127,11 @@ func (g *Guard) check(ctx context.Context, c Call, now time.Time) (Pass, *Refusa
 // AbuseConfig.AutoSuspend suspends its key: the key's next call gets 403),
 // and is metered when its Admission is Done.
 func (g *Guard) Admit(ctx context.Context, c Call) (Admission, *Refusal) {
-	p, f := g.check(ctx, c, g.now())
+	p, f := g.check(ctx, &c, g.now())
 	if f != nil {
 		return Admission{}, f
 	}
-	return g.admitKey(ctx, p, c)
+	return g.admitKey(ctx, &p, &c)
 }
 
 // AdmitPass is Admit for a call of a key that already passed Check, such
@@ -140,7 +140,7 @@ func (g *Guard) Admit(ctx context.Context, c Call) (Admission, *Refusal) {
 // key being checked again.
 func (g *Guard) AdmitPass(ctx context.Context, p Pass, endpoint string) (Admission, *Refusal) {
 	p.at, p.li = g.now(), nil // a call of its own, not the checked request
-	return g.admitKey(ctx, p, Call{Endpoint: endpoint, ClientIP: p.ip})
+	return g.admitKey(ctx, &p, &Call{Endpoint: endpoint, ClientIP: p.ip})
 }
 
 // AdmitUsage is Admit for a call that reports on the key's own windows
@@ -150,7 +150,7 @@ func (g *Guard) AdmitPass(ctx context.Context, p Pass, endpoint string) (Admissi
 // Admission's Decision then shows as they stand. So the report answers
 // while the key is rate-limited, and costs it nothing.
 func (g *Guard) AdmitUsage(ctx context.Context, c Call) (Admission, *Refusal) {
-	p, f := g.check(ctx, c, g.now())
+	p, f := g.check(ctx, &c, g.now())
 	if f != nil {
 		return Admission{}, f
 	}
@@ -167,14 +167,14 @@ func (g *Guard) AdmitUsage(ctx context.Context, c Call) (Admission, *Refusal) {
 		for _, v := range violated {
 			g.metrics.refusals.WithLabelValues(v).Inc()
 		}
-		g.refused(ctx, p, c.Endpoint)
+		g.refused(ctx, &p, c.Endpoint)
 		return Admission{}, usageRefused(budget, violated, d)
 	}
-	return g.admitted(ctx, p, c, d), nil
+	return g.admitted(ctx, &p, &c, d), nil
 }
 
 // admitKey counts c, a call of p's key, against the key's windows.
-func (g *Guard) admitKey(ctx context.Context, p Pass, c Call) (Admission, *Refusal) {
+func (g *Guard) admitKey(ctx context.Context, p *Pass, c *Call) (Admission, *Refusal) {
 	d, err := g.limiter.Allow(ctx, p.key.Prefix, g.Tiers().For(p.key))
 	if err != nil {
 		return Admission{}, g.limiterFailed(p.key, err)
@@ -191,7 +191,7 @@ func (g *Guard) admitKey(ctx context.Context, p Pass, c Call) (Admission, *Refus
 
 // admitted notes an admitted call for the abuse signals and the walks,
 // and returns its Admission.
-func (g *Guard) admitted(ctx context.Context, p Pass, c Call, d ratelimit.Decision) Admission {
+func (g *Guard) admitted(ctx context.Context, p *Pass, c *Call, d ratelimit.Decision) Admission {
 	if s, ok := g.abuse.seen(p.key.Prefix, p.ip, p.at); ok {
 		g.signal(ctx, p.key, p.ip, s)
 	}
@@ -203,7 +203,7 @@ func (g *Guard) admitted(ctx context.Context, p Pass, c Call, d ratelimit.Decisi
 
 // refused meters a call of p's key to endpoint refused by a limit, and
 // notes it for the abuse signals.
-func (g *Guard) refused(ctx context.Context, p Pass, endpoint string) {
+func (g *Guard) refused(ctx context.Context, p *Pass, endpoint string) {
 	g.meter.Request(p.key.Prefix, endpoint, http.StatusTooManyRequests, p.at, 0)
 	if s, ok := g.abuse.refused(p.key.Prefix, p.ip, p.at); ok {
 		g.signal(ctx, p.key, p.ip, s)
@@ -245,7 +245,7 @@ func usagePolicies(windows []string) []string {
 // checked reports a key that was presented and failed its check
 // (malformed, or unknown to the store), which check counts against the
 // client IP.
-func (g *Guard) authenticate(ctx context.Context, c Call, now time.Time) (key apikey.Key, code string, checked bool) {
+func (g *Guard) authenticate(ctx context.Context, c *Call, now time.Time) (key apikey.Key, code string, checked bool) {
 	if c.Key == "" {
 		return apikey.Key{}, problem.MissingAPIKey, false
 	}

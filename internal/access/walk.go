@@ -118,7 +118,7 @@ func newWalkers(cfg AbuseConfig) *walkers {
 
 // note follows c, a call of the key prefix admitted at now, and returns
 // the signal it raises, if any.
-func (ws *walkers) note(c Call, prefix string, now time.Time) (usage.Signal, bool) {
+func (ws *walkers) note(c *Call, prefix string, now time.Time) (usage.Signal, bool) {
 	endpoint, ip := c.Endpoint, c.ClientIP
 	switch endpoint {
 	case ws.cfg.ListEndpoint:

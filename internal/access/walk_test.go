@@ -15,8 +15,8 @@ import (
 )
 
 // callTo is the Call of request r to endpoint from ip, as CallOf reads it.
-func callTo(endpoint, ip string, r *http.Request) Call {
-	return Call{Endpoint: endpoint, ClientIP: ip, Path: r.URL.Path, Query: r.URL.RawQuery}
+func callTo(endpoint, ip string, r *http.Request) *Call {
+	return &Call{Endpoint: endpoint, ClientIP: ip, Path: r.URL.Path, Query: r.URL.RawQuery}
 }
 
 func testWalkers(max int) (*walkers, *testclock.Clock) {
