@@ -42,7 +42,9 @@ func (g *Guard) Caller(ctx context.Context) (apikey.Key, ratelimit.Decision, api
 
 // LogInfo is what the Guard tells middleware that runs outside it, such as
 // the access log, which cannot see the context the Guard gives the handler.
-// The Guard fills it during ServeHTTP; read it after ServeHTTP returns.
+// The Guard fills it during ServeHTTP, and so do its admission calls
+// (Check, Admit, AdmitAddress) given the request's context; read it after
+// ServeHTTP returns.
 type LogInfo struct {
 	// KeyPrefix is the display prefix of the request's key, once the key
 	// is known (also when the request was then refused); never the key.
