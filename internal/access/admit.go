@@ -81,16 +81,22 @@ func (a *Admission) Done(status int) {
 // A Pass counts against no window and is not metered. When ctx carries a
 // LogInfo (LogInfoKey), Check notes the client IP and key prefix in it.
 func (g *Guard) Check(ctx context.Context, c Call) (Pass, *Refusal) {
-	return g.check(ctx, &c, g.now())
+	var p Pass
+	if f := g.check(ctx, &c, g.now(), &p); f != nil {
+		return Pass{}, f
+	}
+	return p, nil
 }
 
-// check is Check at now (the Guard reads its clock once a call).
-func (g *Guard) check(ctx context.Context, c *Call, now time.Time) (Pass, *Refusal) {
+// check is Check at now (the Guard reads its clock once a call), filling
+// p in place: the hot path copies no key record it need not.
+func (g *Guard) check(ctx context.Context, c *Call, now time.Time, p *Pass) *Refusal {
 	li := logInfoFrom(ctx)
 	if li != nil {
 		li.ClientIP = c.ClientIP
 	}
-	key, code, checked := g.authenticate(ctx, c, now)
+	key := &p.key
+	code, checked := g.authenticate(ctx, c, now, key)
 	if li != nil {
 		li.KeyPrefix = key.Prefix
 	}
@@ -101,7 +107,7 @@ func (g *Guard) check(ctx context.Context, c *Call, now time.Time) (Pass, *Refus
 		failures, _ := g.failures.Peek(ctx, c.ClientIP, g.cfg.FailedChecks) // never fails
 		if !failures.Allowed {
 			g.metrics.refusals.WithLabelValues(PolicyFailedChecks).Inc()
-			return Pass{}, tooManyFailures(failures.RetryAfter())
+			return tooManyFailures(failures.RetryAfter())
 		}
 		if checked {
 			g.failedCheck(ctx, c.ClientIP)
@@ -113,9 +119,10 @@ func (g *Guard) check(ctx context.Context, c *Call, now time.Time) (Pass, *Refus
 		if key.Prefix != "" {
 			g.meter.Request(key.Prefix, c.Endpoint, f.Status(), now, 0)
 		}
-		return Pass{}, f
+		return f
 	}
-	return Pass{key: key, ip: c.ClientIP, at: now, li: li}, nil
+	p.ip, p.at, p.li = c.ClientIP, now, li
+	return nil
 }
 
 // Admit checks the key of c (Check) and counts c against the key's
@@ -127,11 +134,20 @@ func (g *Guard) check(ctx context.Context, c *Call, now time.Time) (Pass, *Refus
 // AbuseConfig.AutoSuspend suspends its key: the key's next call gets 403),
 // and is metered when its Admission is Done.
 func (g *Guard) Admit(ctx context.Context, c Call) (Admission, *Refusal) {
-	p, f := g.check(ctx, &c, g.now())
-	if f != nil {
+	var a Admission
+	if f := g.admit(ctx, &c, &a); f != nil {
 		return Admission{}, f
 	}
-	return g.admitKey(ctx, &p, &c)
+	return a, nil
+}
+
+// admit is Admit filling a in place, as Wrap calls it.
+func (g *Guard) admit(ctx context.Context, c *Call, a *Admission) *Refusal {
+	var p Pass
+	if f := g.check(ctx, c, g.now(), &p); f != nil {
+		return f
+	}
+	return g.admitKey(ctx, &p, c, a)
 }
 
 // AdmitPass is Admit for a call of a key that already passed Check, such
@@ -140,7 +156,11 @@ func (g *Guard) Admit(ctx context.Context, c Call) (Admission, *Refusal) {
 // key being checked again.
 func (g *Guard) AdmitPass(ctx context.Context, p Pass, endpoint string) (Admission, *Refusal) {
 	p.at, p.li = g.now(), nil // a call of its own, not the checked request
-	return g.admitKey(ctx, &p, &Call{Endpoint: endpoint, ClientIP: p.ip})
+	var a Admission
+	if f := g.admitKey(ctx, &p, &Call{Endpoint: endpoint, ClientIP: p.ip}, &a); f != nil {
+		return Admission{}, f
+	}
+	return a, nil
 }
 
 // AdmitUsage is Admit for a call that reports on the key's own windows
@@ -150,9 +170,18 @@ func (g *Guard) AdmitPass(ctx context.Context, p Pass, endpoint string) (Admissi
 // Admission's Decision then shows as they stand. So the report answers
 // while the key is rate-limited, and costs it nothing.
 func (g *Guard) AdmitUsage(ctx context.Context, c Call) (Admission, *Refusal) {
-	p, f := g.check(ctx, &c, g.now())
-	if f != nil {
+	var a Admission
+	if f := g.admitUsage(ctx, &c, &a); f != nil {
 		return Admission{}, f
+	}
+	return a, nil
+}
+
+// admitUsage is AdmitUsage filling a in place, as WrapUsage calls it.
+func (g *Guard) admitUsage(ctx context.Context, c *Call, a *Admission) *Refusal {
+	var p Pass
+	if f := g.check(ctx, c, g.now(), &p); f != nil {
+		return f
 	}
 	budget, err := g.limiter.Allow(ctx, usageBudgetPrefix+p.key.Prefix, g.cfg.UsageBudget)
 	var d ratelimit.Decision
@@ -160,7 +189,7 @@ func (g *Guard) AdmitUsage(ctx context.Context, c Call) (Admission, *Refusal) {
 		d, err = g.Peek(ctx, p.key)
 	}
 	if err != nil {
-		return Admission{}, g.limiterFailed(p.key, err)
+		return g.limiterFailed(p.key, err)
 	}
 	if !budget.Allowed {
 		violated := usagePolicies(budget.Violated())
@@ -168,37 +197,41 @@ func (g *Guard) AdmitUsage(ctx context.Context, c Call) (Admission, *Refusal) {
 			g.metrics.refusals.WithLabelValues(v).Inc()
 		}
 		g.refused(ctx, &p, c.Endpoint)
-		return Admission{}, usageRefused(budget, violated, d)
+		return usageRefused(budget, violated, d)
 	}
-	return g.admitted(ctx, &p, &c, d), nil
+	g.admitted(ctx, &p, c, &d, a)
+	return nil
 }
 
-// admitKey counts c, a call of p's key, against the key's windows.
-func (g *Guard) admitKey(ctx context.Context, p *Pass, c *Call) (Admission, *Refusal) {
+// admitKey counts c, a call of p's key, against the key's windows, and
+// fills a when they admit it.
+func (g *Guard) admitKey(ctx context.Context, p *Pass, c *Call, a *Admission) *Refusal {
 	d, err := g.limiter.Allow(ctx, p.key.Prefix, g.Tiers().For(p.key))
 	if err != nil {
-		return Admission{}, g.limiterFailed(p.key, err)
+		return g.limiterFailed(p.key, err)
 	}
 	if !d.Allowed {
 		for _, v := range d.Violated() {
 			g.metrics.refusals.WithLabelValues(v).Inc()
 		}
 		g.refused(ctx, p, c.Endpoint)
-		return Admission{}, rateLimited(d)
+		return rateLimited(d)
 	}
-	return g.admitted(ctx, p, c, d), nil
+	g.admitted(ctx, p, c, &d, a)
+	return nil
 }
 
 // admitted notes an admitted call for the abuse signals and the walks,
-// and returns its Admission.
-func (g *Guard) admitted(ctx context.Context, p *Pass, c *Call, d ratelimit.Decision) Admission {
+// and fills its Admission a.
+func (g *Guard) admitted(ctx context.Context, p *Pass, c *Call, d *ratelimit.Decision, a *Admission) {
 	if s, ok := g.abuse.seen(p.key.Prefix, p.ip, p.at); ok {
 		g.signal(ctx, p.key, p.ip, s)
 	}
 	if s, ok := g.walks.note(c, p.key.Prefix, p.at); ok {
 		g.signal(ctx, p.key, p.ip, s)
 	}
-	return Admission{Key: p.key, Decision: d, ClientIP: p.ip, g: g, endpoint: c.Endpoint, at: p.at, li: p.li}
+	a.Key, a.Decision, a.ClientIP = p.key, *d, p.ip
+	a.g, a.endpoint, a.at, a.li = g, c.Endpoint, p.at, p.li
 }
 
 // refused meters a call of p's key to endpoint refused by a limit, and
@@ -240,18 +273,18 @@ func usagePolicies(windows []string) []string {
 	return out
 }
 
-// authenticate returns the key of c, or the problem code refusing it
-// (with the key when it is known, so the refusal can be metered) at now;
-// checked reports a key that was presented and failed its check
-// (malformed, or unknown to the store), which check counts against the
-// client IP.
-func (g *Guard) authenticate(ctx context.Context, c *Call, now time.Time) (key apikey.Key, code string, checked bool) {
+// authenticate puts the key of c in key, or returns the problem code
+// refusing it at now (with key filled when it is known, so the refusal
+// can be metered); checked reports a key that was presented and failed
+// its check (malformed, or unknown to the store), which check counts
+// against the client IP.
+func (g *Guard) authenticate(ctx context.Context, c *Call, now time.Time, key *apikey.Key) (code string, checked bool) {
 	if c.Key == "" {
-		return apikey.Key{}, problem.MissingAPIKey, false
+		return problem.MissingAPIKey, false
 	}
 	sum, ok := apikey.Hash(c.Key)
 	if !ok {
-		return apikey.Key{}, problem.InvalidAPIKey, true
+		return problem.InvalidAPIKey, true
 	}
 	// A key in the cache passed its checksum when it was cached; any
 	// other is checked before the store is asked (a mistyped key never
@@ -259,7 +292,7 @@ func (g *Guard) authenticate(ctx context.Context, c *Call, now time.Time) (key a
 	k, how, err, cached := g.cache.cached(sum, now)
 	if !cached {
 		if !apikey.ChecksumOK(c.Key) {
-			return apikey.Key{}, problem.InvalidAPIKey, true
+			return problem.InvalidAPIKey, true
 		}
 		k, how, err = g.cache.get(ctx, sum, now, g.keys.KeyByHash)
 	}
@@ -267,30 +300,31 @@ func (g *Guard) authenticate(ctx context.Context, c *Call, now time.Time) (key a
 	switch {
 	case errors.Is(err, catalog.ErrNotFound):
 		g.noteStoreOK()
-		return apikey.Key{}, problem.InvalidAPIKey, true
+		return problem.InvalidAPIKey, true
 	case err != nil:
 		g.noteStore(err)
-		return apikey.Key{}, problem.Unavailable, false
+		return problem.Unavailable, false
 	case how == cacheMiss:
 		g.noteStoreOK()
 	}
-	if k.Expired(now) {
+	*key = k
+	if key.Expired(now) {
 		// Past its grace period a replaced key is as dead as a revoked
 		// one. The cached copy carries ExpiresAt, so this holds from that
 		// instant on, however long the entry stays cached.
-		return k, problem.RevokedAPIKey, false
+		return problem.RevokedAPIKey, false
 	}
-	switch k.State {
+	switch key.State {
 	case apikey.Active:
 	case apikey.Suspended:
-		return k, problem.SuspendedAPIKey, false
+		return problem.SuspendedAPIKey, false
 	default: // revoked, or a state this code does not know: refuse
-		return k, problem.RevokedAPIKey, false
+		return problem.RevokedAPIKey, false
 	}
-	if c.Origin != "" && !k.AllowsOrigin(c.Origin) {
-		return k, problem.OriginNotAllowed, false
+	if c.Origin != "" && !key.AllowsOrigin(c.Origin) {
+		return problem.OriginNotAllowed, false
 	}
-	return k, "", false
+	return "", false
 }
 
 // failedCheck counts a failed key check against the client IP, and raises

@@ -24,8 +24,9 @@ import "net/http"
 // CORS preflight must be answered before Wrap: it needs no key.
 func (g *Guard) Wrap(endpoint string, h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		a, f := g.Admit(r.Context(), g.CallOf(r, endpoint))
-		g.serve(w, r, &a, f, h)
+		var a Admission
+		c := g.CallOf(r, endpoint)
+		g.serve(w, r, &a, g.admit(r.Context(), &c, &a), h)
 	})
 }
 
@@ -38,8 +39,9 @@ func (g *Guard) Wrap(endpoint string, h http.Handler) http.Handler {
 // and costs it nothing.
 func (g *Guard) WrapUsage(endpoint string, h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		a, f := g.AdmitUsage(r.Context(), g.CallOf(r, endpoint))
-		g.serve(w, r, &a, f, h)
+		var a Admission
+		c := g.CallOf(r, endpoint)
+		g.serve(w, r, &a, g.admitUsage(r.Context(), &c, &a), h)
 	})
 }
 
