@@ -100,3 +100,63 @@
     });
   });
 })();
+
+// The cookie banner: with JavaScript a choice is sent without leaving the
+// page, so the visitor stays where they were on it (the banner goes);
+// consent to analytics, where the operator has a snippet, reloads the page
+// instead, which then carries it, and the browser keeps the scroll
+// position. Without JavaScript the form posts and comes back to the same
+// address.
+(function () {
+  "use strict";
+  var banner = document.querySelector("section.consent");
+  var form = banner && banner.querySelector("form");
+  if (!form || !window.fetch || !window.URLSearchParams) return;
+  form.addEventListener("submit", function (e) {
+    var button = e.submitter;
+    if (!button || button.name !== "choice") return;
+    e.preventDefault();
+    var data = new FormData(form);
+    data.set("choice", button.value);
+    var choice = button.value;
+    var analytics = choice === "accept" || (choice === "save" && data.get("analytics") === "on");
+    fetch(form.action, { method: "POST", body: new URLSearchParams(data), credentials: "same-origin", redirect: "manual" })
+      .then(function (r) {
+        if (r.type !== "opaqueredirect" && !r.ok) throw new Error("consent: " + r.status);
+        if (analytics && form.hasAttribute("data-analytics")) {
+          location.reload();
+          return;
+        }
+        var hadFocus = banner.contains(document.activeElement);
+        banner.remove();
+        document.body.classList.remove("asking");
+        if (hadFocus) document.getElementById("main").focus({ preventScroll: true });
+      })
+      .catch(function () {
+        // Post it the plain way, which comes back to this page.
+        var field = document.createElement("input");
+        field.type = "hidden";
+        field.name = "choice";
+        field.value = choice;
+        form.appendChild(field);
+        form.submit();
+      });
+  });
+})();
+
+// The header's Menu (a details element on a phone): Escape closes it and
+// gives the focus back to its button; a click elsewhere closes it.
+(function () {
+  "use strict";
+  var menu = document.querySelector("details.menu");
+  if (!menu) return;
+  document.addEventListener("keydown", function (e) {
+    if (e.key === "Escape" && menu.open) {
+      menu.open = false;
+      menu.querySelector("summary").focus();
+    }
+  });
+  document.addEventListener("click", function (e) {
+    if (menu.open && !menu.contains(e.target)) menu.open = false;
+  });
+})();
