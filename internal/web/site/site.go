@@ -62,6 +62,9 @@ const (
 	// similarOnPage and dupesOnPage are the cards of a perfume page.
 	similarOnPage = 6
 	dupesOnPage   = 6
+	// brandMoreOnPage are the cards of a perfume's brand on its page
+	// when it has no similar perfume.
+	brandMoreOnPage = 6
 )
 
 // New parses the website's templates.
@@ -91,6 +94,7 @@ func funcs() template.FuncMap {
 		"perfumeURL":  PerfumeURL,
 		"brandURL":    BrandURL,
 		"perfumerURL": PerfumerURL,
+		"edge":        edge,
 	}
 }
 
