@@ -160,3 +160,42 @@
     if (menu.open && !menu.contains(e.target)) menu.open = false;
   });
 })();
+
+// Live filters: a list's filter (a GET form with data-live="ID …")
+// shows its answer as the visitor types. The script asks for the page the
+// form would open and puts the content of its elements ID … in place of
+// this page's (the list, its status, which is a live region, and the
+// index); the address follows, so that a reload or a shared link shows
+// the same. Without JavaScript the form's button does it.
+(function () {
+  "use strict";
+  if (!window.fetch || !window.DOMParser || !window.URLSearchParams) return;
+  document.querySelectorAll("form[data-live]").forEach(function (form) {
+    var ids = form.getAttribute("data-live").split(/\s+/);
+    var input = form.querySelector("input[name=q]");
+    if (!input) return;
+    var timer = 0, seq = 0;
+    function show(url) {
+      var mine = ++seq;
+      fetch(url, { headers: { Accept: "text/html" }, credentials: "same-origin" })
+        .then(function (r) { return r.ok ? r.text() : Promise.reject(r.status); })
+        .then(function (html) {
+          if (mine !== seq) return;
+          var doc = new DOMParser().parseFromString(html, "text/html");
+          ids.forEach(function (id) {
+            var here = document.getElementById(id), there = doc.getElementById(id);
+            if (here && there) here.replaceChildren.apply(here, Array.prototype.map.call(there.childNodes, function (n) { return document.importNode(n, true); }));
+          });
+          history.replaceState(null, "", url);
+        })
+        .catch(function () {});
+    }
+    input.addEventListener("input", function () {
+      clearTimeout(timer);
+      timer = setTimeout(function () {
+        var q = input.value.trim();
+        show(form.action + (q ? "?q=" + encodeURIComponent(q) : ""));
+      }, 200);
+    });
+  });
+})();

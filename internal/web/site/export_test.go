@@ -168,3 +168,20 @@ func spoil(p *perfumePage, hostile []string) {
 		b.RatingCount = j * 1000
 	}
 }
+
+// NoteGroupUses counts the uses of notes of ix (a perfume's each), all
+// and those of the "Other notes" group, with the names of the most used
+// of these, and names the last group of the notes list.
+func NoteGroupUses(ix *index.Index) (uses, other int, others []string, last string) {
+	l := makeLists(ix)
+	for _, g := range l.noteGroups {
+		for _, n := range g.notes {
+			uses += n.Count
+			if g.ID == otherNotes.ID {
+				other += n.Count
+				others = append(others, n.Name)
+			}
+		}
+	}
+	return uses, other, others, l.noteGroups[len(l.noteGroups)-1].ID
+}

@@ -51,6 +51,7 @@ type Site struct {
 	loaded   loaded
 	partSize int
 	cache    pageCache
+	lists    listsCache
 }
 
 // The page sizes of the lists.
@@ -75,6 +76,9 @@ func New(cfg Config) (*Site, error) {
 	s := &Site{web: cfg.Web, cat: cfg.Catalogue, urls: cfg.URLs, base: cfg.Web.BaseURL(), partSize: cfg.SitemapPartSize}
 	if s.partSize <= 0 || s.partSize > MaxSitemapPart {
 		s.partSize = MaxSitemapPart
+	}
+	if _, err := groups(); err != nil {
+		return nil, err
 	}
 	var err error
 	s.pages, err = cfg.Web.Templates(templateFS, funcs(),
