@@ -110,7 +110,7 @@ func (s *Site) perfumePage(ix *index.Index, slug string) (web.Page, error) {
 // where and as html/template escapes them (TestPerfumeContentMatchesTemplate).
 func perfumeHTML(p *perfumePage) (template.HTML, error) {
 	var b strings.Builder
-	b.Grow(12 << 10) // most pages are 8–12 kB
+	b.Grow(16 << 10) // most pages are 11–15 kB
 	if err := writePerfume(&b, p); err != nil {
 		return "", fmt.Errorf("perfume page %s: %w", p.Slug, err)
 	}
