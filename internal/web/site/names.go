@@ -127,41 +127,57 @@ func (s *Site) perfumers(w http.ResponseWriter, r *http.Request, ix *index.Index
 func (s *Site) notes(w http.ResponseWriter, r *http.Request, ix *index.Index) {
 	lists := s.lists.of(ix)
 	q, group := r.URL.Query().Get("q"), r.URL.Query().Get("group")
-	link := func(c index.Count) string { return NoteURL(c.Name) }
 	l := nameList{Heading: "Notes", Filter: &filterBox{Action: "/notes", Label: "Filter notes", Placeholder: "Note, e.g. vanilla", Q: q}}
 	switch {
 	case q != "":
-		all := filterNames(lists.notes, q)
-		l.Intro = fmt.Sprintf("Notes whose name matches “%s”, the most used first.", q)
-		l.Status = countText(len(all), "note", "notes")
-		if len(all) == 0 {
-			l.Status = fmt.Sprintf("No note matches “%s”. Check the spelling, or try the start of a word (“sandal”, “pepper”).", q)
-		}
-		np := listPage("/notes?q="+url.QueryEscape(q), "/notes", "Notes", "“"+q+"”")
-		np.noIndex = true
-		s.names(w, r, np, l, all, link)
+		s.notesMatching(w, r, lists, l, q)
 	case group != "":
-		g, ok := lists.noteGroup(group)
-		if !ok {
-			s.web.NotFoundPage(w, r)
-			return
-		}
-		l.Heading = g.Name
-		l.Intro = fmt.Sprintf("Every note of the group %s, the most used first.", strings.ToLower(g.Name))
-		l.Status = countText(len(g.notes), "note", "notes")
-		s.names(w, r, listPage("/notes?group="+g.ID, "/notes", "Notes", g.Name, "group"), l, g.notes, link)
+		s.noteGroup(w, r, lists, l, group)
 	default:
-		l.Intro = "Every note of the catalogue, in groups, the most used of each first."
-		l.Status = countText(len(lists.notes), "note", "notes") + fmt.Sprintf(" in %d groups", len(lists.noteGroups))
-		for _, g := range lists.noteGroups {
-			ng := nameGroup{ID: g.ID, Name: g.Name, Items: links(g.notes[:min(groupOnList, len(g.notes))], link), Total: len(g.notes)}
-			if ng.Total > len(ng.Items) {
-				ng.More = "/notes?group=" + g.ID
-			}
-			l.Groups = append(l.Groups, ng)
-		}
-		s.names(w, r, listPage("/notes", "/notes", "Notes", ""), l, nil, link)
+		s.noteGroups(w, r, lists, l)
 	}
+}
+
+func noteLink(c index.Count) string { return NoteURL(c.Name) }
+
+// notesMatching is /notes?q=: the notes the filter q finds.
+func (s *Site) notesMatching(w http.ResponseWriter, r *http.Request, lists *catalogueLists, l nameList, q string) {
+	all := filterNames(lists.notes, q)
+	l.Intro = fmt.Sprintf("Notes whose name matches “%s”, the most used first.", q)
+	l.Status = countText(len(all), "note", "notes")
+	if len(all) == 0 {
+		l.Status = fmt.Sprintf("No note matches “%s”. Check the spelling, or try the start of a word (“sandal”, “pepper”).", q)
+	}
+	np := listPage("/notes?q="+url.QueryEscape(q), "/notes", "Notes", "“"+q+"”")
+	np.noIndex = true
+	s.names(w, r, np, l, all, noteLink)
+}
+
+// noteGroup is /notes?group=: every note of a group.
+func (s *Site) noteGroup(w http.ResponseWriter, r *http.Request, lists *catalogueLists, l nameList, id string) {
+	g, ok := lists.noteGroup(id)
+	if !ok {
+		s.web.NotFoundPage(w, r)
+		return
+	}
+	l.Heading = g.Name
+	l.Intro = fmt.Sprintf("Every note of the group %s, the most used first.", strings.ToLower(g.Name))
+	l.Status = countText(len(g.notes), "note", "notes")
+	s.names(w, r, listPage("/notes?group="+g.ID, "/notes", "Notes", g.Name, "group"), l, g.notes, noteLink)
+}
+
+// noteGroups is /notes: each group with its most used notes.
+func (s *Site) noteGroups(w http.ResponseWriter, r *http.Request, lists *catalogueLists, l nameList) {
+	l.Intro = "Every note of the catalogue, in groups, the most used of each first."
+	l.Status = countText(len(lists.notes), "note", "notes") + fmt.Sprintf(" in %d groups", len(lists.noteGroups))
+	for _, g := range lists.noteGroups {
+		ng := nameGroup{ID: g.ID, Name: g.Name, Items: links(g.notes[:min(groupOnList, len(g.notes))], noteLink), Total: len(g.notes)}
+		if ng.Total > len(ng.Items) {
+			ng.More = "/notes?group=" + g.ID
+		}
+		l.Groups = append(l.Groups, ng)
+	}
+	s.names(w, r, listPage("/notes", "/notes", "Notes", ""), l, nil, noteLink)
 }
 
 // accords is GET /accords: the accords in their colours, the most used
@@ -188,8 +204,9 @@ type namesPage struct {
 	keep    []string
 }
 
-// listPage is the namesPage of a list at path, under the section at
-// section (itself when the same) named name.
+// listPage is the namesPage of the list at path in the section at
+// section, named sectionName in the breadcrumbs; a list that is not the
+// section's own (a letter, a group, a filter) follows it there as name.
 func listPage(path, section, sectionName, name string, keep ...string) namesPage {
 	crumbs := []web.Crumb{{Name: "Home", Path: "/"}, {Name: sectionName, Path: section}}
 	if path != section {
