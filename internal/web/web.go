@@ -1,7 +1,7 @@
 // Package web is the ground every page of the service stands on, and the
 // service's own pages. The ground: the shared layout (header, navigation,
-// footer, landmarks, the cookie banner), embedded assets under hashed
-// names, the security headers and the per-answer CSP nonce, cookie consent
+// footer, landmarks, the cookie banner), the icon (favicon.svg and
+// /favicon.ico), embedded assets under hashed names, the security headers and the per-answer CSP nonce, cookie consent
 // (POST /consent, /privacy), rendering with ETags, the 404 and 500 pages
 // and the helpers of list pages. The areas stand beside it, one package
 // each, and render through it: the public website (web/site) and the
