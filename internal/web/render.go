@@ -331,6 +331,7 @@ func (s *Site) Text(w http.ResponseWriter, r *http.Request, status int, ctype, b
 func (s *Site) NotFoundPage(w http.ResponseWriter, r *http.Request) {
 	s.own.Render(w, r, http.StatusNotFound, "404", Page{
 		Title: "Page not found · Fragrance Data Service", NoIndex: true, Data: problem.Echo(r.URL.Path),
+		HideSearch: true, // the page has its own
 	})
 }
 
