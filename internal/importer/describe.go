@@ -126,6 +126,31 @@ func keyNotes(p catalog.NotePyramid, n int) []string {
 	return out
 }
 
+// tidyBoilerplate writes the family in Fragrantica's boilerplate first
+// sentence as English writes it, which the source does not: "is a
+// Aromatic Fougere fragrance for men" becomes "is an aromatic fougère
+// fragrance for men" (the article its first sound takes, lower case, the
+// family's accents).
+func tidyBoilerplate(desc string) string {
+	m := familyPattern.FindStringSubmatchIndex(desc)
+	if m == nil {
+		return desc
+	}
+	family := strings.ToLower(familySpelling(desc[m[2]:m[3]]))
+	article := "a"
+	if strings.ContainsRune("aeiou", rune(family[0])) {
+		article = "an"
+	}
+	return desc[:m[0]] + "is " + article + " " + family + desc[m[3]:]
+}
+
+// familyAccents are the words of family names that Fragrantica's data
+// writes without their accents.
+var familyAccents = strings.NewReplacer("Fougere", "Fougère", "fougere", "fougère")
+
+// familySpelling is a family name with its accents ("Aromatic Fougère").
+func familySpelling(family string) string { return familyAccents.Replace(family) }
+
 // joinAnd joins items as "a, b and c".
 func joinAnd(items []string) string {
 	if len(items) < 2 {

@@ -155,6 +155,30 @@ func TestCleanDescription(t *testing.T) {
 	}
 }
 
+// TestTidyBoilerplate: the family in the boilerplate's first sentence
+// takes the article of its first sound, lower case and its accents; any
+// other text is left as it is.
+func TestTidyBoilerplate(t *testing.T) {
+	tests := map[string]string{
+		"Sauvage by Dior is a Aromatic Fougere fragrance for men. Sauvage was launched in 2015.": "Sauvage by Dior is an aromatic fougère fragrance for men. Sauvage was launched in 2015.",
+		"Amarige by Givenchy is a Floral fragrance for women.":                                   "Amarige by Givenchy is a floral fragrance for women.",
+		"Alien by Mugler is a Oriental Woody fragrance for women.":                               "Alien by Mugler is an oriental woody fragrance for women.",
+		"Lace by Avon is an Amber Floral fragrance for women.":                                   "Lace by Avon is an amber floral fragrance for women.",
+		"Light Blue by Dolce&Gabbana is a fragrance for women, launched in 2001.":                "Light Blue by Dolce&Gabbana is a fragrance for women, launched in 2001.",
+		"It is a Very Big Loud Woody fragrance for all.":                                         "It is a Very Big Loud Woody fragrance for all.",
+		"":                                     "",
+		"No boilerplate here: is a Floral one": "No boilerplate here: is a Floral one",
+	}
+	for in, want := range tests {
+		if got := tidyBoilerplate(in); got != want {
+			t.Errorf("tidyBoilerplate(%q) = %q, want %q", in, got, want)
+		}
+	}
+	if got := familySpelling("Amber Fougere"); got != "Amber Fougère" {
+		t.Errorf("familySpelling = %q", got)
+	}
+}
+
 func TestCleanText(t *testing.T) {
 	tests := map[string]string{
 		"":                   "",

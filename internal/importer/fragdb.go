@@ -188,10 +188,12 @@ func (im *Importer) fragdbPerfume(row fragdbRow, lk *lookups) (catalog.Perfume, 
 			return p, err.Error()
 		}
 	}
+	// The family is read before normalize writes the boilerplate's
+	// family in lower case (tidyBoilerplate).
+	p.Family = familyFromDescription(cleanDescription(p.Description))
 	if reason := im.normalize(&p); reason != "" {
 		return p, reason
 	}
-	p.Family = familyFromDescription(p.Description)
 	return p, ""
 }
 
@@ -254,7 +256,8 @@ func fragdbVotesInto(row fragdbRow, _ *lookups, p *catalog.Perfume) error {
 }
 
 // familyPattern finds the olfactory family in Fragrantica's boilerplate
-// first sentence: "Alien by Mugler is a Oriental Woody fragrance for women."
+// first sentence as the source writes it: "Alien by Mugler is a Oriental
+// Woody fragrance for women."
 var familyPattern = regexp.MustCompile(`\bis an? (\p{Lu}\p{Ll}+(?: \p{Lu}\p{Ll}+){0,2}) fragrance for\b`)
 
 // familyFromDescription returns the family named in a description's

@@ -55,7 +55,7 @@ func TestReadFragDBSamples(t *testing.T) {
 			t.Errorf("description still holds %q", bad)
 		}
 	}
-	if !strings.HasPrefix(lb.Description, "Light Blue by Dolce&Gabbana is a Floral Fruity fragrance for women.") ||
+	if !strings.HasPrefix(lb.Description, "Light Blue by Dolce&Gabbana is a floral fruity fragrance for women.") ||
 		!strings.Contains(lb.Description, "\n\nDolce & Gabbana Light blue is") {
 		t.Errorf("description: %.200q", lb.Description)
 	}

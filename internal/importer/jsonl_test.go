@@ -42,7 +42,7 @@ func TestReadJSONLFixture(t *testing.T) {
 		ID: 485, Slug: "dolce-and-gabbana-light-blue", Name: "Light Blue",
 		Brand: "Dolce&Gabbana", BrandSlug: "dolce-and-gabbana", Year: 2001,
 		Gender: catalog.Feminine, Rating: 3.86, RatingCount: 35479, Longevity: 2.83, Sillage: 1.97,
-		Description: "Light Blue by Dolce&Gabbana is a Floral Fruity fragrance for women.\n\n" +
+		Description: "Light Blue by Dolce&Gabbana is a floral fruity fragrance for women.\n\n" +
 			`It's a casual "summer" scent with lemon & cedar.`,
 		Family: "Floral Fruity",
 		Accords: []catalog.AccordStrength{

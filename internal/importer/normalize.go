@@ -29,7 +29,7 @@ const (
 func (im *Importer) normalize(p *catalog.Perfume) string {
 	p.Name = cleanText(p.Name)
 	p.Brand = cleanText(p.Brand)
-	p.Family = cleanText(p.Family)
+	p.Family = familySpelling(cleanText(p.Family))
 	p.Concentration = cleanText(p.Concentration)
 	switch {
 	case p.ID <= 0:
@@ -59,7 +59,7 @@ func (im *Importer) normalize(p *catalog.Perfume) string {
 	if p.Perfumers != nil {
 		p.Perfumers = cleanList(p.Perfumers)
 	}
-	p.Description = cleanDescription(p.Description)
+	p.Description = tidyBoilerplate(cleanDescription(p.Description))
 	if p.Description == "" {
 		p.Description = describe(p)
 	}

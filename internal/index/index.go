@@ -180,6 +180,10 @@ type Index struct {
 	// neighbours holds the kept similar and dupes lists (neighbours.go),
 	// filled after the build; the only part of an Index that changes.
 	neighbours *neighbours
+
+	// brandsKnown lists brands (places in brands) by how well known
+	// they are: their perfumes' rating counts summed, most first.
+	brandsKnown []uint32
 }
 
 // group is a brand or perfumer with its perfumes, most rated first.

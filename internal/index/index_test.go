@@ -189,6 +189,27 @@ func TestCountLists(t *testing.T) {
 	}
 }
 
+// TestBrandsByRatings: brands by their perfumes' rating counts summed
+// (Dior's four before Hermès' three and Dolce&Gabbana's one), each with
+// its number of perfumes; a limit keeps the first.
+func TestBrandsByRatings(t *testing.T) {
+	ix := smallIndex()
+	var got []string
+	for _, c := range ix.BrandsByRatings(0) {
+		got = append(got, c.Name)
+	}
+	want := []string{"Dior", "Hermès", "Dolce&Gabbana", "Tom Ford", "Rabanne", "Yves Saint Laurent", "Burberry", "Budget Brand", "Indie House"}
+	if !slices.Equal(got, want) {
+		t.Errorf("BrandsByRatings(0) = %q, want %q", got, want)
+	}
+	if top := ix.BrandsByRatings(2); len(top) != 2 || top[1] != (Count{Name: "Hermès", Slug: "hermes", Count: 3}) {
+		t.Errorf("BrandsByRatings(2) = %+v", top)
+	}
+	if all := ix.BrandsByRatings(100); len(all) != len(ix.Brands("")) {
+		t.Errorf("BrandsByRatings(100) gave %d brands of %d", len(all), len(ix.Brands("")))
+	}
+}
+
 func TestPerfumers(t *testing.T) {
 	ix := smallIndex()
 	ps := ix.Perfumers()

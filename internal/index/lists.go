@@ -18,6 +18,7 @@ func (b *builder) buildLists() {
 		ix.brandOf[doc] = b.brandPos[g]
 	}
 	ix.brandSlugs = slugIndex(ix.brands)
+	ix.brandsKnown = knownOrder(ix.brands, ix.entries)
 	ix.perfumers, _ = makeGroups(b.pers.names(), b.pers.keys, func(doc uint32, yield func(uint32)) {
 		for _, g := range b.persOf[doc] {
 			yield(g)
@@ -32,6 +33,21 @@ func (b *builder) buildLists() {
 	ix.accordName = b.accords.names()
 	ix.accordIDs = b.accords.groupOf
 	ix.accords = countList(ix.accordName, len(b.docAccs), func(i int) uint32 { return b.docAccs[i].id() }, b.color)
+}
+
+// knownOrder lists the groups of gs by the rating counts of their
+// perfumes summed, most first, then in their own order (perfumes, name).
+func knownOrder(gs []group, entries []Entry) []uint32 {
+	sums := make([]int, len(gs))
+	order := make([]uint32, len(gs))
+	for i, g := range gs {
+		for _, doc := range g.docs {
+			sums[i] += entries[doc].RatingCount
+		}
+		order[i] = uint32(i)
+	}
+	slices.SortStableFunc(order, func(a, b uint32) int { return cmp.Compare(sums[b], sums[a]) })
+	return order
 }
 
 // countList counts, per id, the per-document references (each document
@@ -116,6 +132,20 @@ func (ix *Index) pageOf(docs []uint32, page, limit int) Page {
 // case, typos, the last word as a prefix, "ysl" for Yves Saint Laurent).
 func (ix *Index) Brands(q string) []Count {
 	return filterCounts(ix.brandText, ix.lx, q, len(ix.brands), func(i int) Count { return ix.brands[i].Count })
+}
+
+// BrandsByRatings lists brands by how well known they are: the rating
+// counts of all their perfumes summed, most first (then by perfumes and
+// name); each Count still counts the brand's perfumes. limit 0 gives all.
+func (ix *Index) BrandsByRatings(limit int) []Count {
+	if limit <= 0 || limit > len(ix.brandsKnown) {
+		limit = len(ix.brandsKnown)
+	}
+	out := make([]Count, limit)
+	for i, g := range ix.brandsKnown[:limit] {
+		out[i] = ix.brands[g].Count
+	}
+	return out
 }
 
 // Notes lists notes by the number of perfumes having them, then name;

@@ -123,6 +123,14 @@ func TestRealLists(t *testing.T) {
 	if hermes := ix.Brands("hermes"); len(hermes) == 0 || hermes[0].Name != "Hermès" {
 		t.Errorf("Brands(hermes) = %+v", hermes)
 	}
+	// The best known brands lead, not those with the most perfumes
+	// (Zara, Avon, Bath & Body Works).
+	known := ix.BrandsByRatings(10)
+	if known[0].Name != "Dior" || slices.ContainsFunc(known, func(c Count) bool {
+		return c.Name == "Zara" || c.Name == "Avon" || c.Name == "Bath & Body Works"
+	}) {
+		t.Errorf("BrandsByRatings(10) = %+v", known)
+	}
 	notes, total := ix.Notes(5)
 	if len(notes) != 5 || total < 1000 || notes[0].Count < notes[4].Count {
 		t.Errorf("Notes(5) = %+v of %d", notes, total)

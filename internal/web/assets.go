@@ -43,23 +43,30 @@ func loadAssets() (*assets, error) {
 		if err != nil {
 			return nil, fmt.Errorf("web: asset %s: %w", e.Name(), err)
 		}
-		sum := sha256.Sum256(body)
-		hash := hex.EncodeToString(sum[:5])
-		ext := path.Ext(e.Name())
-		ctype := mime.TypeByExtension(ext)
-		if ctype == "" {
-			ctype = "application/octet-stream"
-		}
-		as := &asset{
-			url:   "/assets/" + strings.TrimSuffix(e.Name(), ext) + "." + hash + ext,
-			body:  body,
-			ctype: ctype,
-			etag:  `"` + hash + `"`,
-		}
-		a.byName[e.Name()] = as
-		a.byURL[as.url] = as
+		a.add(e.Name(), body)
 	}
+	// The icon is drawn from the shapes that also make /favicon.ico.
+	a.add("favicon.svg", iconSVG())
 	return a, nil
+}
+
+// add serves body as the asset name, under its hashed name.
+func (a *assets) add(name string, body []byte) {
+	sum := sha256.Sum256(body)
+	hash := hex.EncodeToString(sum[:5])
+	ext := path.Ext(name)
+	ctype := mime.TypeByExtension(ext)
+	if ctype == "" {
+		ctype = "application/octet-stream"
+	}
+	as := &asset{
+		url:   "/assets/" + strings.TrimSuffix(name, ext) + "." + hash + ext,
+		body:  body,
+		ctype: ctype,
+		etag:  `"` + hash + `"`,
+	}
+	a.byName[name] = as
+	a.byURL[as.url] = as
 }
 
 // URL is the hashed address of the asset name; templates call it as

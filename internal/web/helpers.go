@@ -74,18 +74,22 @@ type PageLink struct {
 }
 
 // NewPager is the paging of page (1-based) of pages for the list at u:
-// each link is u's path with its search (q) kept and its page parameter set
-// (page 1 without one). Nothing else a visitor put in the address is
-// repeated in the links (an api_key, say).
-func NewPager(u *url.URL, page, pages int) Pager {
+// each link is u's path with its search (q) and the parameters named in
+// keep (a list's filter: "group") kept, and its page parameter set (page 1
+// without one). Nothing else a visitor put in the address is repeated in
+// the links (an api_key, say).
+func NewPager(u *url.URL, page, pages int, keep ...string) Pager {
 	p := Pager{Page: page, Pages: pages}
 	if pages <= 1 {
 		return p
 	}
+	asked := u.Query()
 	link := func(n int) string {
 		q := url.Values{}
-		if s := u.Query().Get("q"); s != "" {
-			q.Set("q", s)
+		for _, k := range append([]string{"q"}, keep...) {
+			if s := asked.Get(k); s != "" {
+				q.Set(k, s)
+			}
 		}
 		if n > 1 {
 			q.Set("page", strconv.Itoa(n))

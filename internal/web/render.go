@@ -71,6 +71,9 @@ type layoutData struct {
 	Consent   Consent
 	Back      string        // the request's own path and query: where a consent form returns
 	Analytics template.HTML // the operator's snippet, after consent to analytics
+	// AnalyticsSet tells the banner's script that consent to analytics
+	// changes the page (the snippet is then put in): it reloads it.
+	AnalyticsSet bool
 }
 
 // Templates are the pages of one area, each parsed over the shared layout.
@@ -232,7 +235,8 @@ func (t *Templates) render(w http.ResponseWriter, r *http.Request, buf *bytes.Bu
 		s.ServerError(w, r, fmt.Errorf("web: no page template %q", name))
 		return nil, false
 	}
-	d := layoutData{Page: p, Base: s.base, Nonce: s.placeholder, Consent: v.consent, Back: v.back, Analytics: s.analyticsFor(v.consent)}
+	d := layoutData{Page: p, Base: s.base, Nonce: s.placeholder, Consent: v.consent, Back: v.back, Analytics: s.analyticsFor(v.consent),
+		AnalyticsSet: s.analytics != ""}
 	buf.Reset()
 	if err := tpl.ExecuteTemplate(buf, "layout", d); err != nil {
 		if name == "500" {
@@ -327,6 +331,7 @@ func (s *Site) Text(w http.ResponseWriter, r *http.Request, status int, ctype, b
 func (s *Site) NotFoundPage(w http.ResponseWriter, r *http.Request) {
 	s.own.Render(w, r, http.StatusNotFound, "404", Page{
 		Title: "Page not found · Fragrance Data Service", NoIndex: true, Data: problem.Echo(r.URL.Path),
+		HideSearch: true, // the page has its own
 	})
 }
 

@@ -1,7 +1,7 @@
 // Package web is the ground every page of the service stands on, and the
 // service's own pages. The ground: the shared layout (header, navigation,
-// footer, landmarks, the cookie banner), embedded assets under hashed
-// names, the security headers and the per-answer CSP nonce, cookie consent
+// footer, landmarks, the cookie banner), the icon (favicon.svg and
+// /favicon.ico), embedded assets under hashed names, the security headers and the per-answer CSP nonce, cookie consent
 // (POST /consent, /privacy), rendering with ETags, the 404 and 500 pages
 // and the helpers of list pages. The areas stand beside it, one package
 // each, and render through it: the public website (web/site) and the
@@ -15,7 +15,9 @@
 package web
 
 import (
+	"crypto/sha256"
 	"embed"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"html/template"
@@ -77,6 +79,7 @@ type Site struct {
 	placeholder   string        // stands for the nonce until an answer's own replaces it
 	analytics     template.HTML // with placeholder nonces
 	assets        *assets
+	icon          asset // /favicon.ico
 	layout        *template.Template
 	own           *Templates
 	changelog     []Release
@@ -114,6 +117,11 @@ func New(cfg Config) (*Site, error) {
 	if s.assets, err = loadAssets(); err != nil {
 		return nil, err
 	}
+	if s.icon.body, err = iconICO(16, 32, 48); err != nil {
+		return nil, err
+	}
+	sum := sha256.Sum256(s.icon.body)
+	s.icon.etag = `"` + hex.EncodeToString(sum[:8]) + `"`
 	if s.layout, err = template.New("").Funcs(s.funcs()).ParseFS(templateFS, "templates/layout.html"); err != nil {
 		return nil, fmt.Errorf("web: layout: %w", err)
 	}
@@ -167,6 +175,7 @@ func (s *Site) Register(handle func(pattern, name string, h http.Handler)) {
 	}))
 	page("GET /assets/{file}", "assets", s.assets.serve(s).ServeHTTP)
 	page("GET /privacy", "privacy", s.privacy)
+	page("GET /favicon.ico", "favicon", s.favicon)
 	handle("POST /consent", "consent", s.Secure(http.NewCrossOriginProtection().Handler(http.HandlerFunc(s.saveConsent))))
 }
 

@@ -100,3 +100,102 @@
     });
   });
 })();
+
+// The cookie banner: with JavaScript a choice is sent without leaving the
+// page, so the visitor stays where they were on it (the banner goes);
+// consent to analytics, where the operator has a snippet, reloads the page
+// instead, which then carries it, and the browser keeps the scroll
+// position. Without JavaScript the form posts and comes back to the same
+// address.
+(function () {
+  "use strict";
+  var banner = document.querySelector("section.consent");
+  var form = banner && banner.querySelector("form");
+  if (!form || !window.fetch || !window.URLSearchParams) return;
+  form.addEventListener("submit", function (e) {
+    var button = e.submitter;
+    if (!button || button.name !== "choice") return;
+    e.preventDefault();
+    var data = new FormData(form);
+    data.set("choice", button.value);
+    var choice = button.value;
+    var analytics = choice === "accept" || (choice === "save" && data.get("analytics") === "on");
+    fetch(form.action, { method: "POST", body: new URLSearchParams(data), credentials: "same-origin", redirect: "manual" })
+      .then(function (r) {
+        if (r.type !== "opaqueredirect" && !r.ok) throw new Error("consent: " + r.status);
+        if (analytics && form.hasAttribute("data-analytics")) {
+          location.reload();
+          return;
+        }
+        var hadFocus = banner.contains(document.activeElement);
+        banner.remove();
+        document.body.classList.remove("asking");
+        if (hadFocus) document.getElementById("main").focus({ preventScroll: true });
+      })
+      .catch(function () {
+        // Post it the plain way, which comes back to this page.
+        var field = document.createElement("input");
+        field.type = "hidden";
+        field.name = "choice";
+        field.value = choice;
+        form.appendChild(field);
+        form.submit();
+      });
+  });
+})();
+
+// The header's Menu (a details element on a phone): Escape closes it and
+// gives the focus back to its button; a click elsewhere closes it.
+(function () {
+  "use strict";
+  var menu = document.querySelector("details.menu");
+  if (!menu) return;
+  document.addEventListener("keydown", function (e) {
+    if (e.key === "Escape" && menu.open) {
+      menu.open = false;
+      menu.querySelector("summary").focus();
+    }
+  });
+  document.addEventListener("click", function (e) {
+    if (menu.open && !menu.contains(e.target)) menu.open = false;
+  });
+})();
+
+// Live filters: a list's filter (a GET form with data-live="ID …")
+// shows its answer as the visitor types. The script asks for the page the
+// form would open and puts the content of its elements ID … in place of
+// this page's (the list, its status, which is a live region, and the
+// index); the address follows, so that a reload or a shared link shows
+// the same. Without JavaScript the form's button does it.
+(function () {
+  "use strict";
+  if (!window.fetch || !window.DOMParser || !window.URLSearchParams) return;
+  document.querySelectorAll("form[data-live]").forEach(function (form) {
+    var ids = form.getAttribute("data-live").split(/\s+/);
+    var input = form.querySelector("input[name=q]");
+    if (!input) return;
+    var timer = 0, seq = 0;
+    function show(url) {
+      var mine = ++seq;
+      fetch(url, { headers: { Accept: "text/html" }, credentials: "same-origin" })
+        .then(function (r) { return r.ok ? r.text() : Promise.reject(r.status); })
+        .then(function (html) {
+          if (mine !== seq) return;
+          var doc = new DOMParser().parseFromString(html, "text/html");
+          ids.forEach(function (id) {
+            var here = document.getElementById(id), there = doc.getElementById(id);
+            if (here && there) here.replaceChildren.apply(here, Array.prototype.map.call(there.childNodes, function (n) { return document.importNode(n, true); }));
+          });
+          history.replaceState(null, "", url);
+        })
+        .catch(function () {});
+    }
+    input.addEventListener("input", function () {
+      clearTimeout(timer);
+      timer = setTimeout(function () {
+        var q = input.value.trim();
+        show(form.action + (q ? "?q=" + encodeURIComponent(q) : ""));
+      }, 200);
+    });
+  });
+})();

@@ -7,9 +7,10 @@ import (
 
 // shareChart is a chart of vote shares (0–100) drawn by the ground's
 // BarChart. The tallest bar takes the chart's height: shares of a few
-// dozen percent would otherwise be slivers. The numbers say the shares.
+// dozen percent would otherwise be slivers. The numbers say the shares,
+// above the bars and in a table folded under the chart.
 func shareChart(id, title, heading string, labels, colors []string, values []float64) web.BarChart {
-	c := web.BarChart{ID: id, Title: title, Heading: heading, ValueHeading: "Share of votes (%)", Values: true}
+	c := web.BarChart{ID: id, Title: title, Heading: heading, ValueHeading: "Share of votes (%)", Values: true, Fold: "The numbers"}
 	for i, v := range values {
 		v = min(max(v, 0), 100)
 		c.Bars = append(c.Bars, web.Bar{Label: labels[i], Axis: labels[i], Value: v, Text: web.Decimal(v, 1), Color: colors[i]})

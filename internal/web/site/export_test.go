@@ -99,6 +99,7 @@ func (s *Site) perfumeTemplate() (*web.Templates, error) {
 func spoil(p *perfumePage, hostile []string) {
 	i := 0
 	next := func() string { i++; return hostile[i%len(hostile)] }
+	awkward := []float64{1e21, 0.1 + 0.2, 0, 100, 1.0 / 3, 1e-7}
 	set := func(ss ...*string) {
 		for _, s := range ss {
 			*s = next()
@@ -115,7 +116,6 @@ func spoil(p *perfumePage, hostile []string) {
 	for j := range p.Perfumers {
 		set(&p.Perfumers[j].Name, &p.Perfumers[j].Slug)
 	}
-	awkward := []float64{1e21, 0.1 + 0.2, 0, 100, 1.0 / 3, 1e-7}
 	for j := range p.Accords {
 		a := &p.Accords[j]
 		set(&a.Name, &a.Color)
@@ -149,4 +149,39 @@ func spoil(p *perfumePage, hostile []string) {
 		y := 0
 		p.Year = &y
 	}
+	// The readings and the brand's perfumes, after the texts above so
+	// that those take the hostile strings they always took.
+	for j := range p.Facts {
+		if m := p.Facts[j].Meter; m != nil {
+			set(&m.ID, &m.Word)
+			for k := range m.Steps {
+				set(&m.Steps[k].Word)
+			}
+			m.Value, m.Fill = awkward[j%len(awkward)], awkward[(j+1)%len(awkward)]
+		}
+	}
+	set(&p.Stars, &p.NoSimilar)
+	for j := range p.BrandMore {
+		b := &p.BrandMore[j]
+		set(&b.Slug, &b.Name, &b.Brand, &b.Image, &b.ImageTransparent)
+		b.ImageTransparentAvailable = j%2 == 0
+		b.RatingCount = j * 1000
+	}
+}
+
+// NoteGroupUses counts the uses of notes of ix (a perfume's each), all
+// and those of the "Other notes" group, with the names of the most used
+// of these, and names the last group of the notes list.
+func NoteGroupUses(ix *index.Index) (uses, other int, others []string, last string) {
+	l := makeLists(ix)
+	for _, g := range l.noteGroups {
+		for _, n := range g.notes {
+			uses += n.Count
+			if g.ID == otherNotes.ID {
+				other += n.Count
+				others = append(others, n.Name)
+			}
+		}
+	}
+	return uses, other, others, l.noteGroups[len(l.noteGroups)-1].ID
 }

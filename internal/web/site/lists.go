@@ -23,26 +23,12 @@ type perfumeList struct {
 	Pager          web.Pager
 }
 
-// nameList is a page of names with counts (brands, perfumers, notes,
-// accords).
-type nameList struct {
-	Heading, Intro string
-	Items          []nameLink
-	Total          int
-	Pager          web.Pager
-}
-
-type nameLink struct {
-	Name, URL string
-	Count     int
-}
-
 // home is GET /.
 func (s *Site) home(w http.ResponseWriter, r *http.Request, ix *index.Index) {
 	popular := ix.Perfumes(index.ListQuery{Page: 1, Limit: 12})
-	brands := ix.Brands("")
+	brands := ix.BrandsByRatings(24)
 	notes, _ := ix.Notes(24)
-	accords, _ := ix.Accords("", 24)
+	accords := s.lists.of(ix).accords
 	data := struct {
 		Count                  int
 		Popular                []view.Perfume
@@ -50,9 +36,9 @@ func (s *Site) home(w http.ResponseWriter, r *http.Request, ix *index.Index) {
 	}{
 		Count:   ix.Len(),
 		Popular: s.urls.Page(popular).Data,
-		Brands:  links(brands[:min(24, len(brands))], func(c index.Count) string { return BrandURL(c.Slug) }),
+		Brands:  links(brands, func(c index.Count) string { return BrandURL(c.Slug) }),
 		Notes:   links(notes, func(c index.Count) string { return NoteURL(c.Name) }),
-		Accords: links(accords, func(c index.Count) string { return AccordURL(c.Name) }),
+		Accords: links(accords[:min(24, len(accords))], func(c index.Count) string { return AccordURL(c.Name) }),
 	}
 	s.pages.Render(w, r, http.StatusOK, "home", web.Page{
 		Title:       "Fragrance Data Service · perfumes, notes, accords and cheaper alternatives",
@@ -61,14 +47,6 @@ func (s *Site) home(w http.ResponseWriter, r *http.Request, ix *index.Index) {
 		HideSearch:  true,
 		Data:        data,
 	})
-}
-
-func links(cs []index.Count, url func(index.Count) string) []nameLink {
-	out := make([]nameLink, len(cs))
-	for i, c := range cs {
-		out[i] = nameLink{Name: c.Name, URL: url(c), Count: c.Count}
-	}
-	return out
 }
 
 // search is GET /search?q=&page=: the API's search (the same index and
@@ -107,56 +85,6 @@ type searchData struct {
 	Items    []view.Perfume
 	Total    int
 	Pager    web.Pager
-}
-
-// brands is GET /brands: every brand, most perfumes first, paged.
-func (s *Site) brands(w http.ResponseWriter, r *http.Request, ix *index.Index) {
-	all := ix.Brands("")
-	s.names(w, r, "/brands", "Brands", "Every brand of the catalogue, by number of perfumes.", all,
-		func(c index.Count) string { return BrandURL(c.Slug) })
-}
-
-// perfumers is GET /perfumers.
-func (s *Site) perfumers(w http.ResponseWriter, r *http.Request, ix *index.Index) {
-	s.names(w, r, "/perfumers", "Perfumers", "The noses behind the perfumes, by number of perfumes.", ix.Perfumers(),
-		func(c index.Count) string { return PerfumerURL(c.Slug) })
-}
-
-// notes is GET /notes.
-func (s *Site) notes(w http.ResponseWriter, r *http.Request, ix *index.Index) {
-	all, _ := ix.Notes(0)
-	s.names(w, r, "/notes", "Notes", "Every note of the catalogue, by the number of perfumes that have it.", all,
-		func(c index.Count) string { return NoteURL(c.Name) })
-}
-
-// accords is GET /accords.
-func (s *Site) accords(w http.ResponseWriter, r *http.Request, ix *index.Index) {
-	all, _ := ix.Accords("", 0)
-	s.names(w, r, "/accords", "Accords", "Every accord of the catalogue, by the number of perfumes that have it.", all,
-		func(c index.Count) string { return AccordURL(c.Name) })
-}
-
-// names renders one page of a list of names.
-func (s *Site) names(w http.ResponseWriter, r *http.Request, path, heading, intro string, all []index.Count, url func(index.Count) string) {
-	page, ok := s.pageOf(w, r)
-	if !ok {
-		return
-	}
-	pages := (len(all) + namesPerPage - 1) / namesPerPage
-	if s.pastEnd(w, r, page, pages) {
-		return
-	}
-	from := min((page-1)*namesPerPage, len(all))
-	items := all[from:min(from+namesPerPage, len(all))]
-	t := title(heading)
-	if page > 1 {
-		t = title(heading, fmt.Sprintf("page %d", page))
-	}
-	s.pages.Render(w, r, http.StatusOK, "names", web.Page{
-		Title: t, Description: intro, Path: pagePath(path, page),
-		Crumbs: []web.Crumb{{Name: "Home", Path: "/"}, {Name: heading, Path: path}},
-		Data:   nameList{Heading: heading, Intro: intro, Items: links(items, url), Total: len(all), Pager: web.NewPager(r.URL, page, pages)},
-	})
 }
 
 // brand is GET /brands/{slug}: a brand's perfumes, most rated first.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"html/template"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -26,6 +27,13 @@ type perfumePage struct {
 	Layers   []layer
 	// Facts are the label/value rows beside the picture.
 	Facts []fact
+	// Stars is how much of the five stars the rating fills (starWidth);
+	// empty without a rating.
+	Stars string
+	// NoSimilar says why no similar perfume is listed, when none is, and
+	// BrandMore are then other perfumes of its brand, most rated first.
+	NoSimilar string
+	BrandMore []view.Perfume
 }
 
 type layer struct {
@@ -33,7 +41,12 @@ type layer struct {
 	Notes []view.Note
 }
 
-type fact struct{ Label, Value, Link string }
+// fact is a row of the facts: a value, or a mean vote drawn as a meter
+// on its scale (Value then says it in words, as the Markdown twin does).
+type fact struct {
+	Label, Value, Link string
+	Meter              *meter
+}
 
 // perfume is GET /perfumes/{slug}. A page asked before is served from the
 // page cache (see pageCache); asked again by a visitor of the same kind,
@@ -97,7 +110,7 @@ func (s *Site) perfumePage(ix *index.Index, slug string) (web.Page, error) {
 // where and as html/template escapes them (TestPerfumeContentMatchesTemplate).
 func perfumeHTML(p *perfumePage) (template.HTML, error) {
 	var b strings.Builder
-	b.Grow(12 << 10) // most pages are 8–12 kB
+	b.Grow(16 << 10) // most pages are 11–15 kB
 	if err := writePerfume(&b, p); err != nil {
 		return "", fmt.Errorf("perfume page %s: %w", p.Slug, err)
 	}
@@ -128,7 +141,7 @@ func (s *Site) perfumeData(ix *index.Index, slug string) (*perfumePage, error) {
 	}
 	add := func(label, value, link string) {
 		if value != "" {
-			p.Facts = append(p.Facts, fact{label, value, link})
+			p.Facts = append(p.Facts, fact{Label: label, Value: value, Link: link})
 		}
 	}
 	add("Brand", d.Brand, BrandURL(d.BrandSlug))
@@ -144,9 +157,11 @@ func (s *Site) perfumeData(ix *index.Index, slug string) (*perfumePage, error) {
 	}
 	if d.Longevity != nil {
 		add("Longevity", web.Decimal(*d.Longevity, 2)+" of 5", "")
+		p.Facts[len(p.Facts)-1].Meter = newMeter("longevity", *d.Longevity, longevityWords)
 	}
 	if d.Sillage != nil {
 		add("Sillage", web.Decimal(*d.Sillage, 2)+" of 4", "")
+		p.Facts[len(p.Facts)-1].Meter = newMeter("sillage", *d.Sillage, sillageWords)
 	}
 	if d.PriceTier != nil {
 		add("Price tier", *d.PriceTier, "")
@@ -154,7 +169,25 @@ func (s *Site) perfumeData(ix *index.Index, slug string) (*perfumePage, error) {
 	if d.Popularity.Rank > 0 {
 		add("Popularity", "#"+web.Thousands(d.Popularity.Rank)+" by number of ratings", "")
 	}
+	if d.Rating != nil {
+		p.Stars = starWidth(*d.Rating)
+	}
+	if len(p.SimilarPerfumes) == 0 {
+		s.noSimilar(ix, e, p)
+	}
 	return p, nil
+}
+
+// noSimilar says why p lists no similar perfume, and finds more of its
+// brand instead.
+func (s *Site) noSimilar(ix *index.Index, e *index.Entry, p *perfumePage) {
+	p.NoSimilar = "No other perfume is close enough to this one in accords and notes."
+	if len(p.Accords) == 0 && len(p.Layers) == 0 {
+		p.NoSimilar = "Similar perfumes are found by their accords and notes, and none are listed for this one."
+	}
+	more := ix.Perfumes(index.ListQuery{Brand: e.BrandSlug(), Page: 1, Limit: brandMoreOnPage + 1}).Entries
+	more = slices.DeleteFunc(more, func(o *index.Entry) bool { return o == e })
+	p.BrandMore = s.urls.Perfumes(more[:min(len(more), brandMoreOnPage)])
 }
 
 // perfumeView is the page of p: title, description, canonical path, Open

@@ -22,14 +22,7 @@ func writePerfume(b *strings.Builder, dot *perfumePage) error {
 	}
 	b.WriteString("<article>\n" +
 		"<div class=\"product\">\n" +
-		"<div class=\"photo\"><img src=\"")
-	htmlwrite.URL(b, dot.Picture)
-	b.WriteString("\" alt=\"Bottle of ")
-	htmlwrite.Text(b, dot.Name)
-	b.WriteString(" by ")
-	htmlwrite.Text(b, dot.Brand)
-	b.WriteString("\" width=\"375\" height=\"500\"></div>\n" +
-		"<div>\n" +
+		"<div class=\"head\">\n" +
 		"<h1>")
 	htmlwrite.Text(b, dot.Name)
 	b.WriteString("</h1>\n" +
@@ -48,7 +41,15 @@ func writePerfume(b *strings.Builder, dot *perfumePage) error {
 	}
 	b.WriteString("</p>\n")
 	if dot.Rating != nil {
-		b.WriteString("<p class=\"rating\"><strong>")
+		b.WriteString("<p class=\"rating\">")
+		// {{template "stars" .Stars}}
+		b.WriteString("<svg class=\"stars\" viewBox=\"0 0 120 24\" width=\"120\" height=\"24\" aria-hidden=\"true\" focusable=\"false\">\n" +
+			"<defs><path id=\"star\" d=\"M12 1.8l3.1 6.5 7.1.9-5.2 4.9 1.3 7.1L12 17.8l-6.3 3.4 1.3-7.1-5.2-4.9 7.1-.9z\"/><clipPath id=\"stars-fill\"><rect width=\"")
+		htmlwrite.Text(b, dot.Stars)
+		b.WriteString("\" height=\"24\"/></clipPath></defs>\n" +
+			"<g fill=\"#dcd8e2\"><use href=\"#star\"/><use href=\"#star\" x=\"24\"/><use href=\"#star\" x=\"48\"/><use href=\"#star\" x=\"72\"/><use href=\"#star\" x=\"96\"/></g>\n" +
+			"<g fill=\"#e9a400\" stroke=\"#a86f00\" stroke-width=\".8\" clip-path=\"url(#stars-fill)\"><use href=\"#star\"/><use href=\"#star\" x=\"24\"/><use href=\"#star\" x=\"48\"/><use href=\"#star\" x=\"72\"/><use href=\"#star\" x=\"96\"/></g>\n" +
+			"</svg><span><strong>")
 		htmlwrite.Text(b, web.Decimal(*dot.Rating, 2))
 		b.WriteString("</strong> of 5 from ")
 		htmlwrite.Text(b, web.Thousands(dot.RatingCount))
@@ -56,27 +57,88 @@ func writePerfume(b *strings.Builder, dot *perfumePage) error {
 		if dot.RatingCount != 1 {
 			b.WriteString("s")
 		}
-		b.WriteString("</p>\n")
+		b.WriteString("</span></p>\n")
 	} else {
 		b.WriteString("<p class=\"muted\">No ratings yet.</p>")
 	}
 	b.WriteString("\n" +
+		"</div>\n" +
+		"<div class=\"photo\"><img src=\"")
+	htmlwrite.URL(b, dot.Picture)
+	b.WriteString("\" alt=\"Bottle of ")
+	htmlwrite.Text(b, dot.Name)
+	b.WriteString(" by ")
+	htmlwrite.Text(b, dot.Brand)
+	b.WriteString("\" width=\"375\" height=\"500\"></div>\n" +
+		"<div class=\"info\">\n" +
 		"<dl class=\"facts\">")
 	for i1 := range dot.Facts {
 		v2 := &dot.Facts[i1]
-		b.WriteString("<dt>")
-		htmlwrite.Text(b, v2.Label)
-		b.WriteString("</dt><dd>")
-		if v2.Link != "" {
-			b.WriteString("<a href=\"")
-			htmlwrite.URL(b, v2.Link)
-			b.WriteString("\">")
-			htmlwrite.Text(b, v2.Value)
-			b.WriteString("</a>")
+		if v2.Meter != nil {
+			// {{template "meter" .}}
+			b.WriteString("<dt id=\"")
+			htmlwrite.Text(b, v2.Meter.ID)
+			b.WriteString("-l\">")
+			htmlwrite.Text(b, v2.Label)
+			b.WriteString("</dt><dd class=\"meter-dd\">")
+			if v2.Meter != nil {
+				b.WriteString("<div class=\"meter n")
+				b.WriteString(strconv.Itoa(v2.Meter.Max))
+				b.WriteString("\" role=\"meter\" aria-labelledby=\"")
+				htmlwrite.Text(b, v2.Meter.ID)
+				b.WriteString("-l\" aria-valuemin=\"")
+				b.WriteString(strconv.Itoa(v2.Meter.Min))
+				b.WriteString("\" aria-valuemax=\"")
+				b.WriteString(strconv.Itoa(v2.Meter.Max))
+				b.WriteString("\" aria-valuenow=\"")
+				htmlwrite.Text(b, web.Decimal(v2.Meter.Value, 2))
+				b.WriteString("\" aria-valuetext=\"")
+				htmlwrite.Text(b, v2.Meter.Word)
+				b.WriteString(", ")
+				htmlwrite.Text(b, web.Decimal(v2.Meter.Value, 2))
+				b.WriteString(" of ")
+				b.WriteString(strconv.Itoa(v2.Meter.Max))
+				b.WriteString("\">\n" +
+					"<p><strong>")
+				htmlwrite.Text(b, v2.Meter.Word)
+				b.WriteString("</strong> <span class=\"muted\">")
+				htmlwrite.Text(b, web.Decimal(v2.Meter.Value, 2))
+				b.WriteString(" of ")
+				b.WriteString(strconv.Itoa(v2.Meter.Max))
+				b.WriteString("</span></p>\n" +
+					"<svg viewBox=\"0 0 100 8\" preserveAspectRatio=\"none\" aria-hidden=\"true\" focusable=\"false\"><rect width=\"100\" height=\"8\" rx=\"4\" fill=\"#eeeaf2\"/><rect width=\"")
+				htmlwrite.Text(b, web.Decimal(v2.Meter.Fill, 1))
+				b.WriteString("\" height=\"8\" rx=\"4\" fill=\"#5b2a86\"/></svg>\n" +
+					"<ol class=\"scale\" aria-hidden=\"true\">")
+				for i3 := range v2.Meter.Steps {
+					v4 := &v2.Meter.Steps[i3]
+					b.WriteString("<li")
+					if v4.At {
+						b.WriteString(" class=\"at\"")
+					}
+					b.WriteString(">")
+					htmlwrite.Text(b, v4.Word)
+					b.WriteString("</li>")
+				}
+				b.WriteString("</ol>\n" +
+					"</div>")
+			}
+			b.WriteString("</dd>\n")
 		} else {
-			htmlwrite.Text(b, v2.Value)
+			b.WriteString("<dt>")
+			htmlwrite.Text(b, v2.Label)
+			b.WriteString("</dt><dd>")
+			if v2.Link != "" {
+				b.WriteString("<a href=\"")
+				htmlwrite.URL(b, v2.Link)
+				b.WriteString("\">")
+				htmlwrite.Text(b, v2.Value)
+				b.WriteString("</a>")
+			} else {
+				htmlwrite.Text(b, v2.Value)
+			}
+			b.WriteString("</dd>\n")
 		}
-		b.WriteString("</dd>\n")
 	}
 	if len(dot.Perfumers) > 0 {
 		b.WriteString("<dt>Perfumer")
@@ -84,15 +146,15 @@ func writePerfume(b *strings.Builder, dot *perfumePage) error {
 			b.WriteString("s")
 		}
 		b.WriteString("</dt><dd>")
-		for i3 := range dot.Perfumers {
-			v4 := &dot.Perfumers[i3]
-			if i3 != 0 {
+		for i5 := range dot.Perfumers {
+			v6 := &dot.Perfumers[i5]
+			if i5 != 0 {
 				b.WriteString(", ")
 			}
 			b.WriteString("<a href=\"")
-			htmlwrite.URL(b, PerfumerURL(v4.Slug))
+			htmlwrite.URL(b, PerfumerURL(v6.Slug))
 			b.WriteString("\">")
-			htmlwrite.Text(b, v4.Name)
+			htmlwrite.Text(b, v6.Name)
 			b.WriteString("</a>")
 		}
 		b.WriteString("</dd>")
@@ -106,20 +168,22 @@ func writePerfume(b *strings.Builder, dot *perfumePage) error {
 		b.WriteString("<section aria-labelledby=\"accords-h\">\n" +
 			"<h2 id=\"accords-h\">Main accords</h2>\n" +
 			"<ul class=\"bars\">")
-		for i5 := range dot.Accords {
-			v6 := &dot.Accords[i5]
+		for i7 := range dot.Accords {
+			v8 := &dot.Accords[i7]
 			b.WriteString("<li><a href=\"")
-			htmlwrite.URL(b, AccordURL(v6.Name))
+			htmlwrite.URL(b, AccordURL(v8.Name))
 			b.WriteString("\">")
-			htmlwrite.Text(b, v6.Name)
+			htmlwrite.Text(b, v8.Name)
 			b.WriteString("</a>\n" +
 				"<svg viewBox=\"0 0 100 10\" preserveAspectRatio=\"none\" aria-hidden=\"true\" focusable=\"false\"><rect width=\"100\" height=\"10\" rx=\"2\" fill=\"#eeeaf2\"/><rect width=\"")
-			htmlwrite.Text(b, fmt.Sprint(v6.Strength))
+			htmlwrite.Text(b, fmt.Sprint(v8.Strength))
 			b.WriteString("\" height=\"10\" rx=\"2\" fill=\"")
-			htmlwrite.Text(b, v6.Color)
-			b.WriteString("\"/></svg>\n" +
+			htmlwrite.Text(b, v8.Color)
+			b.WriteString("\" stroke=\"")
+			htmlwrite.Text(b, edge(v8.Color))
+			b.WriteString("\" stroke-width=\"1.5\" vector-effect=\"non-scaling-stroke\"/></svg>\n" +
 				"<span class=\"v\">")
-			htmlwrite.Text(b, web.Decimal(v6.Strength, 0))
+			htmlwrite.Text(b, web.Decimal(v8.Strength, 0))
 			b.WriteString("</span></li>")
 		}
 		b.WriteString("</ul>\n" +
@@ -141,19 +205,19 @@ func writePerfume(b *strings.Builder, dot *perfumePage) error {
 		b.WriteString("<section aria-labelledby=\"notes-h\">\n" +
 			"<h2 id=\"notes-h\">Notes</h2>\n" +
 			"<div class=\"pyramid\">")
-		for i7 := range dot.Layers {
-			v8 := &dot.Layers[i7]
+		for i9 := range dot.Layers {
+			v10 := &dot.Layers[i9]
 			b.WriteString("<div>\n" +
 				"<h3>")
-			htmlwrite.Text(b, v8.Name)
+			htmlwrite.Text(b, v10.Name)
 			b.WriteString("</h3>\n" +
 				"<ul class=\"chips\">")
-			for i9 := range v8.Notes {
-				v10 := &v8.Notes[i9]
+			for i11 := range v10.Notes {
+				v12 := &v10.Notes[i11]
 				b.WriteString("<li><a href=\"")
-				htmlwrite.URL(b, NoteURL(v10.Name))
+				htmlwrite.URL(b, NoteURL(v12.Name))
 				b.WriteString("\">")
-				htmlwrite.Text(b, v10.Name)
+				htmlwrite.Text(b, v12.Name)
 				b.WriteString("</a></li>")
 			}
 			b.WriteString("</ul>\n" +
@@ -175,37 +239,8 @@ func writePerfume(b *strings.Builder, dot *perfumePage) error {
 			"<h2 id=\"similar-h\">Similar perfumes</h2>\n")
 		// {{template "similar" .}}
 		b.WriteString("<ul class=\"grid\">")
-		for i11 := range dot.SimilarPerfumes {
-			v12 := &dot.SimilarPerfumes[i11]
-			b.WriteString("<li><article class=\"card\">\n" +
-				"<a href=\"")
-			htmlwrite.URL(b, PerfumeURL(v12.Slug))
-			b.WriteString("\"><img src=\"")
-			htmlwrite.URL(b, picture(v12.ImageTransparentAvailable, v12.ImageTransparent, v12.Image))
-			b.WriteString("\" alt=\"\" width=\"150\" height=\"200\" loading=\"lazy\">\n" +
-				"<span class=\"name\">")
-			htmlwrite.Text(b, v12.Name)
-			b.WriteString("</span></a>\n" +
-				"<span class=\"meta\">")
-			htmlwrite.Text(b, v12.Brand)
-			b.WriteString("</span>\n" +
-				"<span class=\"meta\">")
-			htmlwrite.Text(b, web.Decimal(v12.MatchScore, 0))
-			b.WriteString("% alike</span>\n" +
-				"</article></li>")
-		}
-		b.WriteString("</ul>\n" +
-			"</section>")
-	}
-	b.WriteString("\n")
-	if len(dot.Dupes) > 0 {
-		b.WriteString("<section aria-labelledby=\"dupes-h\">\n" +
-			"<h2 id=\"dupes-h\">Cheaper alternatives</h2>\n" +
-			"<p class=\"muted\">Alike in accords and notes, from brands of a lower price tier.</p>\n")
-		// {{template "dupes" .}}
-		b.WriteString("<ul class=\"grid\">")
-		for i13 := range dot.Dupes {
-			v14 := &dot.Dupes[i13]
+		for i13 := range dot.SimilarPerfumes {
+			v14 := &dot.SimilarPerfumes[i13]
 			b.WriteString("<li><article class=\"card\">\n" +
 				"<a href=\"")
 			htmlwrite.URL(b, PerfumeURL(v14.Slug))
@@ -217,16 +252,90 @@ func writePerfume(b *strings.Builder, dot *perfumePage) error {
 			b.WriteString("</span></a>\n" +
 				"<span class=\"meta\">")
 			htmlwrite.Text(b, v14.Brand)
-			b.WriteString(" · ")
-			htmlwrite.Text(b, v14.PriceTier)
 			b.WriteString("</span>\n" +
 				"<span class=\"meta\">")
 			htmlwrite.Text(b, web.Decimal(v14.MatchScore, 0))
+			b.WriteString("% alike</span>\n" +
+				"</article></li>")
+		}
+		b.WriteString("</ul>\n" +
+			"</section>")
+	} else {
+		b.WriteString("<section aria-labelledby=\"similar-h\">\n" +
+			"<h2 id=\"similar-h\">Similar perfumes</h2>\n" +
+			"<p class=\"notice\">")
+		htmlwrite.Text(b, dot.NoSimilar)
+		b.WriteString("</p>\n")
+		if len(dot.BrandMore) > 0 {
+			b.WriteString("<h3>More from ")
+			htmlwrite.Text(b, dot.Brand)
+			b.WriteString("</h3>\n")
+			// {{template "cards" .}}
+			b.WriteString("<ul class=\"grid\">")
+			for i15 := range dot.BrandMore {
+				v16 := &dot.BrandMore[i15]
+				v17 := v16
+				b.WriteString("<li><article class=\"card\">\n" +
+					"<a href=\"")
+				htmlwrite.URL(b, PerfumeURL(v16.Slug))
+				b.WriteString("\"><img src=\"")
+				htmlwrite.URL(b, picture(v16.ImageTransparentAvailable, v16.ImageTransparent, v16.Image))
+				b.WriteString("\" alt=\"\" width=\"150\" height=\"200\" loading=\"lazy\">\n" +
+					"<span class=\"name\">")
+				htmlwrite.Text(b, v16.Name)
+				b.WriteString("</span></a>\n" +
+					"<span class=\"meta\">")
+				htmlwrite.Text(b, v16.Brand)
+				if v16.Year != nil {
+					b.WriteString(" · ")
+					b.WriteString(strconv.Itoa(*v16.Year))
+				}
+				b.WriteString("</span>\n")
+				if v16.Rating != nil {
+					b.WriteString("<span class=\"meta\">Rated ")
+					htmlwrite.Text(b, web.Decimal(*v16.Rating, 2))
+					b.WriteString(" of 5 (")
+					htmlwrite.Text(b, web.Thousands(v17.RatingCount))
+					b.WriteString(")</span>")
+				}
+				b.WriteString("\n" +
+					"</article></li>")
+			}
+			b.WriteString("</ul>")
+		}
+		b.WriteString("\n" +
+			"</section>")
+	}
+	b.WriteString("\n")
+	if len(dot.Dupes) > 0 {
+		b.WriteString("<section aria-labelledby=\"dupes-h\">\n" +
+			"<h2 id=\"dupes-h\">Cheaper alternatives</h2>\n" +
+			"<p class=\"muted\">Alike in accords and notes, from brands of a lower price tier.</p>\n")
+		// {{template "dupes" .}}
+		b.WriteString("<ul class=\"grid\">")
+		for i18 := range dot.Dupes {
+			v19 := &dot.Dupes[i18]
+			b.WriteString("<li><article class=\"card\">\n" +
+				"<a href=\"")
+			htmlwrite.URL(b, PerfumeURL(v19.Slug))
+			b.WriteString("\"><img src=\"")
+			htmlwrite.URL(b, picture(v19.ImageTransparentAvailable, v19.ImageTransparent, v19.Image))
+			b.WriteString("\" alt=\"\" width=\"150\" height=\"200\" loading=\"lazy\">\n" +
+				"<span class=\"name\">")
+			htmlwrite.Text(b, v19.Name)
+			b.WriteString("</span></a>\n" +
+				"<span class=\"meta\">")
+			htmlwrite.Text(b, v19.Brand)
+			b.WriteString(" · ")
+			htmlwrite.Text(b, v19.PriceTier)
+			b.WriteString("</span>\n" +
+				"<span class=\"meta\">")
+			htmlwrite.Text(b, web.Decimal(v19.MatchScore, 0))
 			b.WriteString("% alike</span>")
-			if v14.Rating != nil {
+			if v19.Rating != nil {
 				b.WriteString("\n" +
 					"<span class=\"meta\">Rated ")
-				htmlwrite.Text(b, web.Decimal(*v14.Rating, 2))
+				htmlwrite.Text(b, web.Decimal(*v19.Rating, 2))
 				b.WriteString(" of 5</span>")
 			}
 			b.WriteString("\n" +

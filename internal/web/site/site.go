@@ -51,6 +51,7 @@ type Site struct {
 	loaded   loaded
 	partSize int
 	cache    pageCache
+	lists    listsCache
 }
 
 // The page sizes of the lists.
@@ -62,6 +63,9 @@ const (
 	// similarOnPage and dupesOnPage are the cards of a perfume page.
 	similarOnPage = 6
 	dupesOnPage   = 6
+	// brandMoreOnPage are the cards of a perfume's brand on its page
+	// when it has no similar perfume.
+	brandMoreOnPage = 6
 )
 
 // New parses the website's templates.
@@ -72,6 +76,9 @@ func New(cfg Config) (*Site, error) {
 	s := &Site{web: cfg.Web, cat: cfg.Catalogue, urls: cfg.URLs, base: cfg.Web.BaseURL(), partSize: cfg.SitemapPartSize}
 	if s.partSize <= 0 || s.partSize > MaxSitemapPart {
 		s.partSize = MaxSitemapPart
+	}
+	if _, err := groups(); err != nil {
+		return nil, err
 	}
 	var err error
 	s.pages, err = cfg.Web.Templates(templateFS, funcs(),
@@ -91,6 +98,7 @@ func funcs() template.FuncMap {
 		"perfumeURL":  PerfumeURL,
 		"brandURL":    BrandURL,
 		"perfumerURL": PerfumerURL,
+		"edge":        edge,
 	}
 }
 
