@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/fragrance-data/fragrance/internal/admin"
-	webadmin "github.com/fragrance-data/fragrance/internal/web/admin"
+	"github.com/fragrance-data/fragrance/internal/web/dashboard"
 )
 
 // TestDuplicateAccountsReported: accounts that share an address (as the
@@ -61,7 +61,7 @@ func TestPasswordChecks(t *testing.T) {
 		512 << 20:     2,
 		1 << 30:       4,
 		16 << 30:      4,
-		math.MaxInt64: webadmin.DefaultPasswordChecks,
+		math.MaxInt64: dashboard.DefaultPasswordChecks,
 	} {
 		if got := passwordChecks(limit); got != want {
 			t.Errorf("passwordChecks(%d MiB) = %d, want %d", limit>>20, got, want)

@@ -11,7 +11,7 @@ import (
 	"github.com/fragrance-data/fragrance/internal/admin"
 	"github.com/fragrance-data/fragrance/internal/index"
 	"github.com/fragrance-data/fragrance/internal/web"
-	webadmin "github.com/fragrance-data/fragrance/internal/web/admin"
+	"github.com/fragrance-data/fragrance/internal/web/dashboard"
 )
 
 // dashboardFlags are the admin dashboard's flags (the client IP is read with
@@ -52,8 +52,8 @@ func adminAllow(s string, log *slog.Logger) []netip.Prefix {
 // Guard's limiter for sign-ins (Redis when configured, so replicas share
 // the counts), tiers and key changes, and perfume names from the
 // catalogue.
-func newAdmin(df dashboardFlags, ground *web.Site, store backend, guard *access.Guard, holder *index.Holder, log *slog.Logger) (*webadmin.Dashboard, error) {
-	return webadmin.New(webadmin.Config{
+func newAdmin(df dashboardFlags, ground *web.Ground, store backend, guard *access.Guard, holder *index.Holder, log *slog.Logger) (*dashboard.Dashboard, error) {
+	return dashboard.New(dashboard.Config{
 		Web:   ground,
 		Allow: adminAllow(*df.allow, log),
 		ClientIP: func(r *http.Request) netip.Addr {
@@ -67,7 +67,7 @@ func newAdmin(df dashboardFlags, ground *web.Site, store backend, guard *access.
 		Accounts: store,
 		Keys:     store,
 		Usage:    store,
-		Credentials: webadmin.Credentials{
+		Credentials: dashboard.Credentials{
 			CheckPassword:      admin.CheckPassword,
 			DummyCheckPassword: admin.DummyCheckPassword,
 			NewTOTPSecret:      admin.NewTOTPSecret,
@@ -93,7 +93,7 @@ func newAdmin(df dashboardFlags, ground *web.Site, store backend, guard *access.
 // default.
 func passwordChecks(limit int64) int {
 	if limit == math.MaxInt64 {
-		return webadmin.DefaultPasswordChecks
+		return dashboard.DefaultPasswordChecks
 	}
 	return int(min(max(limit/4/admin.PasswordMemory, 1), 4))
 }

@@ -30,7 +30,7 @@ func addDocsFlags(f *flags) docsFlags {
 // host's base URL; the playground offers the keys of the developer signed
 // in (keys may be nil). terms learns whether prices are set, and tells the
 // pricing page whether the bundled data is served (nil: never).
-func newDocs(d docsFlags, ground *web.Site, tiers func() apikey.Tiers, imageBase string, keys func(*http.Request) []web.KeyChoice, terms *dataTerms) (*docs.Docs, error) {
+func newDocs(d docsFlags, ground *web.Ground, tiers func() apikey.Tiers, imageBase string, keys func(*http.Request) []web.KeyChoice, terms *dataTerms) (*docs.Docs, error) {
 	prices, err := docs.ParsePrices(*d.tierPrices)
 	if err != nil {
 		return nil, fmt.Errorf("--tier-prices: %w", err)

@@ -40,7 +40,7 @@ func addPortalFlags(f *flags) portalFlags {
 // windows, tiers and key changes from the Guard, the sign-in limits in the
 // Guard's limiter (Redis when configured, so replicas share them), and
 // the operator's address (contact, "" for none) for appeals.
-func newPortal(pf portalFlags, contact string, ground *web.Site, store backend, mailer mail.Sender, guard *access.Guard, m *meter.Meter, log *slog.Logger) (*portal.Portal, error) {
+func newPortal(pf portalFlags, contact string, ground *web.Ground, store backend, mailer mail.Sender, guard *access.Guard, m *meter.Meter, log *slog.Logger) (*portal.Portal, error) {
 	if *pf.maxKeys < 1 {
 		return nil, fmt.Errorf("--portal-max-keys %d: want at least 1", *pf.maxKeys)
 	}

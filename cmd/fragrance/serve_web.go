@@ -10,6 +10,7 @@ import (
 	"github.com/fragrance-data/fragrance/internal/access/meter"
 	"github.com/fragrance-data/fragrance/internal/index"
 	"github.com/fragrance-data/fragrance/internal/mail"
+	"github.com/fragrance-data/fragrance/internal/server"
 	"github.com/fragrance-data/fragrance/internal/view"
 	"github.com/fragrance-data/fragrance/internal/web"
 	"github.com/fragrance-data/fragrance/internal/web/site"
@@ -32,10 +33,10 @@ func addWebFlags(f *flags, c *serveConfig) {
 }
 
 // pages is the website as the server mounts it: the ground (package web)
-// and the areas standing on it (web/site, web/portal, the docs, web/admin).
+// and the areas standing on it (web/site, web/portal, the docs, web/dashboard).
 type pages struct {
-	web.Routes
-	ground *web.Site
+	server.Routes
+	ground *web.Ground
 	public *site.Site // its Markdown twins are the MCP server's perfume resources too
 }
 
@@ -96,7 +97,7 @@ func newPages(c *serveConfig, d pageDeps) (pages, error) {
 	if err != nil {
 		return pages{}, err
 	}
-	return pages{Routes: web.Join(ground, public, dev, docs, dashboard), ground: ground, public: public}, nil
+	return pages{Routes: server.Join(ground, public, dev, docs, dashboard), ground: ground, public: public}, nil
 }
 
 // siteSearchLimit is the per-IP limit of /api/search, none for n ≤ 0.

@@ -27,7 +27,7 @@ var (
 	// areas are the site's areas, each standing on the ground (internal/web)
 	// beside the others; what the signed-in ones hold alike is
 	// internal/web/session's, which serves them and knows none of them.
-	areas = []string{"internal/web/site", "internal/web/docs", "internal/web/portal", "internal/web/admin"}
+	areas = []string{"internal/web/site", "internal/web/docs", "internal/web/portal", "internal/web/dashboard"}
 	// pure packages compute and know nothing of HTTP.
 	pure = []string{"internal/catalog", "internal/apikey", "internal/account", "internal/admin", "internal/usage", "internal/imgstore", "internal/search",
 		"internal/index", "internal/index/ranking", "internal/view", "internal/jsonenc", "internal/importer", "internal/evaluation"}

@@ -93,7 +93,7 @@ func hostileServer(t *testing.T) (*server.Server, string, *lockedBuffer) {
 		c.Registry = reg
 		c.ImageHost, c.ImagePath = img.Handler(), "/img"
 		c.Metrics = promhttp.HandlerFor(reg, promhttp.HandlerOpts{})
-		c.Area = func(ground *web.Site) web.Routes { // the developer portal, on the same store
+		c.Area = func(ground *web.Ground) server.Routes { // the developer portal, on the same store
 			p, err := portal.New(portal.Config{Web: ground, Accounts: db, Keys: db, Mail: discardMail{},
 				Report: m.Report, Hourly: db.HourlyUsage, Windows: g.Peek, Tiers: g.Tiers, KeysChanged: g.KeysChanged})
 			if err != nil {

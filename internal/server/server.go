@@ -22,9 +22,21 @@ import (
 
 // Routes is a part that serves a set of routes: Register hands each to
 // handle with its ServeMux pattern and the name logs and metrics know it
-// by (package api and package web meet it).
+// by (package api, the website's ground and its areas meet it).
 type Routes interface {
 	Register(handle func(pattern, name string, h http.Handler))
+}
+
+// Join is the routes of several sets, registered in the order given (the
+// website's ground first, then the areas standing on it).
+func Join(sets ...Routes) Routes { return joined(sets) }
+
+type joined []Routes
+
+func (j joined) Register(handle func(pattern, name string, h http.Handler)) {
+	for _, r := range j {
+		r.Register(handle)
+	}
 }
 
 // Health is what /healthz shows: Ready is false until the catalogue is

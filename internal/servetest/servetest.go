@@ -171,7 +171,7 @@ type Config struct {
 	MCP func(catalogue *index.Holder, urls view.URLs) http.Handler
 	// Area, when set, builds one more area of pages on the ground (the
 	// developer portal, say), mounted beside the website.
-	Area func(ground *web.Site) web.Routes
+	Area func(ground *web.Ground) server.Routes
 	// Pages replaces the website (packages web, web/site and web/docs)
 	// when set.
 	Pages server.Routes
@@ -226,9 +226,9 @@ func NewServer(t testing.TB, mod func(*Config)) http.Handler {
 	if err != nil {
 		t.Fatal(err)
 	}
-	routes := web.Join(ground, pages, dev)
+	routes := server.Join(ground, pages, dev)
 	if c.Area != nil {
-		routes = web.Join(routes, c.Area(ground))
+		routes = server.Join(routes, c.Area(ground))
 	}
 	cfg := server.Config{
 		Catalogue: c.Catalogue,

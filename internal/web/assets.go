@@ -81,7 +81,7 @@ func (a *assets) URL(name string) (string, error) {
 
 // serve is GET /assets/{file}: the asset whose hashed name it is, cached
 // for a year and immutable; any other name (an old hash) is a 404.
-func (a *assets) serve(s *Site) http.Handler {
+func (a *assets) serve(s *Ground) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		as, ok := a.byURL[r.URL.Path]
 		if !ok {

@@ -122,7 +122,7 @@ func parseConsent(v string) Consent {
 // It answers 303 to back (a path of this site; "/" otherwise), so it works
 // without JavaScript. Cross-origin posts are refused before it runs
 // (http.CrossOriginProtection).
-func (s *Site) saveConsent(w http.ResponseWriter, r *http.Request) {
+func (s *Ground) saveConsent(w http.ResponseWriter, r *http.Request) {
 	r.Body = http.MaxBytesReader(w, r.Body, 4<<10)
 	if err := r.ParseForm(); err != nil {
 		s.renderStatus(w, r, http.StatusBadRequest, "The cookie choice could not be read.")

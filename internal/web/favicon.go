@@ -135,7 +135,7 @@ func hexRGB(s string) (r, g, b float64) {
 
 // favicon is GET /favicon.ico: the icon, cached for a day (its address
 // carries no hash, so it cannot be immutable).
-func (s *Site) favicon(w http.ResponseWriter, r *http.Request) {
+func (s *Ground) favicon(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
 	h.Set("Content-Type", "image/x-icon")
 	h.Set("Cache-Control", "public, max-age=86400")

@@ -22,7 +22,7 @@ func shopURL(tmpl, brand, name, slug string, id int64) string {
 }
 
 // gotoShop is GET /goto/{slug}: a 302 to the shop, counting the click.
-func (s *Site) gotoShop(w http.ResponseWriter, r *http.Request) {
+func (s *Ground) gotoShop(w http.ResponseWriter, r *http.Request) {
 	slug := r.PathValue("slug")
 	ix := s.cfg.Catalogue.Load()
 	if ix == nil {

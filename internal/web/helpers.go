@@ -11,7 +11,7 @@ import (
 )
 
 // funcs are the template functions every area shares.
-func (s *Site) funcs() template.FuncMap {
+func (s *Ground) funcs() template.FuncMap {
 	return template.FuncMap{
 		"asset": s.assets.URL,
 		"num":   Thousands,

@@ -78,7 +78,7 @@ type layoutData struct {
 
 // Templates are the pages of one area, each parsed over the shared layout.
 type Templates struct {
-	site  *Site
+	site  *Ground
 	pages map[string]*template.Template
 }
 
@@ -86,7 +86,7 @@ type Templates struct {
 // ("templates/<name>.html", each defining "content") over the shared
 // layout, with the shared template functions and the area's own funcs.
 // The area's partials ("templates/_*.html") are parsed with every page.
-func (s *Site) Templates(fsys fs.FS, funcs template.FuncMap, names ...string) (*Templates, error) {
+func (s *Ground) Templates(fsys fs.FS, funcs template.FuncMap, names ...string) (*Templates, error) {
 	t := &Templates{site: s, pages: make(map[string]*template.Template, len(names))}
 	partials, err := fs.Glob(fsys, "templates/_*.html")
 	if err != nil {
@@ -199,7 +199,7 @@ type visitor struct {
 
 // visitorOf is the visitor of r on page p. On a page that asks no cookie
 // choice the visitor counts as having chosen nothing but the necessary.
-func (s *Site) visitorOf(r *http.Request, p Page) visitor {
+func (s *Ground) visitorOf(r *http.Request, p Page) visitor {
 	if p.NoCookieChoice {
 		return visitor{consent: Consent{Decided: true}, back: backOf(r.URL)}
 	}
@@ -263,7 +263,7 @@ func (t *Templates) render(w http.ResponseWriter, r *http.Request, buf *bytes.Bu
 
 // analyticsFor is the operator's snippet for a visitor of cookie choice
 // c: none without consent to analytics.
-func (s *Site) analyticsFor(c Consent) template.HTML {
+func (s *Ground) analyticsFor(c Consent) template.HTML {
 	if c.Analytics {
 		return s.analytics
 	}
@@ -272,7 +272,7 @@ func (s *Site) analyticsFor(c Consent) template.HTML {
 
 // serve answers rd with status; body is rd's bytes (or a copy), in which
 // the stand-ins are replaced by this answer's nonce.
-func (s *Site) serve(w http.ResponseWriter, r *http.Request, status int, rd *rendering, body []byte) {
+func (s *Ground) serve(w http.ResponseWriter, r *http.Request, status int, rd *rendering, body []byte) {
 	h := w.Header()
 	h.Set("Content-Type", "text/html; charset=utf-8")
 	h.Set("Cache-Control", "private, no-cache")
@@ -307,7 +307,7 @@ const MarkdownType = "text/markdown; charset=utf-8"
 // twin, llms.txt), with ctype and status. Such a text is the same for
 // every visitor: it is public, and its ETag (the hash of the body) lets a
 // client revalidate it as 304 Not Modified, like a page.
-func (s *Site) Text(w http.ResponseWriter, r *http.Request, status int, ctype, body string) {
+func (s *Ground) Text(w http.ResponseWriter, r *http.Request, status int, ctype, body string) {
 	sum := sha256.Sum256([]byte(body))
 	etag := `"` + hex.EncodeToString(sum[:12]) + `"`
 	h := w.Header()
@@ -328,7 +328,7 @@ func (s *Site) Text(w http.ResponseWriter, r *http.Request, status int, ctype, b
 }
 
 // NotFoundPage answers the 404 page.
-func (s *Site) NotFoundPage(w http.ResponseWriter, r *http.Request) {
+func (s *Ground) NotFoundPage(w http.ResponseWriter, r *http.Request) {
 	s.own.Render(w, r, http.StatusNotFound, "404", Page{
 		Title: "Page not found · Fragrance Data Service", NoIndex: true, Data: problem.Echo(r.URL.Path),
 		HideSearch: true, // the page has its own
@@ -337,7 +337,7 @@ func (s *Site) NotFoundPage(w http.ResponseWriter, r *http.Request) {
 
 // ServerError logs err (when not nil) with the request, and answers the
 // 500 page, which shows no internals.
-func (s *Site) ServerError(w http.ResponseWriter, r *http.Request, err error) {
+func (s *Ground) ServerError(w http.ResponseWriter, r *http.Request, err error) {
 	if err != nil {
 		s.log.ErrorContext(r.Context(), "page failed", "err", err, "path", r.URL.Path)
 	}
@@ -348,7 +348,7 @@ func (s *Site) ServerError(w http.ResponseWriter, r *http.Request, err error) {
 
 // renderStatus answers a short page with a status and a message (a bad
 // form, a catalogue still loading).
-func (s *Site) renderStatus(w http.ResponseWriter, r *http.Request, status int, msg string) {
+func (s *Ground) renderStatus(w http.ResponseWriter, r *http.Request, status int, msg string) {
 	s.own.Render(w, r, status, "message", Page{
 		Title: http.StatusText(status) + " · Fragrance Data Service", NoIndex: true,
 		Data: struct{ Heading, Message string }{http.StatusText(status), msg},
@@ -356,7 +356,7 @@ func (s *Site) renderStatus(w http.ResponseWriter, r *http.Request, status int, 
 }
 
 // Unavailable answers 503 while the catalogue is loading.
-func (s *Site) Unavailable(w http.ResponseWriter, r *http.Request) {
+func (s *Ground) Unavailable(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Retry-After", "5")
 	s.renderStatus(w, r, http.StatusServiceUnavailable, "The catalogue is still loading. Try again in a few seconds.")
 }

@@ -43,7 +43,7 @@ func newNonce() string {
 // and its image host. With the operator's analytics snippet in the
 // page (after consent), its scripts run by the nonce and may load others
 // ('strict-dynamic') and send to any https address.
-func (s *Site) csp(nonce string, analytics bool) string {
+func (s *Ground) csp(nonce string, analytics bool) string {
 	var b strings.Builder
 	b.Grow(400)
 	b.WriteString("default-src 'self'; script-src 'self' 'nonce-")
@@ -90,7 +90,7 @@ func originOf(raw string) string {
 // Secure wraps a page handler: the security headers on every answer, and
 // a panic becomes the 500 page (logged with its detail, shown without).
 // Every area's routes go through it (see Register of each area).
-func (s *Site) Secure(h http.Handler) http.Handler {
+func (s *Ground) Secure(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		setSecurityHeaders(w.Header())
 		rec := &wroteWriter{ResponseWriter: w}

@@ -67,8 +67,8 @@ type Config struct {
 	Now func() time.Time
 }
 
-// Site is the ground of the pages and the service's own pages.
-type Site struct {
+// Ground is the ground of the pages and the service's own pages.
+type Ground struct {
 	cfg           Config
 	log           *slog.Logger
 	now           func() time.Time
@@ -86,8 +86,8 @@ type Site struct {
 }
 
 // New parses the embedded layout, templates, assets and changelog.
-func New(cfg Config) (*Site, error) {
-	s := &Site{cfg: cfg, log: cfg.Logger, now: cfg.Now, base: strings.TrimRight(cfg.BaseURL, "/")}
+func New(cfg Config) (*Ground, error) {
+	s := &Ground{cfg: cfg, log: cfg.Logger, now: cfg.Now, base: strings.TrimRight(cfg.BaseURL, "/")}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
@@ -152,14 +152,14 @@ func nonced(snippet, nonce string) (string, error) {
 }
 
 // Changelog returns the releases, newest first.
-func (s *Site) Changelog() []Release { return s.changelog }
+func (s *Ground) Changelog() []Release { return s.changelog }
 
 // BaseURL is the public base URL, without a trailing slash.
-func (s *Site) BaseURL() string { return s.base }
+func (s *Ground) BaseURL() string { return s.base }
 
 // Register hands each route of the ground and of the service's own pages
 // to handle with its pattern and the name logs and metrics know it by.
-func (s *Site) Register(handle func(pattern, name string, h http.Handler)) {
+func (s *Ground) Register(handle func(pattern, name string, h http.Handler)) {
 	page := func(pattern, name string, h http.HandlerFunc) { handle(pattern, name, s.Secure(h)) }
 	handle("/goto/{slug}", "goto", s.Secure(problem.GetOnly(http.HandlerFunc(s.gotoShop))))
 	page("GET /docs/errors", "docs.errors", func(w http.ResponseWriter, r *http.Request) {
@@ -181,7 +181,7 @@ func (s *Site) Register(handle func(pattern, name string, h http.Handler)) {
 
 // privacy is GET /privacy: every cookie the service can set, and the
 // cookie settings (the footer's "Cookie settings" link leads here).
-func (s *Site) privacy(w http.ResponseWriter, r *http.Request) {
+func (s *Ground) privacy(w http.ResponseWriter, r *http.Request) {
 	s.own.Render(w, r, http.StatusOK, "privacy", Page{
 		Title:       "Privacy and cookies · Fragrance Data Service",
 		Description: "Which cookies the Fragrance Data Service sets, why, for how long, and your cookie settings.",
@@ -192,22 +192,6 @@ func (s *Site) privacy(w http.ResponseWriter, r *http.Request) {
 }
 
 // NotFound answers every path no route serves: the 404 page.
-func (s *Site) NotFound() http.Handler {
+func (s *Ground) NotFound() http.Handler {
 	return s.Secure(http.HandlerFunc(s.NotFoundPage))
-}
-
-// Routes is a set of routes, as the server mounts them.
-type Routes interface {
-	Register(handle func(pattern, name string, h http.Handler))
-}
-
-// Join is the routes of several sets: the ground's and the areas'.
-func Join(sets ...Routes) Routes { return joined(sets) }
-
-type joined []Routes
-
-func (j joined) Register(handle func(pattern, name string, h http.Handler)) {
-	for _, r := range j {
-		r.Register(handle)
-	}
 }

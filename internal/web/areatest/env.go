@@ -22,6 +22,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fragrance-data/fragrance/internal/server"
 	"github.com/fragrance-data/fragrance/internal/sqlite"
 	"github.com/fragrance-data/fragrance/internal/testclock"
 	"github.com/fragrance-data/fragrance/internal/web"
@@ -38,7 +39,7 @@ type Env struct {
 	Store  *sqlite.DB
 	Faults *Faulty
 	// Web is the ground, on the base URL and the clock.
-	Web *web.Site
+	Web *web.Ground
 	// Cookie is the area's session cookie's name on the base URL.
 	Cookie string
 	// IP is the peer address requests come from.
@@ -104,7 +105,7 @@ var migrated = sync.OnceValues(func() ([]byte, error) {
 // Mount serves the ground's routes and the area's behind one ServeMux, as
 // the server mounts them, with the 404 page for every other path; the
 // area's routes are kept in Routes.
-func (e *Env) Mount(area web.Routes) {
+func (e *Env) Mount(area server.Routes) {
 	mux := http.NewServeMux()
 	e.Web.Register(func(pattern, _ string, h http.Handler) { mux.Handle(pattern, h) })
 	area.Register(func(pattern, name string, h http.Handler) {

@@ -40,7 +40,7 @@ const (
 // Config holds the pages' dependencies.
 type Config struct {
 	// Web is the ground the pages render on (required).
-	Web *web.Site
+	Web *web.Ground
 	// OpenAPI is the OpenAPI document the API serves (required).
 	OpenAPI []byte
 	// Tiers returns the tiers' limits in force (the access Guard's
@@ -71,7 +71,7 @@ type Credit struct {
 
 // Docs serves the developer documentation.
 type Docs struct {
-	web       *web.Site
+	web       *web.Ground
 	doc       *Doc
 	tiers     func() apikey.Tiers
 	prices    Prices

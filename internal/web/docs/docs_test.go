@@ -13,6 +13,7 @@ import (
 
 	"github.com/fragrance-data/fragrance/internal/api"
 	"github.com/fragrance-data/fragrance/internal/apikey"
+	"github.com/fragrance-data/fragrance/internal/server"
 	"github.com/fragrance-data/fragrance/internal/web"
 	"github.com/fragrance-data/fragrance/internal/web/docs"
 )
@@ -36,7 +37,7 @@ func newServer(t *testing.T, cfg docs.Config) http.Handler {
 		t.Fatal(err)
 	}
 	mux := http.NewServeMux()
-	web.Join(ground, d).Register(func(pattern, _ string, h http.Handler) { mux.Handle(pattern, h) })
+	server.Join(ground, d).Register(func(pattern, _ string, h http.Handler) { mux.Handle(pattern, h) })
 	return mux
 }
 

@@ -79,7 +79,7 @@ type Config struct {
 	// Web is the ground the pages render on. Its BaseURL (absolute) starts
 	// the sign-in links; when it is https the session cookie is Secure and
 	// named with the __Host- prefix.
-	Web *web.Site
+	Web *web.Ground
 	// Accounts keeps accounts, sign-in links, sessions and tier requests.
 	Accounts account.Store
 	// Keys keeps the API keys.
@@ -138,7 +138,7 @@ type Config struct {
 // Portal serves the developer portal's pages.
 type Portal struct {
 	cfg     Config
-	web     *web.Site
+	web     *web.Ground
 	pages   *web.Templates
 	area    *session.Area[visitor]
 	base    string

@@ -43,7 +43,7 @@ import (
 type Config[V any] struct {
 	// Web is the ground the pages render on; when its BaseURL is https the
 	// cookie is Secure and named with the __Host- prefix.
-	Web *web.Site
+	Web *web.Ground
 	// Templates holds the area's pages ("templates/<name>.html", partials
 	// "templates/_*.html"), parsed with Funcs over the ground's layout:
 	// those named in Pages, and "message", which reads a Message as .Data.

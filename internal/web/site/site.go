@@ -30,7 +30,7 @@ var templateFS embed.FS
 // Config holds the website's dependencies; all are required.
 type Config struct {
 	// Web is the ground the pages render on.
-	Web *web.Site
+	Web *web.Ground
 	// Catalogue is the served catalogue.
 	Catalogue *index.Holder
 	// URLs builds image and buy-link URLs and accord colours, as in the
@@ -43,7 +43,7 @@ type Config struct {
 
 // Site serves the public pages.
 type Site struct {
-	web      *web.Site
+	web      *web.Ground
 	cat      *index.Holder
 	urls     view.URLs
 	pages    *web.Templates

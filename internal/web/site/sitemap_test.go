@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fragrance-data/fragrance/internal/server"
 	"github.com/fragrance-data/fragrance/internal/servetest"
 	"github.com/fragrance-data/fragrance/internal/view"
 	"github.com/fragrance-data/fragrance/internal/web"
@@ -40,7 +41,7 @@ func TestSitemap(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := servetest.NewServer(t, func(c *servetest.Config) { c.Catalogue, c.Pages = holder, web.Join(ground, pages) })
+	h := servetest.NewServer(t, func(c *servetest.Config) { c.Catalogue, c.Pages = holder, server.Join(ground, pages) })
 	rec := servetest.Do(t, h, "GET", "/sitemap.xml")
 	var idx sitemapIndex
 	if err := xml.Unmarshal(rec.Body.Bytes(), &idx); err != nil || rec.Code != 200 ||

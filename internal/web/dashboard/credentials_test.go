@@ -1,4 +1,4 @@
-package admin_test
+package dashboard_test
 
 import (
 	"fmt"
@@ -12,7 +12,7 @@ import (
 
 	"github.com/fragrance-data/fragrance/internal/admin"
 	"github.com/fragrance-data/fragrance/internal/apikey"
-	webadmin "github.com/fragrance-data/fragrance/internal/web/admin"
+	"github.com/fragrance-data/fragrance/internal/web/dashboard"
 )
 
 // plenty are limits of sign-ins no test here reaches.
@@ -53,7 +53,7 @@ func TestTOTPCodeWorksOnce(t *testing.T) {
 // TestRecoveryCodeSpentOnce: one recovery code sent in several sign-ins
 // at once signs in exactly one of them.
 func TestRecoveryCodeSpentOnce(t *testing.T) {
-	slow := func(c *webadmin.Config) {
+	slow := func(c *dashboard.Config) {
 		check := c.Credentials.CheckPassword
 		c.Credentials.CheckPassword = func(hash, pw string) bool {
 			time.Sleep(20 * time.Millisecond) // the checks overlap, as argon2id's do
@@ -100,7 +100,7 @@ func TestRecoveryCodeSpentOnce(t *testing.T) {
 // allows.
 func TestFailedSignInsCountedFirst(t *testing.T) {
 	var checks atomic.Int64
-	e := newEnv(t, httpBase, func(c *webadmin.Config) {
+	e := newEnv(t, httpBase, func(c *dashboard.Config) {
 		check := c.Credentials.CheckPassword
 		c.Credentials.CheckPassword = func(hash, pw string) bool {
 			checks.Add(1)
@@ -130,7 +130,7 @@ func TestFailedSignInsCountedFirst(t *testing.T) {
 			limited++
 		}
 	}
-	limit := int(webadmin.DefaultSignInsPerAccount.PerMinute)
+	limit := int(dashboard.DefaultSignInsPerAccount.PerMinute)
 	if got := checks.Load(); got > int64(limit) || limited != n-limit {
 		t.Errorf("%d passwords checked and %d refused of %d sent at once, want at most %d checked", got, limited, n, limit)
 	}
@@ -143,7 +143,7 @@ func TestFailedSignInsCountedFirst(t *testing.T) {
 func TestPasswordChecksBounded(t *testing.T) {
 	var now, peak atomic.Int64
 	release := make(chan struct{})
-	e := newEnv(t, httpBase, func(c *webadmin.Config) {
+	e := newEnv(t, httpBase, func(c *dashboard.Config) {
 		c.MaxPasswordChecks, c.PasswordWait = 2, 50*time.Millisecond
 		c.SignInsPerIP, c.SignInsPerAccount = plenty, plenty
 		check := func() {

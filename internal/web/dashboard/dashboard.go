@@ -1,4 +1,4 @@
-// Package admin is the admin dashboard: /admin and everything under it,
+// Package dashboard is the admin dashboard: /admin and everything under it,
 // the operator's pages for the service's keys, developer accounts, tier
 // requests, usage analytics, abuse signals and the audit log.
 //
@@ -21,7 +21,7 @@
 // keys changed (the access Guard's), the password and second-factor checks
 // (package admin's), a perfume's name (the catalogue). Pages stand on the
 // ground of package web.
-package admin
+package dashboard
 
 import (
 	"embed"
@@ -50,7 +50,7 @@ var templateFS embed.FS
 type Config struct {
 	// Web is the ground the pages render on; when its BaseURL is https the
 	// session cookie is Secure and named with the __Host- prefix.
-	Web *web.Site
+	Web *web.Ground
 	// Allow are the client addresses the dashboard is served to (flag
 	// --admin-allow). Empty: nobody.
 	Allow []netip.Prefix
@@ -145,7 +145,7 @@ const (
 // Dashboard serves the admin dashboard's pages.
 type Dashboard struct {
 	cfg     Config
-	web     *web.Site
+	web     *web.Ground
 	pages   *web.Templates
 	area    *session.Area[operator]
 	now     func() time.Time

@@ -1,4 +1,4 @@
-package admin_test
+package dashboard_test
 
 import (
 	"context"
@@ -19,7 +19,7 @@ import (
 	"github.com/fragrance-data/fragrance/internal/admin"
 	"github.com/fragrance-data/fragrance/internal/apikey"
 	"github.com/fragrance-data/fragrance/internal/usage"
-	webadmin "github.com/fragrance-data/fragrance/internal/web/admin"
+	"github.com/fragrance-data/fragrance/internal/web/dashboard"
 	"github.com/fragrance-data/fragrance/internal/web/areatest"
 )
 
@@ -55,10 +55,10 @@ type env struct {
 	dummies atomic.Int64 // DummyCheckPassword calls
 }
 
-func newEnv(t *testing.T, base string, mod func(*webadmin.Config)) *env {
+func newEnv(t *testing.T, base string, mod func(*dashboard.Config)) *env {
 	t.Helper()
 	e := &env{Env: areatest.New(t, base, start, "admin", adminIP)}
-	cfg := webadmin.Config{
+	cfg := dashboard.Config{
 		Web: e.Web, Allow: allow,
 		ClientIP: func(r *http.Request) netip.Addr { return access.ClientIP(r, trusted) },
 		Admins:   e.Faults, Accounts: e.Faults, Keys: e.Faults, Usage: e.Faults,
@@ -72,7 +72,7 @@ func newEnv(t *testing.T, base string, mod func(*webadmin.Config)) *env {
 	if mod != nil {
 		mod(&cfg)
 	}
-	d, err := webadmin.New(cfg)
+	d, err := dashboard.New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,8 +84,8 @@ func newEnv(t *testing.T, base string, mod func(*webadmin.Config)) *env {
 // "plain:" and the password, the TOTP codes are goodCode (now's step) and
 // earlierCode (the step before), recovery codes hash to "h:" and the
 // code.
-func cheapCredentials(dummies *atomic.Int64) webadmin.Credentials {
-	return webadmin.Credentials{
+func cheapCredentials(dummies *atomic.Int64) dashboard.Credentials {
+	return dashboard.Credentials{
 		CheckPassword:      func(hash, pw string) bool { return hash == "plain:"+pw },
 		DummyCheckPassword: func(string) { dummies.Add(1) },
 		NewTOTPSecret:      func() string { return "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP" },

@@ -1,4 +1,4 @@
-package admin_test
+package dashboard_test
 
 import (
 	"net/http"

@@ -1,4 +1,4 @@
-package admin_test
+package dashboard_test
 
 import (
 	"net/http"
@@ -11,7 +11,7 @@ import (
 	"github.com/fragrance-data/fragrance/internal/account"
 	"github.com/fragrance-data/fragrance/internal/admin"
 	"github.com/fragrance-data/fragrance/internal/apikey"
-	webadmin "github.com/fragrance-data/fragrance/internal/web/admin"
+	"github.com/fragrance-data/fragrance/internal/web/dashboard"
 	"github.com/fragrance-data/fragrance/internal/web/areatest"
 )
 
@@ -53,11 +53,11 @@ func seedAsking(e *env, tier apikey.Tier) {
 // TestClosedWithoutAllowList: with no allow-list (or no client IP), every
 // route of the dashboard answers the site's 404 page, whatever is sent.
 func TestClosedWithoutAllowList(t *testing.T) {
-	for name, mod := range map[string]func(*webadmin.Config){
-		"no list":      func(c *webadmin.Config) { c.Allow = nil },
-		"empty list":   func(c *webadmin.Config) { c.Allow = []netip.Prefix{} },
-		"invalid list": func(c *webadmin.Config) { c.Allow = []netip.Prefix{{}} },
-		"no client IP": func(c *webadmin.Config) { c.ClientIP = nil },
+	for name, mod := range map[string]func(*dashboard.Config){
+		"no list":      func(c *dashboard.Config) { c.Allow = nil },
+		"empty list":   func(c *dashboard.Config) { c.Allow = []netip.Prefix{} },
+		"invalid list": func(c *dashboard.Config) { c.Allow = []netip.Prefix{{}} },
+		"no client IP": func(c *dashboard.Config) { c.ClientIP = nil },
 	} {
 		t.Run(name, func(t *testing.T) {
 			e := newEnv(t, httpBase, mod)
