@@ -19,8 +19,8 @@ import (
 	"github.com/fragrance-data/fragrance/internal/admin"
 	"github.com/fragrance-data/fragrance/internal/apikey"
 	"github.com/fragrance-data/fragrance/internal/usage"
-	"github.com/fragrance-data/fragrance/internal/web/dashboard"
 	"github.com/fragrance-data/fragrance/internal/web/areatest"
+	"github.com/fragrance-data/fragrance/internal/web/dashboard"
 )
 
 const (

@@ -11,8 +11,8 @@ import (
 	"github.com/fragrance-data/fragrance/internal/account"
 	"github.com/fragrance-data/fragrance/internal/admin"
 	"github.com/fragrance-data/fragrance/internal/apikey"
-	"github.com/fragrance-data/fragrance/internal/web/dashboard"
 	"github.com/fragrance-data/fragrance/internal/web/areatest"
+	"github.com/fragrance-data/fragrance/internal/web/dashboard"
 )
 
 // testPrefix is a key prefix the route paths are filled with.
