@@ -59,17 +59,17 @@ func runMCP(ctx context.Context, args []string, cio cmdIO) error {
 	// any; the rest are ranked on demand (a client's session is too short
 	// to rank them all).
 	lists := neighbours.Load(ctx, ix, store, nil)
-	holder, urls := index.NewHolder(ix), view.NewURLs(base, nil, ref.Color)
+	holder, urls := index.NewHolder(ix), view.NewBuilder(base, nil, ref.Color)
 	// The perfume resource is the website's Markdown twin, word for word.
 	ground, err := web.New(web.Config{Catalogue: holder, BaseURL: base})
 	if err != nil {
 		return err
 	}
-	public, err := site.New(site.Config{Web: ground, Catalogue: holder, URLs: urls})
+	public, err := site.New(site.Config{Web: ground, Catalogue: holder, View: urls})
 	if err != nil {
 		return err
 	}
-	s := mcp.New(mcp.Config{Catalogue: holder, URLs: urls, Version: version, PerfumeMarkdown: public.PerfumeMarkdown})
+	s := mcp.New(mcp.Config{Catalogue: holder, View: urls, Version: version, PerfumeMarkdown: public.PerfumeMarkdown})
 	fmt.Fprintf(cio.stderr, "fragrance mcp: %d perfumes from %s (neighbour lists: %d of %d chunks stored), serving MCP on stdio\n",
 		ix.Len(), redactDSN(*dsn), lists, ix.NeighbourChunks())
 	err = s.Run(ctx, &mcpsdk.IOTransport{Reader: io.NopCloser(cio.stdin), Writer: nopCloser{cio.stdout}})

@@ -256,9 +256,9 @@ func serve(ctx context.Context, c *serveConfig, log *slog.Logger, accessLog serv
 	if err != nil {
 		return err
 	}
-	viewURLs := view.NewURLs(urls.base, imgs.svc, ref.Color)
+	shapes := view.NewBuilder(urls.base, imgs.svc, ref.Color)
 	terms := &dataTerms{log: log, holder: holder}
-	pages, err := newPages(c, pageDeps{holder: holder, urls: viewURLs, imageBase: urls.images, store: store,
+	pages, err := newPages(c, pageDeps{holder: holder, urls: shapes, imageBase: urls.images, store: store,
 		mailer: mailer, guard: guard, meter: m, log: log, terms: terms})
 	if err != nil {
 		return err
@@ -272,7 +272,7 @@ func serve(ctx context.Context, c *serveConfig, log *slog.Logger, accessLog serv
 		Catalogue: holder,
 		API: api.New(api.Config{
 			Catalogue:     holder,
-			URLs:          viewURLs,
+			View:          shapes,
 			SiteSearch:    siteSearchLimit(guard, *c.siteSearchLimit),
 			Guard:         guard,
 			Caller:        guard,
@@ -283,7 +283,7 @@ func serve(ctx context.Context, c *serveConfig, log *slog.Logger, accessLog serv
 			MemoryLimit:   memoryLimit(),
 			Registry:      reg,
 		}),
-		MCP: mcp.Handler(mcp.Config{Catalogue: holder, URLs: viewURLs, Version: version,
+		MCP: mcp.Handler(mcp.Config{Catalogue: holder, View: shapes, Version: version,
 			PerfumeMarkdown: pages.public.PerfumeMarkdown}, guard),
 		Images:    imgs.svc.Handler(),
 		ImagePath: imagePath,

@@ -46,7 +46,7 @@ func (p pages) NotFound() http.Handler { return p.ground.NotFound() }
 // pageDeps are what the areas need of the rest of the process.
 type pageDeps struct {
 	holder    *index.Holder
-	urls      view.URLs
+	urls      view.Builder
 	imageBase string // the image host's base URL
 	store     backend
 	mailer    mail.Sender
@@ -77,7 +77,7 @@ func newPages(c *serveConfig, d pageDeps) (pages, error) {
 	if err != nil {
 		return pages{}, fmt.Errorf("--analytics-snippet: %w", err)
 	}
-	public, err := site.New(site.Config{Web: ground, Catalogue: holder, URLs: urls})
+	public, err := site.New(site.Config{Web: ground, Catalogue: holder, View: urls})
 	if err != nil {
 		return pages{}, err
 	}

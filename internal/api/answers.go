@@ -87,7 +87,7 @@ type filledAnswer struct {
 	// splices are where kept items' parts go in body, in order; nil: body
 	// is the whole answer.
 	splices []splice
-	stamp   uint64 // the image host's stamp (view.URLs.Stamp) when filled
+	stamp   uint64 // the image host's stamp (view.Builder.Stamp) when filled
 	// stamped is whether the stamp tells when to fill again; false: an
 	// image host that cannot tell, and the holes are filled every time.
 	stamped bool
@@ -150,7 +150,7 @@ type answerCounts struct {
 
 // newFrozen keeps the encoded answer body (its holes empty, at holes),
 // filled from urls; body and holes stay the caller's.
-func newFrozen(body []byte, holes []hole, counts answerCounts, urls view.URLs) *frozen {
+func newFrozen(body []byte, holes []hole, counts answerCounts, urls view.Builder) *frozen {
 	fz := &frozen{counts: counts}
 	fz.filled.Store(fill(body, holes, nil, urls, true))
 	return fz
@@ -159,7 +159,7 @@ func newFrozen(body []byte, holes []hole, counts answerCounts, urls view.URLs) *
 // freezeEncoded keeps what en encoded, body: the kept items' parts in it
 // (en.splices) become splices of the memo en.items, and the rest, with its
 // holes, is filled from urls. body stays the caller's.
-func freezeEncoded(body []byte, en *encoder, urls view.URLs) *frozen {
+func freezeEncoded(body []byte, en *encoder, urls view.Builder) *frozen {
 	if len(en.splices) == 0 || en.items == nil {
 		return newFrozen(body, en.holes, en.counts, urls)
 	}
@@ -208,7 +208,7 @@ func (fz *frozen) size() int {
 // body's length), filling the holes again when the image host's stamp
 // moved since they were. An answer with splices is put together in buf,
 // which the caller gives (it may be nil) and then owns.
-func (fz *frozen) answer(urls view.URLs, buf []byte) ([]byte, []string) {
+func (fz *frozen) answer(urls view.Builder, buf []byte) ([]byte, []string) {
 	f := fz.filled.Load()
 	if len(f.holes) == 0 && len(f.splices) == 0 {
 		return f.body, f.length
@@ -235,7 +235,7 @@ func (fz *frozen) answer(urls view.URLs, buf []byte) ([]byte, []string) {
 // around them, and its Content-Length when length is set. The stamp is
 // read before the values, so a change while they are read is filled by
 // the next request.
-func fill(body []byte, holes []hole, splices []splice, urls view.URLs, length bool) *filledAnswer {
+func fill(body []byte, holes []hole, splices []splice, urls view.Builder, length bool) *filledAnswer {
 	f := &filledAnswer{}
 	f.stamp, f.stamped = urls.Stamp()
 	if len(holes) == 0 {
@@ -269,7 +269,7 @@ func fill(body []byte, holes []hole, splices []splice, urls view.URLs, length bo
 // appendFilled appends body with the value of each of its holes written
 // afresh from urls; when filled is not nil, it appends to it the holes of
 // what it appended (relative to where that begins) and returns it.
-func appendFilled(b, body []byte, holes []hole, urls view.URLs, filled []hole) ([]byte, []hole) {
+func appendFilled(b, body []byte, holes []hole, urls view.Builder, filled []hole) ([]byte, []hole) {
 	base, prev := len(b), 0
 	for _, h := range holes {
 		b = append(b, body[prev:h.pos]...)

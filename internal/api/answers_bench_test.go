@@ -15,7 +15,7 @@ import (
 // answer made (its making not timed) and offered to a full cache.
 func BenchmarkAnswerCache(b *testing.B) {
 	body := make([]byte, 3000) // about a similar or dupes answer
-	urls := view.NewURLs("https://x", nil, nil)
+	urls := view.NewBuilder("https://x", nil, nil)
 	b.Run("hit", func(b *testing.B) {
 		g, keys := benchCacheFull(b, body)
 		b.ReportAllocs()
@@ -54,7 +54,7 @@ func BenchmarkAnswerCache(b *testing.B) {
 // benchCacheFull is a 4 MB cache filled with answers of body, and the
 // keys it kept.
 func benchCacheFull(b *testing.B, body []byte) (*answerGen, []string) {
-	urls := view.NewURLs("https://x", nil, nil)
+	urls := view.NewBuilder("https://x", nil, nil)
 	c := newAnswerCache(4, 0)
 	g := c.generation(&index.Index{})
 	var keys []string

@@ -47,12 +47,12 @@ type Usage interface {
 	EmptySearch(query string)
 }
 
-// Config holds the API's dependencies. Catalogue and URLs are required;
+// Config holds the API's dependencies. Catalogue and View are required;
 // the others may be nil, in which case their feature is off.
 type Config struct {
 	Catalogue *index.Holder
-	// URLs builds the public URLs and accord colours of answers.
-	URLs  view.URLs
+	// View builds the answers' shapes, with their public URLs and accord colours.
+	View  view.Builder
 	Guard Guard
 	// Caller and Usage serve GET /api/usage (both needed) and count views
 	// and empty searches (Usage).
@@ -97,7 +97,7 @@ func New(cfg Config) *API {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
 	a := &API{cfg: cfg, log: cfg.Logger}
-	a.render = newRender(cfg.URLs)
+	a.render = newRender(cfg.View)
 	a.answers = newAnswerCache(cfg.AnswerCacheMB, cfg.MemoryLimit)
 	a.render.itemMemo = newAutoItemMemo(cfg.MemoryLimit)
 	if cfg.AnswerCacheMinCost != 0 {

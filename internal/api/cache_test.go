@@ -39,7 +39,7 @@ func TestAnswerCacheSingleFlight(t *testing.T) {
 	if fz != nil || lead2 || p2 != p {
 		t.Fatal("a second request must wait for the first")
 	}
-	want := newFrozen([]byte("{}\n"), nil, answerCounts{}, view.URLs{})
+	want := newFrozen([]byte("{}\n"), nil, answerCounts{}, view.Builder{})
 	g.finish("k", p, want, nil, time.Millisecond)
 	<-p2.done
 	if p2.fz != want || p2.err != nil {
@@ -84,7 +84,7 @@ func TestAnswerCacheAdmission(t *testing.T) {
 	} {
 		_, p, lead := g.lookup(tt.key)
 		_, p2, _ := g.lookup(tt.key)
-		want := newFrozen(tt.body, nil, answerCounts{}, view.URLs{})
+		want := newFrozen(tt.body, nil, answerCounts{}, view.Builder{})
 		g.finish(tt.key, p, want, nil, tt.cost)
 		if <-p2.done; !lead || p2.fz != want {
 			t.Fatalf("%s: the waiting request did not get the answer", tt.key)
@@ -107,11 +107,11 @@ func TestAnswerCacheAdmission(t *testing.T) {
 func TestAnswerCacheEvictionOrder(t *testing.T) {
 	body := make([]byte, 1000)
 	sh := newTestShard()
-	size := newFrozen(body, nil, answerCounts{}, view.URLs{}).size() + 1 + slotOverhead
+	size := newFrozen(body, nil, answerCounts{}, view.Builder{}).size() + 1 + slotOverhead
 	limit := 4 * size // four one-letter keys
 	put := func(key string, cost time.Duration) int {
 		t.Helper()
-		kept, evicted := sh.put(key, newFrozen(body, nil, answerCounts{}, view.URLs{}), cost, limit)
+		kept, evicted := sh.put(key, newFrozen(body, nil, answerCounts{}, view.Builder{}), cost, limit)
 		if !kept {
 			t.Fatalf("%s not kept", key)
 		}
@@ -167,7 +167,7 @@ func TestAnswerCacheSizeAccounting(t *testing.T) {
 	for i := range 5000 {
 		key := strconv.Itoa(rng.IntN(300))
 		holes := make([]hole, rng.IntN(3))
-		fz := newFrozen(make([]byte, rng.IntN(8<<10)), holes, answerCounts{}, view.URLs{})
+		fz := newFrozen(make([]byte, rng.IntN(8<<10)), holes, answerCounts{}, view.Builder{})
 		kept, _ := sh.put(key, fz, time.Duration(rng.IntN(1000))*time.Microsecond, limit)
 		if want := fz.size()+len(key)+slotOverhead <= limit; kept != want {
 			t.Fatalf("put %d: kept %v, want %v", i, kept, want)
@@ -192,7 +192,7 @@ func TestAnswerCacheBound(t *testing.T) {
 	for i := range 1000 {
 		k := strconv.Itoa(i)
 		_, p, _ := g.lookup(k)
-		g.finish(k, p, newFrozen(body, nil, answerCounts{}, view.URLs{}), nil, time.Millisecond)
+		g.finish(k, p, newFrozen(body, nil, answerCounts{}, view.Builder{}), nil, time.Millisecond)
 	}
 	for i := range g.shards {
 		if sh := &g.shards[i]; sh.bytes > g.limit || len(sh.m) == 0 {
@@ -258,7 +258,7 @@ func TestAnswerCacheConcurrent(t *testing.T) {
 				fz, p, lead := g.lookup(k)
 				switch {
 				case lead:
-					fz = newFrozen([]byte(k), nil, answerCounts{}, view.URLs{})
+					fz = newFrozen([]byte(k), nil, answerCounts{}, view.Builder{})
 					g.finish(k, p, fz, nil, time.Duration(rng.IntN(50))*time.Microsecond)
 				case fz == nil:
 					<-p.done
@@ -315,9 +315,9 @@ func checkShard(t *testing.T, sh *answerShard) {
 func TestFrozenRefill(t *testing.T) {
 	avail := map[int64]bool{}
 	var stamp uint64
-	u := view.NewURLs("https://x", stampedImages{imagesFunc(func(id int64) bool { return avail[id] }), &stamp}, nil)
+	u := view.NewBuilder("https://x", stampedImages{imagesFunc(func(id int64) bool { return avail[id] }), &stamp}, nil)
 	fz := newFrozen([]byte(`{"a":,"b":}`+"\n"), []hole{{pos: 5, id: 1}, {pos: 10, id: 2}}, answerCounts{}, u)
-	check := func(u view.URLs, want string) {
+	check := func(u view.Builder, want string) {
 		t.Helper()
 		body, length := fz.answer(u, nil)
 		if string(body) != want+"\n" || length[0] != strconv.Itoa(len(want)+1) {
@@ -337,7 +337,7 @@ func TestFrozenRefill(t *testing.T) {
 	check(u, `{"a":true,"b":true}`)
 
 	// Without a stamp, every answer is filled.
-	plain := view.NewURLs("https://x", imagesFunc(func(id int64) bool { return avail[id] }), nil)
+	plain := view.NewBuilder("https://x", imagesFunc(func(id int64) bool { return avail[id] }), nil)
 	check(plain, `{"a":true,"b":true}`)
 	avail[1] = false
 	check(plain, `{"a":false,"b":true}`)
@@ -353,7 +353,7 @@ func TestFrozenRefill(t *testing.T) {
 func TestFrozenRefillConcurrent(t *testing.T) {
 	var version atomic.Int64
 	version.Store(1)
-	u := view.NewURLs("https://x", atomicVersionImages{&version}, nil)
+	u := view.NewBuilder("https://x", atomicVersionImages{&version}, nil)
 	en := encoder{render: newRender(u)}
 	var b []byte
 	for id := range int64(20) {
@@ -497,7 +497,7 @@ func (f versionedImages) Stamp() uint64 { return uint64(*f.v) }
 // lengths land where they belong.
 func TestFrozenImageURLs(t *testing.T) {
 	v := 1
-	u := view.NewURLs("https://x", versionedImages{&v}, nil)
+	u := view.NewBuilder("https://x", versionedImages{&v}, nil)
 	en := encoder{render: newRender(u)}
 	b := append([]byte(`{"p":{"id":"a"`), nil...)
 	b = en.appendImages(b, 7, true)

@@ -25,7 +25,7 @@ import (
 // render turns index entries into JSON; it knows the service's public URLs.
 // It is shared by all requests and never changed after New.
 type render struct {
-	urls view.URLs
+	urls view.Builder
 	// accords remembers, per accord name, its encoded object around the
 	// strength: `{"name":"woody","strength":` and `,"color":"#8B5A2B"}`.
 	// An accord object was three lookups and escapes of strings that never
@@ -75,7 +75,7 @@ func (rd *render) accordPartsOf(ix *index.Index) []accordParts {
 }
 
 // newRender returns the render of urls.
-func newRender(urls view.URLs) *render {
+func newRender(urls view.Builder) *render {
 	buyPrefix := string(jsonenc.AppendStringBody([]byte{'"'}, urls.Base())) + "/goto/"
 	return &render{urls: urls, buyPrefix: buyPrefix, accords: view.NewMemo(func(name string) accordParts {
 		return accordParts{
@@ -106,7 +106,7 @@ type encoder struct {
 	splices     []splice      // the kept items' parts, in order
 	notes       *encoderNotes // the pool's, whose arrays holes and splices use; nil: none
 	counts      answerCounts
-	stamp       uint64 // the image host's stamp (view.URLs.Stamp)
+	stamp       uint64 // the image host's stamp (view.Builder.Stamp)
 	stamped     bool
 	warm        uint32 // what prefetch read, kept so that its loads are
 }
@@ -601,7 +601,7 @@ func (en *encoder) appendPerfumer(b []byte, c index.Count, pg index.Page) []byte
 }
 
 // appendImage appends the JSON string of a perfume's image URL
-// (view.URLs.Image), without building the string when the images are at
+// (view.Builder.Image), without building the string when the images are at
 // their default paths. The image host's URLs carry the image's version,
 // which changes while a catalogue is served (an import, a finished job):
 // they are holes, filled when the answer is written.
@@ -616,7 +616,7 @@ func (en *encoder) appendImage(b []byte, id int64) []byte {
 	return b
 }
 
-// appendTransparent appends the JSON string of view.URLs.Transparent, as
+// appendTransparent appends the JSON string of view.Builder.Transparent, as
 // appendImage does.
 func (en *encoder) appendTransparent(b []byte, id int64) []byte {
 	u := en.urls
@@ -629,7 +629,7 @@ func (en *encoder) appendTransparent(b []byte, id int64) []byte {
 	return b
 }
 
-// appendBuy appends the JSON string of view.URLs.Buy of the perfume whose
+// appendBuy appends the JSON string of view.Builder.Buy of the perfume whose
 // slug, encoded, is at slug in b.
 func (en *encoder) appendBuy(b []byte, slug span) []byte {
 	b = append(b, en.buyPrefix...)

@@ -21,7 +21,7 @@ func BenchmarkEncode(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	u := view.NewURLs("https://fragrance.example", nil, func(string) string { return "#CCCCCC" })
+	u := view.NewBuilder("https://fragrance.example", nil, func(string) string { return "#CCCCCC" })
 	fast := newRender(u)
 	buf := make([]byte, 0, 64<<10)
 	b.Run("list/fast", func(b *testing.B) {

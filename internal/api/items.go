@@ -54,7 +54,7 @@ type encodedItem struct {
 
 // current returns the item filled as of stamp (ok: the image host has
 // one), filling its holes again when they are older.
-func (it *encodedItem) current(urls view.URLs, stamp uint64, ok bool) *filledAnswer {
+func (it *encodedItem) current(urls view.Builder, stamp uint64, ok bool) *filledAnswer {
 	f := it.filled.Load()
 	if len(f.holes) == 0 || ok && f.stamped && f.stamp == stamp {
 		return f
@@ -65,7 +65,7 @@ func (it *encodedItem) current(urls view.URLs, stamp uint64, ok bool) *filledAns
 }
 
 // appendPart appends the part of the item that a splice names.
-func (it *encodedItem) appendPart(b []byte, part itemPart, urls view.URLs, stamp uint64, ok bool) []byte {
+func (it *encodedItem) appendPart(b []byte, part itemPart, urls view.Builder, stamp uint64, ok bool) []byte {
 	switch part {
 	case partIdent:
 		return append(b, it.filled.Load().body[:it.identEnd]...)

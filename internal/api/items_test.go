@@ -28,7 +28,7 @@ func TestItemMemo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rd := newRender(view.NewURLs("https://fragrance.example", fakeImages{}, ref.Color))
+	rd := newRender(view.NewBuilder("https://fragrance.example", fakeImages{}, ref.Color))
 	const limit = 50 << 10
 	rd.itemMemo = newItemMemo(limit)
 	g := rd.itemMemo.of(ix)
@@ -181,7 +181,7 @@ func TestSplicedAnswers(t *testing.T) {
 type spliceFixture struct {
 	ix          *index.Index
 	v           *int
-	u           view.URLs
+	u           view.Builder
 	plain, memo *render
 	page        index.Page
 	e           *index.Entry
@@ -197,7 +197,7 @@ func newSpliceFixture(tb testing.TB, pageNo, limit, at, n int) *spliceFixture {
 	}
 	fx := &spliceFixture{ix: ix, v: new(int)}
 	*fx.v = 1
-	fx.u = view.NewURLs("https://x", versionedImages{fx.v}, nil)
+	fx.u = view.NewBuilder("https://x", versionedImages{fx.v}, nil)
 	fx.plain, fx.memo = newRender(fx.u), newRender(fx.u)
 	fx.memo.itemMemo = newItemMemo(64 << 20)
 	fx.page = ix.Perfumes(index.ListQuery{Page: pageNo, Limit: limit})
@@ -219,7 +219,7 @@ func TestSplicedAnswerConcurrent(t *testing.T) {
 	}
 	var version atomic.Int64
 	version.Store(1)
-	u := view.NewURLs("https://x", atomicVersionImages{&version}, nil)
+	u := view.NewBuilder("https://x", atomicVersionImages{&version}, nil)
 	plain, memo := newRender(u), newRender(u)
 	memo.itemMemo = newItemMemo(16 << 20)
 	page := ix.Perfumes(index.ListQuery{Page: 2, Limit: 30})
@@ -279,7 +279,7 @@ func TestAccordTable(t *testing.T) {
 	}
 	one := index.Build([]catalog.Perfume{perfume(1, "a", "woody", "citrus")}, index.Options{})
 	two := index.Build([]catalog.Perfume{perfume(1, "b", "citrus", "vanilla", "woody")}, index.Options{})
-	rd := newRender(view.NewURLs("https://fragrance.example", fakeImages{}, func(name string) string { return "#" + name }))
+	rd := newRender(view.NewBuilder("https://fragrance.example", fakeImages{}, func(name string) string { return "#" + name }))
 	byName := func(e *index.Entry) string {
 		en := encoder{render: rd}
 		return string(en.appendAccords(nil, e.Accords()))

@@ -90,7 +90,7 @@ var refIndex = sync.OnceValues(func() (*index.Index, error) {
 type testRender struct {
 	name string
 	fast *render
-	ref  view.URLs
+	ref  view.Builder
 }
 
 func testRenders(t *testing.T) []testRender {
@@ -104,7 +104,7 @@ func testRenders(t *testing.T) []testRender {
 		base   string
 		images view.Images
 	}{{"default-images", "http://127.0.0.1:8080/a\"b\u2028\x01é", nil}, {"image-host", "https://fragrance.example", fakeImages{}}} {
-		u := view.NewURLs(tc.base, tc.images, ref.Color)
+		u := view.NewBuilder(tc.base, tc.images, ref.Color)
 		memo := newRender(u)
 		memo.itemMemo = newItemMemo(64 << 20) // room for every item
 		out = append(out, testRender{tc.name, newRender(u), u}, testRender{tc.name + "-item-memo", memo, u})
@@ -159,7 +159,7 @@ func TestEncodersMatchReference(t *testing.T) {
 	}
 }
 
-func checkScoredAnswers(t *testing.T, ix *index.Index, fast *render, rr view.URLs) {
+func checkScoredAnswers(t *testing.T, ix *index.Index, fast *render, rr view.Builder) {
 	for _, slug := range []string{"dior-sauvage", "creed-aventus", "dolce-and-gabbana-light-blue", "chanel-coco-mademoiselle"} {
 		e, items, err := ix.Similar(slug, 20)
 		if err != nil {

@@ -9,7 +9,7 @@ import (
 	"github.com/fragrance-data/fragrance/internal/view"
 )
 
-// The image host meets view.URLs' prefetcher, whose array it spells
+// The image host meets view.Builder' prefetcher, whose array it spells
 // without importing view: a change of view.PrefetchBatch must fail here,
 // not silently turn prefetching off.
 var _ interface {

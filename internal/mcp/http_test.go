@@ -63,8 +63,8 @@ func newHTTPFixtureWith(t *testing.T, tiers apikey.Tiers, wrap func(*access.Guar
 	}
 	h := servetest.NewServer(t, func(c *servetest.Config) {
 		c.Guard, c.Caller, c.Usage = g, g, m
-		c.MCP = func(ix *index.Holder, u view.URLs) http.Handler {
-			return mcp.Handler(mcp.Config{Catalogue: ix, URLs: u, Version: "test"}, wrap(g))
+		c.MCP = func(ix *index.Holder, u view.Builder) http.Handler {
+			return mcp.Handler(mcp.Config{Catalogue: ix, View: u, Version: "test"}, wrap(g))
 		}
 	})
 	srv := httptest.NewServer(h)

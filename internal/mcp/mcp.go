@@ -29,8 +29,8 @@ type Gate func(ctx context.Context, tool string, call func() error) error
 // Config holds the server's dependencies. Catalogue and URLs are required.
 type Config struct {
 	Catalogue *index.Holder
-	// URLs builds the public URLs and accord colours of answers.
-	URLs view.URLs
+	// View builds the answers' shapes, with their public URLs and accord colours.
+	View view.Builder
 	// PerfumeMarkdown renders a perfume as Markdown for the resource
 	// perfume://{slug}; nil: a short text written from the view.
 	PerfumeMarkdown func(slug string) (string, bool)

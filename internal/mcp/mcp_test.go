@@ -23,7 +23,7 @@ func config(t testing.TB) mcp.Config {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return mcp.Config{Catalogue: servetest.Catalogue(t), URLs: view.NewURLs(servetest.BaseURL, nil, ref.Color), Version: "test"}
+	return mcp.Config{Catalogue: servetest.Catalogue(t), View: view.NewBuilder(servetest.BaseURL, nil, ref.Color), Version: "test"}
 }
 
 // connect runs s over the in-memory transport and returns a client session.

@@ -58,7 +58,7 @@ func (t *tools) markdown(slug string) (string, bool, error) {
 	if err != nil {
 		return "", false, nil
 	}
-	return shortMarkdown(t.cfg.URLs.Detail(e, similar)), true, nil
+	return shortMarkdown(t.cfg.View.Detail(e, similar)), true, nil
 }
 
 // shortMarkdown writes a perfume's essentials as Markdown.

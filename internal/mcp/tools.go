@@ -163,7 +163,7 @@ func add[In, Out any](s *mcpsdk.Server, t *tools, name, title, desc string, run 
 
 // register adds every tool to s.
 func (t *tools) register(s *mcpsdk.Server) {
-	u := t.cfg.URLs
+	u := t.cfg.View
 	add(s, t, ToolSearch, "Search perfumes",
 		"Search the catalogue by perfume name and/or brand words; returns a page of perfumes (slug, name, brand, year, "+
 			"rating, gender, price tier, main accords), best match first. Use it to browse or when a name is ambiguous; "+
@@ -282,7 +282,7 @@ func (t *tools) register(s *mcpsdk.Server) {
 
 // matchProfile checks a match_perfumes input with the API's rules and runs
 // the match.
-func matchProfile(ix *index.Index, u view.URLs, in MatchInput) (view.MatchList, error) {
+func matchProfile(ix *index.Index, u view.Builder, in MatchInput) (view.MatchList, error) {
 	var errs []string
 	q := index.MatchQuery{Notes: in.Notes, Page: 1}
 	if len(in.Accords) > view.MaxListItems {

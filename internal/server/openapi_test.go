@@ -438,7 +438,7 @@ func routeOf(t *testing.T, target string) string {
 		c.Caller, c.Usage = noCaller{}, noUsage{}
 		c.ImageHost = stub
 		c.ImagePath = "/img"
-		c.MCP = func(*index.Holder, view.URLs) http.Handler { return stub }
+		c.MCP = func(*index.Holder, view.Builder) http.Handler { return stub }
 	})
 	servetest.Do(t, h, "GET", target)
 	mfs, err := reg.Gather()

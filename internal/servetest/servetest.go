@@ -168,7 +168,7 @@ type Config struct {
 	AnswerCacheMinCost time.Duration
 	// MCP builds the handler of /mcp from the catalogue and the URLs (nil:
 	// not mounted).
-	MCP func(catalogue *index.Holder, urls view.URLs) http.Handler
+	MCP func(catalogue *index.Holder, urls view.Builder) http.Handler
 	// Area, when set, builds one more area of pages on the ground (the
 	// developer portal, say), mounted beside the website.
 	Area func(ground *web.Ground) server.Routes
@@ -212,13 +212,13 @@ func NewServer(t testing.TB, mod func(*Config)) http.Handler {
 		}
 		c.Changes = s.feed
 	}
-	urls := view.NewURLs(BaseURL, c.Images, ref.Color)
+	urls := view.NewBuilder(BaseURL, c.Images, ref.Color)
 	ground, err := web.New(web.Config{Catalogue: c.Catalogue, ShopURL: c.ShopURL, Click: c.Click, BaseURL: BaseURL,
 		ImageURL: urls.Image(1), Analytics: c.Analytics, Logger: c.Logger})
 	if err != nil {
 		t.Fatal(err)
 	}
-	pages, err := site.New(site.Config{Web: ground, Catalogue: c.Catalogue, URLs: urls})
+	pages, err := site.New(site.Config{Web: ground, Catalogue: c.Catalogue, View: urls})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -233,7 +233,7 @@ func NewServer(t testing.TB, mod func(*Config)) http.Handler {
 	cfg := server.Config{
 		Catalogue: c.Catalogue,
 		API: api.New(api.Config{
-			Catalogue: c.Catalogue, URLs: urls,
+			Catalogue: c.Catalogue, View: urls,
 			Guard: c.Guard, Caller: c.Caller, Usage: c.Usage, Logger: c.Logger, AnswerCacheMB: c.AnswerCacheMB,
 			AnswerCacheMinCost: c.AnswerCacheMinCost, Registry: c.Registry,
 			SiteSearch: c.SiteSearch, Changes: c.Changes,

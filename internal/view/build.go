@@ -44,7 +44,7 @@ func OptString(s string) *string {
 }
 
 // Accords is a list of accords with their colours.
-func (u URLs) Accords(as []catalog.AccordStrength) []Accord {
+func (u Builder) Accords(as []catalog.AccordStrength) []Accord {
 	out := make([]Accord, len(as))
 	for i, a := range as {
 		out[i] = Accord{Name: a.Name, Strength: a.Strength, Color: u.AccordColor(a.Name)}
@@ -53,7 +53,7 @@ func (u URLs) Accords(as []catalog.AccordStrength) []Accord {
 }
 
 // Perfume is e as a list item.
-func (u URLs) Perfume(e *index.Entry) Perfume {
+func (u Builder) Perfume(e *index.Entry) Perfume {
 	return Perfume{
 		ID:                        e.Slug(),
 		Slug:                      e.Slug(),
@@ -74,7 +74,7 @@ func (u URLs) Perfume(e *index.Entry) Perfume {
 }
 
 // Perfumes is es as list items.
-func (u URLs) Perfumes(es []*index.Entry) []Perfume {
+func (u Builder) Perfumes(es []*index.Entry) []Perfume {
 	out := make([]Perfume, len(es))
 	for i, e := range es {
 		out[i] = u.Perfume(e)
@@ -92,7 +92,7 @@ func notes(layer []string) []Note {
 }
 
 // Detail is e in full, with its first similar perfumes.
-func (u URLs) Detail(e *index.Entry, similar []index.Scored) Detail {
+func (u Builder) Detail(e *index.Entry, similar []index.Scored) Detail {
 	pyr, perfumers := e.Notes().Pyramid(), e.Perfumers().Slice()
 	d := Detail{
 		Perfume:     u.Perfume(e),
@@ -128,7 +128,7 @@ func ranked(rs []index.Ranked) []Ranked {
 }
 
 // SimilarItem is s as a similar perfume.
-func (u URLs) SimilarItem(s index.Scored) Similar {
+func (u Builder) SimilarItem(s index.Scored) Similar {
 	shared := s.SharedNotes
 	if shared == nil {
 		shared = []string{}
@@ -146,7 +146,7 @@ func (u URLs) SimilarItem(s index.Scored) Similar {
 }
 
 // SimilarItems is ss as similar perfumes.
-func (u URLs) SimilarItems(ss []index.Scored) []Similar {
+func (u Builder) SimilarItems(ss []index.Scored) []Similar {
 	out := make([]Similar, len(ss))
 	for i, s := range ss {
 		out[i] = u.SimilarItem(s)
@@ -155,7 +155,7 @@ func (u URLs) SimilarItems(ss []index.Scored) []Similar {
 }
 
 // DupeItems is ss as cheaper alternatives.
-func (u URLs) DupeItems(ss []index.Scored) []Dupe {
+func (u Builder) DupeItems(ss []index.Scored) []Dupe {
 	out := make([]Dupe, len(ss))
 	for i, s := range ss {
 		out[i] = Dupe{Similar: u.SimilarItem(s), PriceTier: string(s.PriceTier()), Rating: OptFloat(s.Rating)}
@@ -169,12 +169,12 @@ func Source(e *index.Entry) SourceRef {
 }
 
 // SimilarList is the answer of /similar for e.
-func (u URLs) SimilarList(e *index.Entry, items []index.Scored, limit int) SimilarList {
+func (u Builder) SimilarList(e *index.Entry, items []index.Scored, limit int) SimilarList {
 	return SimilarList{Source: Source(e), Data: u.SimilarItems(items), Total: len(items), Limit: limit}
 }
 
 // DupeList is the answer of /dupes for e.
-func (u URLs) DupeList(e *index.Entry, items []index.Scored, limit int) DupeList {
+func (u Builder) DupeList(e *index.Entry, items []index.Scored, limit int) DupeList {
 	src := DupeSource{
 		SourceRef:        Source(e),
 		Image:            u.Image(e.ID),
@@ -186,7 +186,7 @@ func (u URLs) DupeList(e *index.Entry, items []index.Scored, limit int) DupeList
 }
 
 // Matches is ss as match items.
-func (u URLs) Matches(ss []index.Scored) []Match {
+func (u Builder) Matches(ss []index.Scored) []Match {
 	out := make([]Match, len(ss))
 	for i, s := range ss {
 		out[i] = Match{
@@ -199,7 +199,7 @@ func (u URLs) Matches(ss []index.Scored) []Match {
 }
 
 // MatchList is the answer of a match query q whose result is res.
-func (u URLs) MatchList(q index.MatchQuery, res index.MatchResult) MatchList {
+func (u Builder) MatchList(q index.MatchQuery, res index.MatchResult) MatchList {
 	f := MatchFilters{
 		Accords:         make([]string, len(res.Accords)),
 		AccordStrengths: make(map[string]float64, len(res.Accords)),
@@ -219,12 +219,12 @@ func (u URLs) MatchList(q index.MatchQuery, res index.MatchResult) MatchList {
 }
 
 // Page is pg as an answer page.
-func (u URLs) Page(pg index.Page) Page {
+func (u Builder) Page(pg index.Page) Page {
 	return Page{Data: u.Perfumes(pg.Entries), Total: pg.Total, Page: pg.Page, Pages: pg.Pages, Limit: pg.Limit}
 }
 
 // Perfumer is perfumer c with a page of their perfumes.
-func (u URLs) Perfumer(c index.Count, pg index.Page) Perfumer {
+func (u Builder) Perfumer(c index.Count, pg index.Page) Perfumer {
 	return Perfumer{Name: c.Name, Slug: c.Slug, Count: c.Count, Perfumes: u.Page(pg)}
 }
 
@@ -238,7 +238,7 @@ func Counts(cs []index.Count) []Count {
 }
 
 // SiteSearch is es as the answer of the site search.
-func (u URLs) SiteSearch(es []*index.Entry) SiteSearch {
+func (u Builder) SiteSearch(es []*index.Entry) SiteSearch {
 	out := SiteSearch{Perfumes: make([]SiteSearchItem, len(es))}
 	for i, e := range es {
 		out.Perfumes[i] = SiteSearchItem{Name: e.Name(), Brand: e.Brand(), Slug: e.Slug(),

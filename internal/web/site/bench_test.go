@@ -32,7 +32,7 @@ func BenchmarkPerfumePage(b *testing.B) {
 		b.Fatal(err)
 	}
 	newMux := func() http.Handler { // a new page cache
-		pages, err := site.New(site.Config{Web: ground, Catalogue: holder, URLs: view.NewURLs(servetest.BaseURL, nil, ref.Color)})
+		pages, err := site.New(site.Config{Web: ground, Catalogue: holder, View: view.NewBuilder(servetest.BaseURL, nil, ref.Color)})
 		if err != nil {
 			b.Fatal(err)
 		}

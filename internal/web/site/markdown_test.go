@@ -89,7 +89,7 @@ func TestPerfumeMarkdown(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := site.New(site.Config{Web: ground, Catalogue: cat, URLs: view.NewURLs(servetest.BaseURL, nil, ref.Color)})
+	s, err := site.New(site.Config{Web: ground, Catalogue: cat, View: view.NewBuilder(servetest.BaseURL, nil, ref.Color)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -48,7 +48,7 @@ func newSite(t testing.TB) (*site.Site, *index.Index) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := site.New(site.Config{Web: ground, Catalogue: holder, URLs: view.NewURLs(servetest.BaseURL, nil, ref.Color)})
+	s, err := site.New(site.Config{Web: ground, Catalogue: holder, View: view.NewBuilder(servetest.BaseURL, nil, ref.Color)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -33,9 +33,9 @@ type Config struct {
 	Web *web.Ground
 	// Catalogue is the served catalogue.
 	Catalogue *index.Holder
-	// URLs builds image and buy-link URLs and accord colours, as in the
+	// View builds the shapes, image and buy-link URLs and accord colours, as in the
 	// API's answers.
-	URLs view.URLs
+	View view.Builder
 	// SitemapPartSize is the most URLs a sitemap part lists; 0 or more
 	// than MaxSitemapPart means MaxSitemapPart.
 	SitemapPartSize int
@@ -45,7 +45,7 @@ type Config struct {
 type Site struct {
 	web      *web.Ground
 	cat      *index.Holder
-	urls     view.URLs
+	urls     view.Builder
 	pages    *web.Templates
 	base     string
 	loaded   loaded
@@ -73,7 +73,7 @@ func New(cfg Config) (*Site, error) {
 	if cfg.Web == nil || cfg.Catalogue == nil {
 		return nil, fmt.Errorf("site: New needs the web ground and the catalogue")
 	}
-	s := &Site{web: cfg.Web, cat: cfg.Catalogue, urls: cfg.URLs, base: cfg.Web.BaseURL(), partSize: cfg.SitemapPartSize}
+	s := &Site{web: cfg.Web, cat: cfg.Catalogue, urls: cfg.View, base: cfg.Web.BaseURL(), partSize: cfg.SitemapPartSize}
 	if s.partSize <= 0 || s.partSize > MaxSitemapPart {
 		s.partSize = MaxSitemapPart
 	}

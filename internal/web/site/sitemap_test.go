@@ -37,7 +37,7 @@ func TestSitemap(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pages, err := site.New(site.Config{Web: ground, Catalogue: holder, URLs: view.NewURLs(servetest.BaseURL, nil, nil), SitemapPartSize: partSize})
+	pages, err := site.New(site.Config{Web: ground, Catalogue: holder, View: view.NewBuilder(servetest.BaseURL, nil, nil), SitemapPartSize: partSize})
 	if err != nil {
 		t.Fatal(err)
 	}

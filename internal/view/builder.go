@@ -18,11 +18,12 @@ type Images interface {
 	TransparentAvailable(id int64) bool
 }
 
-// URLs builds the public URLs of answers and pages (images, buy links)
-// and gives accord colours and perfumer slugs, memoizing those two small
+// Builder makes the shapes of answers and pages from the index's entries
+// (build.go), with the values derived for them: the public URLs (images,
+// buy links), accord colours and perfumer slugs, memoizing those two small
 // pure functions, which every answer calls many times. It is shared by all
-// requests and never changed after NewURLs.
-type URLs struct {
+// requests and never changed after NewBuilder.
+type Builder struct {
 	base   string
 	images Images
 	json   jsonImages // images, when it appends its URLs as JSON
@@ -58,29 +59,29 @@ type prefetcher interface {
 // allocation an answer.
 const PrefetchBatch = 16
 
-// NewURLs returns the URLs of a service whose public base URL is base
+// NewBuilder returns the Builder of a service whose public base URL is base
 // (e.g. https://api.example.com), with images (nil: the default image
 // paths under base, none transparent) and accord colours color.
-func NewURLs(base string, images Images, color func(string) string) URLs {
+func NewBuilder(base string, images Images, color func(string) string) Builder {
 	if color == nil {
 		color = func(string) string { return "#CCCCCC" }
 	}
 	j, _ := images.(jsonImages)
 	st, _ := images.(stamped)
 	pre, _ := images.(prefetcher)
-	return URLs{base: strings.TrimRight(base, "/"), images: images, json: j, stamp: st, pre: pre,
+	return Builder{base: strings.TrimRight(base, "/"), images: images, json: j, stamp: st, pre: pre,
 		colors: NewMemo(color), slugs: NewMemo(search.Slugify)}
 }
 
 // Base is the public base URL, without a trailing slash.
-func (u URLs) Base() string { return u.base }
+func (u Builder) Base() string { return u.base }
 
 // ImageHost is the image host the URLs come from; nil when images are at
 // their default paths under Base.
-func (u URLs) ImageHost() Images { return u.images }
+func (u Builder) ImageHost() Images { return u.images }
 
 // Image is the bottle photo URL of a perfume.
-func (u URLs) Image(id int64) string {
+func (u Builder) Image(id int64) string {
 	if u.images == nil {
 		return u.base + "/img/perfume/" + strconv.FormatInt(id, 10) + ".jpg"
 	}
@@ -88,7 +89,7 @@ func (u URLs) Image(id int64) string {
 }
 
 // AppendImageJSON appends Image(id) as a JSON string.
-func (u URLs) AppendImageJSON(b []byte, id int64) []byte {
+func (u Builder) AppendImageJSON(b []byte, id int64) []byte {
 	if u.json != nil {
 		return u.json.AppendImageURLJSON(b, id)
 	}
@@ -96,7 +97,7 @@ func (u URLs) AppendImageJSON(b []byte, id int64) []byte {
 }
 
 // AppendTransparentJSON appends Transparent(id) as a JSON string.
-func (u URLs) AppendTransparentJSON(b []byte, id int64) []byte {
+func (u Builder) AppendTransparentJSON(b []byte, id int64) []byte {
 	if u.json != nil {
 		return u.json.AppendTransparentURLJSON(b, id)
 	}
@@ -107,14 +108,14 @@ func (u URLs) AppendTransparentJSON(b []byte, id int64) []byte {
 // perfumes ids[:n] waits for, all at once, for an answer that lists them
 // and calls it before writing any (see index.Prefetch): the loads overlap.
 // It does nothing when the image host cannot.
-func (u URLs) PrefetchImages(ids [PrefetchBatch]int64, n int) {
+func (u Builder) PrefetchImages(ids [PrefetchBatch]int64, n int) {
 	if u.pre != nil {
 		u.pre.PrefetchImages(ids, n)
 	}
 }
 
 // Transparent is the transparent-background image URL of a perfume.
-func (u URLs) Transparent(id int64) string {
+func (u Builder) Transparent(id int64) string {
 	if u.images == nil {
 		return u.base + "/img/perfume-nobg/" + strconv.FormatInt(id, 10) + ".webp"
 	}
@@ -122,7 +123,7 @@ func (u URLs) Transparent(id int64) string {
 }
 
 // TransparentAvailable reports whether the transparent image exists.
-func (u URLs) TransparentAvailable(id int64) bool {
+func (u Builder) TransparentAvailable(id int64) bool {
 	return u.images != nil && u.images.TransparentAvailable(id)
 }
 
@@ -131,7 +132,7 @@ func (u URLs) TransparentAvailable(id int64) bool {
 // what keeps their values (the API's answer cache) can tell when to ask
 // again. ok is false when the image host cannot tell: the values must then
 // be asked for every time. Without an image host they never change.
-func (u URLs) Stamp() (stamp uint64, ok bool) {
+func (u Builder) Stamp() (stamp uint64, ok bool) {
 	switch {
 	case u.images == nil:
 		return 0, true
@@ -142,13 +143,13 @@ func (u URLs) Stamp() (stamp uint64, ok bool) {
 }
 
 // Buy is the buy-link of a perfume: {base}/goto/{slug}.
-func (u URLs) Buy(slug string) string { return u.base + "/goto/" + slug }
+func (u Builder) Buy(slug string) string { return u.base + "/goto/" + slug }
 
 // AccordColor is the colour of an accord.
-func (u URLs) AccordColor(name string) string { return u.colors.Get(name) }
+func (u Builder) AccordColor(name string) string { return u.colors.Get(name) }
 
 // PerfumerSlug is the slug of a perfumer's page.
-func (u URLs) PerfumerSlug(name string) string { return u.slugs.Get(name) }
+func (u Builder) PerfumerSlug(name string) string { return u.slugs.Get(name) }
 
 // memoMax bounds a Memo: names come from the catalogue (accords,
 // perfumers), a few thousand at most, but a bound keeps a strange catalogue
