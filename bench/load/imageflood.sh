@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # API throughput while the image host is flooded with random perfume ids
-# (issue 14, finding 3): each never-seen id used to be drawn on demand
-# (30-60 ms of CPU), with no key and no limit.
+# (each never-seen id is drawn on demand, tens of milliseconds of CPU, so
+# drawings are bounded per client and in a pool).
 #
 # For each binary given (e.g. the previous release and this one) it starts
 # `fragrance serve` on a new database (--image-workers 0,

@@ -1,7 +1,6 @@
 #!/usr/bin/env bash
 # API latency with the background-removal worker busy against the worker
-# off (issue 14, finding 4: the worker took ~31% CPU on an idle server at
-# normal priority).
+# off (the worker must keep within its CPU budget, at low priority).
 #
 # Each configuration starts `fragrance serve` on its own copy of one filled
 # database in which every perfume has a transparent-image job queued: with

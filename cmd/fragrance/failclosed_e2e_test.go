@@ -216,7 +216,7 @@ func storeState(t *testing.T, client *http.Client, base string) string {
 // served stale (for Config.StaleTTL, 5 minutes).
 const cacheTTL = 10 * time.Second
 
-// TestFailClosedPostgresDown is issue 6's "Done when": with PostgreSQL
+// TestFailClosedPostgresDown: with PostgreSQL
 // gone, a key not cached answers 503 unavailable (fail closed) while a
 // cached one keeps working, /healthz shows the store unreachable, and
 // everything comes back by itself when PostgreSQL does, usage included.

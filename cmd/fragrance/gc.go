@@ -43,9 +43,9 @@ func memoryLimit() int64 { return debug.SetMemoryLimit(-1) }
 // defaultGCPercent lets the heap grow to three times what is live before a
 // collection, not twice (Go's GOGC=100): the catalogue is a large, static
 // live heap that every cycle marks, and per request the collector then
-// costs a tenth of the CPU. Measured on detail under wrk: 60–64 µs of CPU
-// per request at 100, 54–56 µs at 200 (400 saved nothing more). The memory
-// limit still bounds the heap: a large catalogue collects as it needs.
+// costs a tenth less CPU (bench/RESULTS.md has the measurements; 400 saved
+// nothing more). The memory limit still bounds the heap: a large catalogue
+// collects as it needs.
 const defaultGCPercent = 200
 
 // applyGCPercent sets the collector's target from --gc-percent, unless

@@ -15,10 +15,10 @@ import (
 	"time"
 )
 
-// TestServeImageImportChangesURL is finding 2 of issue 14 against the real
-// binary: `fragrance images import` beside a running server changed the
-// bytes at an image URL the API kept giving out, marked immutable for a
-// year. Now the old URL is served with a short max-age, and the API gives
+// TestServeImageImportChangesURL, against the real binary: `fragrance
+// images import` beside a running server must not change the bytes at an
+// image URL the API keeps giving out, marked immutable for a year. The old
+// URL is served with a short max-age, and the API gives
 // a new URL, which is immutable.
 func TestServeImageImportChangesURL(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "fragrance.db")

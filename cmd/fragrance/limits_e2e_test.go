@@ -52,7 +52,7 @@ func fetch(client *http.Client, url, key string) (answer, error) {
 	return a, nil
 }
 
-// TestFreeKeyLoadOneReplica is issue 4's "Done when": 32 concurrent clients
+// TestFreeKeyLoadOneReplica: 32 concurrent clients
 // on one free key, against one replica, get exactly 60 answers 200 in a
 // minute; every other request gets the contract's 429 (body and headers),
 // and the meter counts both.
@@ -298,8 +298,8 @@ func checkMeteredEqualsAnswered(t *testing.T, dsn, prefix string, load shutdownL
 	}
 }
 
-// TestShutdownMetersEveryAnswer is issue 4's "after SIGTERM mid-load, the
-// metered count equals the number of admitted requests", in process: main
+// TestShutdownMetersEveryAnswer: after SIGTERM mid-load, the metered count
+// equals the number of admitted requests, in process: main
 // turns SIGINT and SIGTERM into the cancellation of run's context
 // (signal.NotifyContext), which is what stop does here.
 //

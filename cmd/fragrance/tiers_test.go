@@ -18,10 +18,10 @@ func policyOf(t *testing.T, base, key string) string {
 	return h.Get("RateLimit-Policy")
 }
 
-// TestTierLimitsFlagSeedsStore is issue 14's finding 9: the server ran
-// free=5/10 from --tier-limits while `keys create` and `keys list` showed
-// 60/1000. The flag now seeds the store on the first start, every command
-// reads the store, and a later start with another flag value keeps the
+// TestTierLimitsFlagSeedsStore: the server and the commands agree on the
+// tiers' limits (the server must not run free=5/10 from --tier-limits
+// while `keys create` and `keys list` show 60/1000). The flag seeds the
+// store on the first start, every command reads the store, and a later start with another flag value keeps the
 // store's limits and says so.
 func TestTierLimitsFlagSeedsStore(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "f.db")

@@ -23,19 +23,18 @@ const (
 	minAutoCache = 8 << 20
 	maxAutoCache = 256 << 20
 	// catalogueBytesPerPerfume is about what the loaded catalogue takes
-	// of the heap per perfume: 182 MB at 200,000 perfumes (bench/RESULTS.md),
-	// and up to 248 bytes more each once its neighbour lists are kept.
+	// of the heap per perfume, its kept neighbour lists included
+	// (bench/RESULTS.md has the measurements).
 	catalogueBytesPerPerfume = 1200
 )
 
 // minAnswerCost is the least an answer must have cost to make for the cache
 // to keep it: below it, making the answer again costs little more than
-// keeping it (an admission and the eviction it causes cost 1–2 µs). Made
-// one after the other on a busy 2-core host, the smallest answers (a few
-// notes or accords, a brand search, a perfume without dupes) took 1–10 µs
-// and are not kept; a detail or similar list from the kept neighbour
-// lists, 24–30 µs, and a page of perfumes, 15 µs and more, are, since each
-// remake would add half again to the CPU a request costs. Among the kept,
+// keeping it (an admission and the eviction it causes). The smallest
+// answers (a few notes or accords, a brand search, a perfume without dupes)
+// fall under it and are not kept; a detail or similar list from the kept
+// neighbour lists and a page of perfumes are kept, since each remake would
+// add half again to the CPU a request costs (bench/RESULTS.md). Among the kept,
 // eviction by cost per byte sees that the scans outlive them.
 const minAnswerCost = 10 * time.Microsecond
 

@@ -17,8 +17,8 @@ import (
 // of its parsed, validated query q, in order. It is the one place keys are
 // made: a field added to a query is part of its key without anyone having
 // to remember it (answers_test.go holds every route to that). q is a
-// struct of strings, numbers and slices of them; it is read by reflection
-// (some 40 ns for a short query, the key's one allocation included).
+// struct of strings, numbers and slices of them; it is read by reflection,
+// which costs little beside the answer.
 func cacheKey(route string, q any) string {
 	var buf [256]byte
 	b := append(buf[:0], route...)

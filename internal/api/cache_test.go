@@ -493,7 +493,7 @@ func (f versionedImages) Stamp() uint64 { return uint64(*f.v) }
 
 // TestFrozenImageURLs: the image host's URLs are holes too, so a kept
 // answer gives an image's new URL (its new version) as soon as the host's
-// stamp moves with it (issue 14, finding 2), and the versions of different
+// stamp moves with it (an import that changes the bytes), and the versions of different
 // lengths land where they belong.
 func TestFrozenImageURLs(t *testing.T) {
 	v := 1

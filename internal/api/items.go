@@ -85,12 +85,10 @@ const itemOverhead = 144
 // and at most maxItemMemo; defaultItemMemo without a limit. The answer
 // cache's automatic size gives up as much (answerCacheBytes), so that at
 // 200,000 perfumes, where the collector's room is small, the two together
-// take no more of it than the answer cache alone did (a memo that added to
-// it cost more in collections than it saved in encoding). Kept answers
-// refer to the memo's items instead of holding copies (splice), so a byte
-// of memo saves many of the cache's. Under the default 350 MiB limit:
-// 22 MiB on the bundled catalogue (the items of about 22,000 perfumes,
-// 1,043 bytes each), 16 MB at 200,000 perfumes.
+// take no more of it than the answer cache alone would (a memo that added
+// to it would cost more in collections than it saves in encoding). Kept
+// answers refer to the memo's items instead of holding copies (splice), so
+// a byte of memo saves many of the cache's.
 const (
 	maxItemMemo     = 64 << 20
 	defaultItemMemo = 16 << 20

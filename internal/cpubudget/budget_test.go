@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// TestCPUBudget is finding 4 of issue 14: the worker's jobs are followed
+// TestCPUBudget: the worker's jobs are followed
 // by rests that keep it within its share of a core. The clock is the
 // test's: sleeping moves it.
 func TestCPUBudget(t *testing.T) {

@@ -15,7 +15,7 @@ import (
 	"github.com/fragrance-data/fragrance/internal/sqlite"
 )
 
-// TestRenderPoolBounded is part of finding 3: drawings run in a bounded
+// TestRenderPoolBounded: drawings run in a bounded
 // pool with a bounded queue; beyond it a miss is refused at once, and a
 // request for an image being drawn joins that drawing.
 func TestRenderPoolBounded(t *testing.T) {

@@ -170,8 +170,8 @@ type epochCatalogue interface {
 // the served index has to put together. Every image URL of every answer
 // looks one up, so a catalogue whose ids are small numbers (as imported
 // catalogues' are) keeps them in an array by id, read without a lock or a
-// hash: a list page at 200,000 perfumes looked up 55 in a map of 200,000,
-// a cache miss or two each. Other ids are kept in the map.
+// hash (a list page looks up dozens, and a lookup in a large map costs a
+// cache miss or two). Other ids are kept in the map.
 type drawnVersions struct {
 	epoch any
 	dense []atomic.Uint64 // by id; 0: not worked out yet

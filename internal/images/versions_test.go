@@ -79,10 +79,8 @@ func TestVersionedCaching(t *testing.T) {
 	}
 }
 
-// TestImportChangesURL is finding 2 of issue 14: after an import the bytes
-// at an image URL changed while the API gave the same URL, marked immutable.
-// Now the URL changes with the bytes, and the old URL is no longer served
-// as immutable.
+// TestImportChangesURL: after an import that changes an image's bytes, its
+// URL changes with them, and the old URL is not served as immutable.
 //
 // Stamp moves with every change of what the URLs and availability answer,
 // and only then: the API's answer cache fills its answers' image URLs again
@@ -202,7 +200,7 @@ func (c *fixedClock) add(d time.Duration) {
 	c.mu.Unlock()
 }
 
-// TestMissesLimitedPerClient is part of finding 3: each client IP may
+// TestMissesLimitedPerClient: each client IP may
 // cause only so many drawings; beyond, 429 with Retry-After, while other
 // clients and images already drawn are served.
 func TestMissesLimitedPerClient(t *testing.T) {
@@ -267,7 +265,7 @@ type accessEntries []server.AccessEntry
 func (a *accessEntries) Enabled(slog.Level) bool   { return true }
 func (a *accessEntries) Log(e *server.AccessEntry) { *a = append(*a, *e) }
 
-// TestClientGoneIsNotAnError is finding 5 at the image host: a request
+// TestClientGoneIsNotAnError, at the image host: a request
 // whose client has gone is answered nothing and logged as 499 at INFO, not
 // as a 503 at ERROR.
 func TestClientGoneIsNotAnError(t *testing.T) {

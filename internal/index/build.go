@@ -83,9 +83,9 @@ func Build(ps []catalog.Perfume, opts Options) *Index {
 
 // A Builder builds an Index from perfumes added one at a time. Add copies
 // what the index keeps (see Entry), so a store can decode each perfume into
-// the same memory and a catalogue is never held twice: at 200,000 perfumes a
-// reload used to hold the loaded perfumes beside both indexes, some
-// 550 MB. Duplicate slugs or ids keep the first perfume for lookups; every
+// the same memory and a catalogue is never held twice (a reload would
+// otherwise hold the loaded perfumes beside both indexes, the old and the
+// new, at the moment of the swap). Duplicate slugs or ids keep the first perfume for lookups; every
 // perfume is still listed and searched. A Builder is not safe for
 // concurrent use.
 type Builder struct{ b *builder }

@@ -9,11 +9,10 @@ import (
 // Entry is one perfume of an index, with what is derived from it at build
 // time. Its numbers are fields; its strings and lists are methods that read
 // the tables the entries of an index share. An Entry holds no pointer but
-// the one to those tables: a catalogue of 200,000 perfumes held as
-// catalog.Perfume values was some eight million pointers, which the
-// garbage collector walked in every cycle (80 ms of CPU on one core), and
-// the tables are a few dozen large pointer-free arrays plus the interned
-// names. Entries are small on purpose (views that are cheap to compute,
+// the one to those tables, so that the garbage collector does not walk
+// millions of pointers in every cycle, as it would for a catalogue held as
+// catalog.Perfume values: the tables are a few dozen large pointer-free
+// arrays plus the interned names. Entries are small on purpose (views that are cheap to compute,
 // such as the rankings, are methods), as there is one per perfume.
 type Entry struct {
 	ID int64

@@ -15,7 +15,7 @@ import (
 // search, the lookup of its terms and the walk over every posting of
 // them. They run beside BenchmarkCold's match and search, on the same
 // inputs, so that the part of a cold answer no ranking can spare is read
-// off one run (bench/RESULTS.md, issue 19).
+// off one run (bench/RESULTS.md).
 
 // matchTotal is Match's Total alone: matchWishes' count with no
 // candidate kept, the same wishes (wishesOf), blocks (nextBlock), bitmaps

@@ -15,8 +15,8 @@ import (
 // its connection buffers 4 KB, so the status line, the headers and the
 // body's first bytes go out when that buffer is full, and the rest after.
 // Each write costs the kernel's whole send path (on a loopback, the
-// receiving side's too): sparing one saved 3–5 µs of CPU an answer of the
-// cold mix at 200,000 perfumes (the server alone; bench/RESULTS.md).
+// receiving side's too), a cost of the same order as the rest of a cached
+// answer (bench/RESULTS.md).
 // Listener and Write send an answer whose body is already in memory in
 // one write: while the answer is written, its connection holds what
 // net/http gives it, and writes it all at once when the answer is flushed.

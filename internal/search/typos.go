@@ -18,8 +18,8 @@ import (
 // the words filed under them are the candidates, of which Distance keeps
 // those truly within k. Nothing else of the vocabulary is visited, so a
 // lookup costs the query word's variants (1 + n + n(n−1)/2 for two edits),
-// not the vocabulary; the scan over words of nearby length it replaces
-// grew with the vocabulary (65% of a cold search at 200,000 perfumes).
+// not the vocabulary (a scan over words of nearby length would grow with
+// the vocabulary).
 //
 // How many letters a word needs deleted depends on the queries that can
 // reach it. TyposFor gives one edit from 5 letters and two from 9, so a
@@ -45,9 +45,9 @@ type typoIndex struct {
 }
 
 // typoIndexBuilder collects the words to file. It keeps their ids only:
-// their variants are hashed again when laid out rather than kept (at
-// 200,000 perfumes they are 1.5 million, 18 MB of garbage in the middle of
-// a load whose heap is near the memory limit).
+// their variants are hashed again when laid out rather than kept (a large
+// catalogue has millions, garbage in the middle of a load whose heap is
+// near the memory limit).
 type typoIndexBuilder struct {
 	ids []uint32
 }
@@ -62,7 +62,7 @@ func (b *typoIndexBuilder) add(id uint32, w string) {
 // typosPerBucket is about how many variants share a bucket: the bucket
 // offsets cost 4 bytes a bucket, and a lookup reads a bucket's fingerprints
 // (a byte each) in one go, so a few a bucket costs a lookup nothing and
-// saves 3 of every 4 offsets (6 MB at 200,000 perfumes).
+// saves 3 of every 4 offsets.
 const typosPerBucket = 4
 
 // build lays the words' variants out by bucket, in two passes over them

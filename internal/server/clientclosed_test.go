@@ -23,9 +23,9 @@ type entries struct {
 func (e *entries) Enabled(slog.Level) bool   { return true }
 func (e *entries) Log(x *server.AccessEntry) { e.logs <- *x }
 
-// TestClientClosedIsNotAServerError is finding 5 of issue 14: clients that
-// went away mid-image were logged as 503 at ERROR level and counted as 5xx.
-// Now such a request is logged as 499 at INFO and counted under 499, both
+// TestClientClosedIsNotAServerError: a client that went away mid-image is
+// not a server error (not a 503 at ERROR level, not counted as 5xx). Such
+// a request is logged as 499 at INFO and counted under 499, both
 // when the client leaves while the answer is being made (the handler then
 // answers its context's error) and while it is being written.
 func TestClientClosedIsNotAServerError(t *testing.T) {

@@ -12,9 +12,9 @@ import (
 	"github.com/fragrance-data/fragrance/internal/catalog"
 )
 
-// The stored form of a perfume. Rows used to hold JSON; decoding 200,000
-// of them with encoding/json took most of the service's start-up and left
-// millions of small strings and slices behind. The packed form is a
+// The stored form of a perfume: not JSON, whose decoding with encoding/json
+// would take most of a large catalogue's start-up and leave millions of
+// small strings and slices behind. The packed form is a
 // version byte and the fields in a fixed order: numbers as varints or
 // 8-byte IEEE floats (exact), strings and lists length-prefixed. Rows
 // written before it (JSON, starting with '{') are still read.
