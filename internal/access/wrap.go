@@ -12,7 +12,7 @@ import "net/http"
 //  2. a missing or invalid key from a client IP with too many failed key
 //     checks gets 429 instead of 401; a valid key from that IP is served
 //     as from any other (one broken client behind a NAT must not lock out
-//     its neighbours);
+//     the others behind it);
 //  3. the key's windows admit the request or it gets 429;
 //  4. h runs with the key in its context (Caller), without api_key in its
 //     URL, and the rate-limit headers set;

@@ -35,7 +35,7 @@ func TestGenerateAndParseKey(t *testing.T) {
 }
 
 // TestKeyChecksumCatchesTypos changes every character of a key in every
-// possible way, and swaps every pair of neighbours: all are refused.
+// possible way, and swaps every pair of adjacent characters: all are refused.
 func TestKeyChecksumCatchesTypos(t *testing.T) {
 	k, err := apikey.GenerateKeyFrom(bytes.NewReader(bytes.Repeat([]byte("some fixed bytes for a key"), 20)))
 	if err != nil {

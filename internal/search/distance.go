@@ -13,7 +13,7 @@ import (
 const maxDistanceLen = 64
 
 // Distance returns the optimal-string-alignment distance of a and b:
-// inserting, deleting or substituting a letter, or swapping two neighbouring
+// inserting, deleting or substituting a letter, or swapping two adjacent
 // letters, each count one. It stops early and returns k+1 as soon as the
 // distance is known to exceed k, which keeps typo lookups cheap.
 func Distance(a, b string, k int) int {

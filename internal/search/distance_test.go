@@ -14,7 +14,7 @@ func TestDistance(t *testing.T) {
 		{"sauvage", "sauvage", 2, 0},
 		{"sauvag", "sauvage", 2, 1},
 		{"savage", "sauvage", 2, 1},
-		{"suavage", "sauvage", 2, 1}, // neighbours swapped: one edit
+		{"suavage", "sauvage", 2, 1}, // adjacent letters swapped: one edit
 		{"gautier", "gaultier", 2, 1},
 		{"channel", "chanel", 2, 1},
 		{"baccarrat", "baccarat", 2, 1},

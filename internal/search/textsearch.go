@@ -50,7 +50,7 @@ type Match struct {
 func (m *Match) NameCover() (full, exact bool) { return m.t.nameCover(m.Doc, m.cover, m.sc) }
 
 // hit is the vocabulary terms [term, end) matched by a run of query
-// tokens: one term, or the terms a prefix begins (neighbours in the
+// tokens: one term, or the terms a prefix begins (adjacent in the
 // vocabulary, so their postings are too). whole is set unless the terms
 // were matched as a prefix: only whole words and joins cover name words
 // for a full-name match (a prefix of a join says nothing of the join's
@@ -352,7 +352,7 @@ func (t *TextIndex) beginning(p string) (i, end int) {
 
 // nameCover reports whether the distinctive words of doc's name (full),
 // and all of its words (exact), were matched, each on its own or joined
-// with a neighbour.
+// with the word beside it.
 func (t *TextIndex) nameCover(doc uint32, cover uint8, sc *searchScratch) (full, exact bool) {
 	// No term matched in the name (the brand's words did, or another
 	// field's): no name needs fewer than one word, so its needs are not

@@ -9,7 +9,7 @@ import (
 
 // Typo lookups use a deletion index (the idea of SymSpell): two words
 // within k edits of each other (insertions, deletions, substitutions and
-// swaps of neighbours, as Distance counts them) become the same string
+// swaps of adjacent letters, as Distance counts them) become the same string
 // once at most k letters are deleted from each. A substitution is undone
 // by deleting its letter from both words, an insertion by deleting it from
 // the longer one, a swap by deleting the same one of the two letters from

@@ -74,7 +74,7 @@ func TestTyposMatchScan(t *testing.T) {
 		}
 		docs = append(docs, strings.Join(name, " ")+" | "+word(5+r.IntN(4)))
 	}
-	// Near neighbours, so that lookups find several words.
+	// Words near each other, so that lookups find several words.
 	for i := range 300 {
 		w := []rune(vocab[i])
 		w[r.IntN(len(w))] = letter()
@@ -97,7 +97,7 @@ func TestTyposMatchScan(t *testing.T) {
 			rs = slices.Insert(rs, i, letter())
 		case 2: // delete
 			rs = slices.Delete(rs, i, i+1)
-		default: // swap neighbours
+		default: // swap adjacent letters
 			if i+1 < len(rs) {
 				rs[i], rs[i+1] = rs[i+1], rs[i]
 			}

@@ -287,7 +287,7 @@ func matte(src *plane, bg []bool, m *plane) *image.NRGBA {
 	return out
 }
 
-// outline marks the pixels with a 4-neighbour of the other class.
+// outline marks the pixels with an adjacent pixel (4-connected) of the other class.
 func outline(bg []bool, w, h int) []bool {
 	band := make([]bool, len(bg))
 	for y := 0; y < h; y++ {
