@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -162,30 +161,12 @@ func testLinkConcurrentUse(t *testing.T, s AccountStore, c *testclock.Clock) {
 	// The store's connections are opened first and the uses start
 	// together, over several rounds, so they do overlap.
 	const n, rounds = 8, 10
-	var wg sync.WaitGroup
-	for range n {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			s.ListAccounts(ctx)
-		}()
-	}
-	wg.Wait()
+	AtOnce(n, func(int) { s.ListAccounts(ctx) })
 	accounts := make([]account.Account, n)
 	errs := make([]error, n)
 	for round := range rounds {
 		hash := newLink(t, s, c, "race@example.com")
-		start := make(chan struct{})
-		for i := range n {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				<-start
-				accounts[i], errs[i] = s.UseSignInLink(ctx, hash, c.Now())
-			}()
-		}
-		close(start)
-		wg.Wait()
+		AtOnce(n, func(i int) { accounts[i], errs[i] = s.UseSignInLink(ctx, hash, c.Now()) })
 		won := 0
 		for i := range n {
 			switch {
@@ -206,17 +187,7 @@ func testLinkConcurrentUse(t *testing.T, s AccountStore, c *testclock.Clock) {
 		for range n {
 			links = append(links, newLink(t, s, c, email))
 		}
-		start := make(chan struct{})
-		for i := range links {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				<-start
-				accounts[i], errs[i] = s.UseSignInLink(ctx, links[i], c.Now())
-			}()
-		}
-		close(start)
-		wg.Wait()
+		AtOnce(len(links), func(i int) { accounts[i], errs[i] = s.UseSignInLink(ctx, links[i], c.Now()) })
 		for i := range n {
 			if errs[i] != nil || accounts[i].ID != accounts[0].ID || accounts[i].ID == 0 {
 				t.Fatalf("round %d: link %d of one address used with others at once: %+v, %v; want the one account %+v", round, i, accounts[i], errs[i], accounts[0])
@@ -595,16 +566,10 @@ func testTierRequests(t *testing.T, s AccountStore, c *testclock.Clock) {
 	wantRequests(t, "PendingTierRequests after decisions", func() ([]account.TierRequest, error) { return s.PendingTierRequests(ctx) }, second)
 
 	// Two operators deciding one request at once: exactly one decides it.
-	var wg sync.WaitGroup
 	errs := make([]error, 4)
-	for i := range errs {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			_, errs[i] = s.DecideTierRequest(ctx, second.ID, account.Declined, fmt.Sprint("operator ", i), c.Now())
-		}()
-	}
-	wg.Wait()
+	AtOnce(len(errs), func(i int) {
+		_, errs[i] = s.DecideTierRequest(ctx, second.ID, account.Declined, fmt.Sprint("operator ", i), c.Now())
+	})
 	won := 0
 	for _, err := range errs {
 		switch {

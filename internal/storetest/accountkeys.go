@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sync"
 	"testing"
 	"time"
 
@@ -133,23 +132,17 @@ func testCreateAccountKeyConcurrent(t *testing.T, a, b AccountStore, c *testcloc
 			limit = account.KeyRules{Max: 1000, PerHour: 5, Now: c.Now()}
 		}
 		errs := make([]error, n)
-		var wg sync.WaitGroup
-		start := make(chan struct{})
-		for i := range n {
+		keys := make([]apikey.Key, n)
+		for i := range keys {
+			keys[i] = newAccountKey(t, acct)
+		}
+		AtOnce(n, func(i int) {
 			s := a
 			if i%2 == 1 {
 				s = b
 			}
-			k := newAccountKey(t, acct)
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				<-start
-				_, errs[i] = s.CreateAccountKey(ctx, k, limit)
-			}()
-		}
-		close(start)
-		wg.Wait()
+			_, errs[i] = s.CreateAccountKey(ctx, keys[i], limit)
+		})
 		made := 0
 		for _, err := range errs {
 			switch {

@@ -3,7 +3,6 @@ package storetest
 import (
 	"context"
 	"errors"
-	"sync"
 	"testing"
 
 	"github.com/fragrance-data/fragrance/internal/admin"
@@ -38,18 +37,7 @@ func testTOTPStep(t *testing.T, s admin.Store, _ *testclock.Clock) {
 	const n = 8
 	for round := range int64(10) {
 		errs := make([]error, n)
-		var wg sync.WaitGroup
-		start := make(chan struct{})
-		for i := range n {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				<-start
-				errs[i] = s.UseTOTPStep(ctx, a.ID, 2000+round)
-			}()
-		}
-		close(start)
-		wg.Wait()
+		AtOnce(n, func(i int) { errs[i] = s.UseTOTPStep(ctx, a.ID, 2000+round) })
 		wantOneWon(t, errs, admin.ErrCodeUsed, "uses of one step at once")
 	}
 }
@@ -79,18 +67,7 @@ func testSpendRecoveryCode(t *testing.T, s admin.Store, _ *testclock.Clock) {
 	const n = 8
 	for _, h := range []string{"h1", "h3"} {
 		errs := make([]error, n)
-		var wg sync.WaitGroup
-		start := make(chan struct{})
-		for i := range n {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				<-start
-				_, errs[i] = s.SpendRecoveryCode(ctx, u.ID, h)
-			}()
-		}
-		close(start)
-		wg.Wait()
+		AtOnce(n, func(i int) { _, errs[i] = s.SpendRecoveryCode(ctx, u.ID, h) })
 		wantOneWon(t, errs, catalog.ErrNotFound, "spends of one code at once")
 	}
 	if got, _ := s.AdminUserByID(ctx, u.ID); len(got.RecoveryHashes) != 0 {

@@ -5,13 +5,13 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/fragrance-data/fragrance/internal/admin"
 	"github.com/fragrance-data/fragrance/internal/apikey"
+	"github.com/fragrance-data/fragrance/internal/storetest"
 	"github.com/fragrance-data/fragrance/internal/web/dashboard"
 )
 
@@ -67,18 +67,9 @@ func TestRecoveryCodeSpentOnce(t *testing.T) {
 	e.withTOTP("ops@example.com", "recov-00001", "recov-00002")
 	const n = 8
 	codes := make([]int, n)
-	var wg sync.WaitGroup
-	start := make(chan struct{})
-	for i := range n {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			<-start
-			codes[i] = e.post("/admin/signin", signInForm("ops@example.com", password, "recov-00001"), "").Code
-		}()
-	}
-	close(start)
-	wg.Wait()
+	storetest.AtOnce(n, func(i int) {
+		codes[i] = e.post("/admin/signin", signInForm("ops@example.com", password, "recov-00001"), "").Code
+	})
 	won := 0
 	for _, c := range codes {
 		if c == http.StatusSeeOther {
@@ -112,18 +103,9 @@ func TestFailedSignInsCountedFirst(t *testing.T) {
 	e.addAdmin("ops@example.com")
 	const n = 10
 	codes := make([]int, n)
-	var wg sync.WaitGroup
-	start := make(chan struct{})
-	for i := range n {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			<-start
-			codes[i] = e.post("/admin/signin", signInForm("ops@example.com", fmt.Sprint("guess ", i), ""), "").Code
-		}()
-	}
-	close(start)
-	wg.Wait()
+	storetest.AtOnce(n, func(i int) {
+		codes[i] = e.post("/admin/signin", signInForm("ops@example.com", fmt.Sprint("guess ", i), ""), "").Code
+	})
 	limited := 0
 	for _, c := range codes {
 		if c == http.StatusTooManyRequests {

@@ -7,11 +7,11 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/fragrance-data/fragrance/internal/apikey"
+	"github.com/fragrance-data/fragrance/internal/storetest"
 	"github.com/fragrance-data/fragrance/internal/web/areatest"
 	"github.com/fragrance-data/fragrance/internal/web/portal"
 )
@@ -99,18 +99,9 @@ func TestMaxKeysUnderConcurrency(t *testing.T) {
 	s := e.signIn("dev@example.com")
 	const n = 10
 	codes := make([]int, n)
-	var wg sync.WaitGroup
-	start := make(chan struct{})
-	for i := range n {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			<-start
-			codes[i] = e.Do("POST", "/developer/keys", url.Values{"name": {fmt.Sprint("K", i)}, "kind": {"server"}}, s).Code
-		}()
-	}
-	close(start)
-	wg.Wait()
+	storetest.AtOnce(n, func(i int) {
+		codes[i] = e.Do("POST", "/developer/keys", url.Values{"name": {fmt.Sprint("K", i)}, "kind": {"server"}}, s).Code
+	})
 	made := 0
 	for _, c := range codes {
 		switch c {
