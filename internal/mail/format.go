@@ -63,22 +63,51 @@ func compose(from string, m Message, now time.Time) (letter, error) {
 	header("Auto-Submitted", "auto-generated")
 	header("MIME-Version", "1.0")
 	header("Content-Type", "text/plain; charset=utf-8")
-	header("Content-Transfer-Encoding", "quoted-printable")
-	b.WriteString("\r\n")
-	body := quotedprintable.NewWriter(&b)
-	// One kind of line break for the encoder, which makes each a CRLF
-	// (its own handling of a lone CR loses the break after it).
+	// One kind of line break, written as CRLF below.
 	text := strings.NewReplacer("\r\n", "\n", "\r", "\n").Replace(strings.ToValidUTF8(m.Text, "\uFFFD"))
-	if _, err := body.Write([]byte(text)); err != nil {
-		return letter{}, err
-	}
-	if err := body.Close(); err != nil {
-		return letter{}, err
+	if plain(text) {
+		// As typed: a link stays whole on its line, so a person can copy it
+		// from the raw .eml file, and every reader shows it as written.
+		header("Content-Transfer-Encoding", "7bit")
+		b.WriteString("\r\n")
+		b.WriteString(strings.ReplaceAll(text, "\n", "\r\n"))
+	} else {
+		header("Content-Transfer-Encoding", "quoted-printable")
+		b.WriteString("\r\n")
+		body := quotedprintable.NewWriter(&b)
+		if _, err := body.Write([]byte(text)); err != nil {
+			return letter{}, err
+		}
+		if err := body.Close(); err != nil {
+			return letter{}, err
+		}
 	}
 	if !bytes.HasSuffix(b.Bytes(), []byte("\r\n")) {
 		b.WriteString("\r\n")
 	}
 	return letter{from: sender.Address, to: rcpt.Address, raw: b.Bytes()}, nil
+}
+
+// maxLine is the longest line a 7bit body may hold, in octets without its
+// CRLF (RFC 5322, section 2.1.1).
+const maxLine = 998
+
+// plain reports whether text (its lines ended by LF alone) can travel as
+// it is, as a 7bit body: printable ASCII and tabs only, every line at most
+// maxLine octets, none ending in a space or a tab (which transports may
+// strip). Anything else is sent quoted-printable, which keeps it exact.
+func plain(text string) bool {
+	for line := range strings.SplitSeq(text, "\n") {
+		if len(line) > maxLine || strings.HasSuffix(line, " ") || strings.HasSuffix(line, "\t") {
+			return false
+		}
+		for i := 0; i < len(line); i++ {
+			if c := line[i]; (c < ' ' && c != '\t') || c > '~' {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // parseAddress parses one address of header name, refusing line breaks

@@ -15,16 +15,24 @@ import (
 var testTime = time.Date(2025, 3, 14, 9, 26, 53, 589793238, time.FixedZone("CET", 3600))
 
 // parseLetter parses raw back as net/mail reads it and returns the
-// message and its body decoded from quoted-printable.
+// message and its body decoded as its Content-Transfer-Encoding says.
 func parseLetter(t *testing.T, raw []byte) (*mail.Message, string) {
 	t.Helper()
 	msg, err := mail.ReadMessage(bytes.NewReader(raw))
 	if err != nil {
 		t.Fatalf("does not parse: %v\n%s", err, raw)
 	}
-	body, err := io.ReadAll(quotedprintable.NewReader(msg.Body))
+	var r io.Reader = msg.Body
+	switch cte := msg.Header.Get("Content-Transfer-Encoding"); cte {
+	case "quoted-printable":
+		r = quotedprintable.NewReader(msg.Body)
+	case "7bit":
+	default:
+		t.Fatalf("Content-Transfer-Encoding %q", cte)
+	}
+	body, err := io.ReadAll(r)
 	if err != nil {
-		t.Fatalf("body is not quoted-printable: %v", err)
+		t.Fatalf("body does not decode: %v", err)
 	}
 	return msg, string(body)
 }
@@ -96,6 +104,56 @@ func TestComposeWritesRFC5322(t *testing.T) {
 	}
 	if again2, _ := parseLetter(t, again.raw); again2.Header.Get("Message-ID") == h.Get("Message-ID") {
 		t.Errorf("two messages share a Message-ID")
+	}
+}
+
+// A message of plain ASCII lines (the sign-in mail) is sent as written:
+// its link whole on one line of the raw .eml, for a person to copy.
+func TestComposePlainTextKeepsLinksOnOneLine(t *testing.T) {
+	link := "http://127.0.0.1:8080/developer/signin?token=" + strings.Repeat("Ab9_-", 9)
+	text := "Hello,\n\nopen this link:\n\n" + link + "\n\nIt works once, for 15 minutes.\n"
+	l, err := compose("noreply@fragrance.test", Message{To: "dev@example.org", Subject: "Sign in", Text: text}, testTime)
+	if err != nil {
+		t.Fatal(err)
+	}
+	msg, body := parseLetter(t, l.raw)
+	if cte := msg.Header.Get("Content-Transfer-Encoding"); cte != "7bit" {
+		t.Errorf("Content-Transfer-Encoding %q; want 7bit", cte)
+	}
+	if !bytes.Contains(l.raw, []byte("\r\n"+link+"\r\n")) {
+		t.Errorf("the link is not whole on a line of its own:\n%s", l.raw)
+	}
+	if want := strings.ReplaceAll(text, "\n", "\r\n"); body != want {
+		t.Errorf("body %q; want %q", body, want)
+	}
+}
+
+// Text that cannot travel as written (not ASCII, a line past 998 octets,
+// a line ending in a space) is sent quoted-printable, which keeps it exact.
+func TestComposeQuotesWhatPlainTextCannotCarry(t *testing.T) {
+	for name, text := range map[string]string{
+		"not ASCII":      "Grüße",
+		"long line":      strings.Repeat("x", 999),
+		"trailing space": "hello \nworld",
+		"control":        "a\x00b",
+	} {
+		t.Run(name, func(t *testing.T) {
+			l, err := compose("noreply@fragrance.test", Message{To: "dev@example.org", Subject: "s", Text: text}, testTime)
+			if err != nil {
+				t.Fatal(err)
+			}
+			msg, body := parseLetter(t, l.raw)
+			if cte := msg.Header.Get("Content-Transfer-Encoding"); cte != "quoted-printable" {
+				t.Errorf("Content-Transfer-Encoding %q; want quoted-printable", cte)
+			}
+			if strings.TrimSuffix(strings.ReplaceAll(body, "\r\n", "\n"), "\n") != text {
+				t.Errorf("body %q; want %q", body, text)
+			}
+		})
+	}
+	if l, err := compose("noreply@fragrance.test", Message{To: "dev@example.org", Subject: "s", Text: strings.Repeat("x", 998)}, testTime); err != nil ||
+		!bytes.Contains(l.raw, []byte("7bit")) {
+		t.Errorf("a line of 998 octets is not sent as written: %v", err)
 	}
 }
 

@@ -1,11 +1,11 @@
 package browser_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
-	"mime/quotedprintable"
 	"net/http"
 	"net/mail"
 	"os"
@@ -187,7 +187,8 @@ func photographer(t *testing.T, prefix string) func(ctx context.Context, name st
 }
 
 // signInLink reads the newest message to addr in the outbox and returns
-// its sign-in link.
+// its sign-in link, which must stand whole on one line of the raw .eml
+// file (no quoted-printable soft breaks), as a person copies it.
 func signInLink(t *testing.T, outbox, addr string) string {
 	t.Helper()
 	var files []string
@@ -198,28 +199,32 @@ func signInLink(t *testing.T, outbox, addr string) string {
 		}
 	}
 	sort.Strings(files)
+	linkRE := regexp.MustCompile(`https?://\S+/developer/signin\?token=[A-Za-z0-9_-]+`)
 	for i := len(files) - 1; i >= 0; i-- {
-		f, err := os.Open(files[i])
+		raw, err := os.ReadFile(files[i])
 		if err != nil {
 			t.Fatal(err)
 		}
-		m, err := mail.ReadMessage(f)
+		m, err := mail.ReadMessage(bytes.NewReader(raw))
 		if err != nil {
-			f.Close()
 			t.Fatalf("%s: %v", files[i], err)
-		}
-		body, err := io.ReadAll(quotedprintable.NewReader(m.Body))
-		f.Close()
-		if err != nil {
-			t.Fatal(err)
 		}
 		if to, _ := mail.ParseAddress(m.Header.Get("To")); to == nil || to.Address != addr {
 			continue
 		}
-		if l := regexp.MustCompile(`https?://\S+/developer/signin\?token=[A-Za-z0-9_-]+`).Find(body); l != nil {
-			return string(l)
+		body, err := io.ReadAll(m.Body)
+		if err != nil {
+			t.Fatal(err)
 		}
-		t.Fatalf("the message to %s has no sign-in link:\n%s", addr, body)
+		if cte := m.Header.Get("Content-Transfer-Encoding"); cte != "7bit" {
+			t.Errorf("%s: Content-Transfer-Encoding %q; want 7bit, the link as written", files[i], cte)
+		}
+		for _, line := range strings.Split(string(body), "\r\n") {
+			if l := linkRE.FindString(line); l != "" && l == strings.TrimSpace(line) {
+				return l
+			}
+		}
+		t.Fatalf("the message to %s has no sign-in link alone on a line:\n%s", addr, body)
 	}
 	t.Fatalf("no message to %s in %s (%d files)", addr, outbox, len(files))
 	return ""
