@@ -36,6 +36,10 @@ var Cookies = []Cookie{
 	{"__Host-session", Necessary, "Keeps you signed in to the developer portal: a random value whose hash is the only copy the server keeps; " +
 		"set only when you sign in. Named “session” when the service runs without HTTPS (on a developer's machine).",
 		"until you sign out; it ends after 7 days unused and 30 days after sign-in"},
+	{"__Host-newkey", Necessary, "Carries a new API key from the form that made it to the one page that shows it, sealed so that only your " +
+		"portal session opens it; the server keeps no copy, and the page drops the cookie as it shows the key. " +
+		"Named “newkey” when the service runs without HTTPS.",
+		"until the key is shown; at most 5 minutes"},
 	{"__Host-admin", Necessary, "Keeps an operator signed in to the admin dashboard (only reachable from the operator's own network): " +
 		"a random value whose hash is the only copy the server keeps. Named “admin” when the service runs without HTTPS.",
 		"until sign-out; it ends after 30 minutes unused and 12 hours after sign-in"},

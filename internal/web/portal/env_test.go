@@ -6,6 +6,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"regexp"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -108,10 +109,28 @@ func (e *env) signIn(email string) string {
 	return c.Value
 }
 
-// createKey makes a key and returns its secret and prefix.
+// follow follows the redirect rec answers, as a browser does: a GET of
+// its Location with the session cookie and the cookies rec set (the new
+// key's flash). A rec that is not a redirect is returned as it is.
+func (e *env) follow(rec *httptest.ResponseRecorder, session string) *httptest.ResponseRecorder {
+	e.T.Helper()
+	if rec.Code != http.StatusSeeOther {
+		return rec
+	}
+	cookies := []string{e.Cookie + "=" + session}
+	for _, c := range rec.Result().Cookies() {
+		if c.MaxAge >= 0 && c.Value != "" {
+			cookies = append(cookies, c.Name+"="+c.Value)
+		}
+	}
+	return e.Do("GET", rec.Header().Get("Location"), nil, "", "Cookie", strings.Join(cookies, "; "))
+}
+
+// createKey makes a key and returns its secret and prefix, read from the
+// page the form redirects to.
 func (e *env) createKey(session string, form url.Values) (secret, prefix string) {
 	e.T.Helper()
-	rec := e.Do("POST", "/developer/keys", form, session)
+	rec := e.follow(e.Do("POST", "/developer/keys", form, session), session)
 	secret = areatest.SecretRE.FindString(rec.Body.String())
 	if rec.Code != http.StatusOK || secret == "" {
 		e.T.Fatalf("create key %v: %d\n%s", form, rec.Code, rec.Body)

@@ -63,8 +63,18 @@ func TestFlow(t *testing.T) {
 	}
 	areatest.MustContain(t, "the keys page", keys.Body.String(), "Signed in as <strong>Dev@example.com</strong>", "You have no key yet", "Create key")
 
-	// A server key, shown once.
-	created := e.Do("POST", "/developer/keys", url.Values{"name": {"Shop backend"}, "kind": {"server"}}, session)
+	// A server key, shown once, on the page the form redirects to (303):
+	// Back or a reload never sends the form again, and a second visit of
+	// that page shows the key no more.
+	posted := e.Do("POST", "/developer/keys", url.Values{"name": {"Shop backend"}, "kind": {"server"}}, session)
+	if posted.Code != http.StatusSeeOther || areatest.SecretRE.MatchString(posted.Body.String()) || posted.Header().Get("Cache-Control") != "no-store" {
+		t.Fatalf("create = %d (Cache-Control %q), want a redirect without the key\n%s", posted.Code, posted.Header().Get("Cache-Control"), posted.Body)
+	}
+	flash := areatest.CookieOf(posted, "newkey")
+	if flash == nil || !flash.HttpOnly || flash.Path != "/developer/keys" || flash.MaxAge <= 0 || flash.MaxAge > 300 || areatest.SecretRE.MatchString(flash.Value) {
+		t.Errorf("the new key's flash cookie %+v", flash)
+	}
+	created := e.follow(posted, session)
 	secret := areatest.SecretRE.FindString(created.Body.String())
 	if created.Code != http.StatusOK || secret == "" {
 		t.Fatalf("create = %d\n%s", created.Code, created.Body)
@@ -77,6 +87,24 @@ func TestFlow(t *testing.T) {
 		t.Errorf("the key is on its page %d times", strings.Count(created.Body.String(), secret))
 	}
 	server, _ := apikey.ParseKey(secret)
+	if loc := posted.Header().Get("Location"); loc != "/developer/keys/"+server.Prefix+"/new" {
+		t.Errorf("create redirects to %q", loc)
+	}
+	if c := areatest.CookieOf(created, "newkey"); c == nil || c.MaxAge >= 0 {
+		t.Errorf("the page of the new key does not drop the flash: %+v", c)
+	}
+	again := e.Do("GET", posted.Header().Get("Location"), nil, session)
+	if again.Code != http.StatusOK || areatest.SecretRE.MatchString(again.Body.String()) {
+		t.Errorf("a reload of the new key's page = %d, shows the key again:\n%s", again.Code, again.Body)
+	}
+	areatest.MustContain(t, "the new key's page again", again.Body.String(), "This key was shown already", "<code>"+server.Prefix+"…</code>")
+	// A flash does not open with another session: a stolen cookie alone
+	// shows nothing.
+	otherSession := e.signIn("other@example.com")
+	stolen := e.Do("GET", posted.Header().Get("Location"), nil, "", "Cookie", "session="+otherSession+"; newkey="+flash.Value)
+	if areatest.SecretRE.MatchString(stolen.Body.String()) {
+		t.Error("the flash opened with another session")
+	}
 	if k := e.Key(server.Prefix); k.AccountID != 1 || k.Tier != apikey.Free || k.Name != "Shop backend" || len(k.Origins) != 0 || k.Email != "Dev@example.com" {
 		t.Errorf("stored key %+v", k)
 	}
@@ -130,7 +158,7 @@ func TestFlow(t *testing.T) {
 
 	// Roll with a grace of one hour: a new key like the old; the old one
 	// works until then.
-	rolled := e.Do("POST", "/developer/keys/"+server.Prefix+"/roll", url.Values{"grace": {"1h"}}, session)
+	rolled := e.follow(e.Do("POST", "/developer/keys/"+server.Prefix+"/roll", url.Values{"grace": {"1h"}}, session), session)
 	newSecret := areatest.SecretRE.FindString(rolled.Body.String())
 	if rolled.Code != http.StatusOK || newSecret == "" || newSecret == secret || rolled.Header().Get("Cache-Control") != "no-store" {
 		t.Fatalf("roll = %d\n%s", rolled.Code, rolled.Body)
@@ -153,7 +181,7 @@ func TestFlow(t *testing.T) {
 		t.Errorf("rolling a rolled key = %d", rec.Code)
 	}
 	// Rolling a browser key at once revokes the old one.
-	rolledBrowser := e.Do("POST", "/developer/keys/"+browser+"/roll", url.Values{"grace": {"none"}}, session)
+	rolledBrowser := e.follow(e.Do("POST", "/developer/keys/"+browser+"/roll", url.Values{"grace": {"none"}}, session), session)
 	areatest.MustContain(t, "the browser key rolled", rolledBrowser.Body.String(), "is revoked: it stopped working now", "browser key")
 	if k := e.Key(browser); k.State != apikey.Revoked {
 		t.Errorf("browser key rolled with no grace: %s", k.State)

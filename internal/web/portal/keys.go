@@ -178,7 +178,7 @@ func (p *Portal) createKey(w http.ResponseWriter, r *http.Request, v visitor) {
 		return
 	}
 	p.keysChanged()
-	p.renderCreated(w, r, createdData{Key: k, Secret: secret})
+	p.showOnce(w, r, k, flash{Prefix: k.Prefix, Secret: secret})
 }
 
 // keyRules are the rules the account's keys are made and rolled under,

@@ -89,7 +89,7 @@ func TestMaxKeys(t *testing.T) {
 	if rec := e.Do("POST", "/developer/keys/"+first+"/roll", url.Values{"grace": {"7d"}}, s); rec.Code != http.StatusUnprocessableEntity {
 		t.Fatalf("a roll with a grace period at the maximum = %d", rec.Code)
 	}
-	if rec := e.Do("POST", "/developer/keys/"+first+"/roll", url.Values{"grace": {"none"}}, s); rec.Code != http.StatusOK {
+	if rec := e.Do("POST", "/developer/keys/"+first+"/roll", url.Values{"grace": {"none"}}, s); rec.Code != http.StatusSeeOther {
 		t.Fatalf("a roll without a grace period at the maximum = %d", rec.Code)
 	}
 	if rec := e.Do("POST", "/developer/keys", url.Values{"name": {"Three"}, "kind": {"server"}}, s); rec.Code != http.StatusUnprocessableEntity {

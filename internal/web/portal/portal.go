@@ -227,6 +227,7 @@ func (p *Portal) Register(handle func(pattern, name string, h http.Handler)) {
 	get("/developer/keys", "portal.keys", p.area.SignedIn(p.keys))
 	post("/developer/keys", "portal.keys.create", p.area.SignedIn(p.createKey))
 	get("/developer/keys/{prefix}", "portal.key", p.ownKey(p.key))
+	get("/developer/keys/{prefix}/new", "portal.key.new", p.ownKey(p.newKey))
 	post("/developer/keys/{prefix}/roll", "portal.key.roll", p.ownKey(p.roll))
 	get("/developer/keys/{prefix}/revoke", "portal.key.revoke.confirm", p.ownKey(p.confirmRevoke))
 	post("/developer/keys/{prefix}/revoke", "portal.key.revoke", p.ownKey(p.revoke))

@@ -14,25 +14,6 @@ import (
 	"github.com/fragrance-data/fragrance/internal/web/session"
 )
 
-// createdData is what the page of a new key shows, once.
-type createdData struct {
-	Key    apikey.Key
-	Kind   string
-	Secret string
-	// Rolled is the key a roll replaced, which OldStops.
-	Rolled   *apikey.Key
-	OldStops string
-}
-
-// renderCreated answers the page that shows a new key: the only answer
-// that ever holds it, so no cache may keep it (no-store), and the
-// playground gets it in the link's fragment, which no server sees.
-func (p *Portal) renderCreated(w http.ResponseWriter, r *http.Request, d createdData) {
-	d.Kind = kindOf(d.Key)
-	p.pages.Render(w, r, http.StatusOK, "created", web.Page{Title: p.area.Title("Your new key"), NoIndex: true, NoStore: true,
-		Crumbs: []web.Crumb{{Name: "Developers", Path: "/developer"}, {Name: "Your keys", Path: "/developer/keys"}}, Data: d})
-}
-
 // grace is a choice of how long a rolled key keeps working.
 type grace struct {
 	Value, Text string
@@ -85,12 +66,12 @@ func (p *Portal) roll(w http.ResponseWriter, r *http.Request, v visitor, k apike
 		p.notRolled(w, r, k, problem)
 		return
 	}
-	d := createdData{Key: nk, Secret: secret, Rolled: &old, OldStops: "is revoked: it stopped working now"}
+	f := flash{Prefix: nk.Prefix, Secret: secret, Rolled: old.Prefix, OldStops: "is revoked: it stopped working now"}
 	if !stopAt.IsZero() {
-		d.OldStops = "keeps working until " + when(old.ExpiresAt) + ", then stops"
+		f.OldStops = "keeps working until " + when(old.ExpiresAt) + ", then stops"
 	}
 	p.keysChanged()
-	p.renderCreated(w, r, d)
+	p.showOnce(w, r, nk, f)
 }
 
 // notRolled answers a roll refused for problem (422).

@@ -120,7 +120,7 @@ func TestCrossOriginRefused(t *testing.T) {
 		t.Errorf("after the refused posts the session = %d", rec.Code)
 	}
 	// The portal's own forms pass.
-	if rec := e.Do("POST", "/developer/keys", url.Values{"name": {"X"}, "kind": {"server"}}, session, "Sec-Fetch-Site", "same-origin"); rec.Code != http.StatusOK {
+	if rec := e.Do("POST", "/developer/keys", url.Values{"name": {"X"}, "kind": {"server"}}, session, "Sec-Fetch-Site", "same-origin"); rec.Code != http.StatusSeeOther {
 		t.Errorf("a same-origin post = %d", rec.Code)
 	}
 }
