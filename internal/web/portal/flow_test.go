@@ -121,7 +121,8 @@ func TestFlow(t *testing.T) {
 	// Listed, never shown again.
 	list := e.Do("GET", "/developer/keys", nil, session).Body.String()
 	areatest.MustContain(t, "the keys list", list, "<code>"+server.Prefix+"</code>", "<code>"+browser+"</code>", "Shop backend", "Widget",
-		"<td>free</td>", "<td>active</td>", "<td>2026-03-10</td>", "not in 30 days")
+		`<td data-label="Tier">free</td>`, `<td data-label="State">active</td>`, `<td data-label="Created">2026-03-10</td>`, "not in 30 days",
+		`<table class="stack keys">`, `<div class="origins">`)
 	if strings.Contains(list, secret) {
 		t.Error("the keys list shows a key")
 	}
@@ -137,7 +138,7 @@ func TestFlow(t *testing.T) {
 		e.windows.Allow(context.Background(), server.Prefix, apikey.DefaultTiers().For(apikey.Key{Tier: apikey.Free}))
 	}
 	list = e.Do("GET", "/developer/keys", nil, session).Body.String()
-	areatest.MustContain(t, "the keys list with usage", list, "<td>709</td>")
+	areatest.MustContain(t, "the keys list with usage", list, `<td data-label="Requests today" class="n">709</td>`)
 
 	page := e.Do("GET", "/developer/keys/"+server.Prefix, nil, session)
 	if page.Code != http.StatusOK {
