@@ -32,6 +32,12 @@ type BarChart struct {
 	// Fold, when set, folds the table in a details element whose summary
 	// it is (a long table under a chart of many bars).
 	Fold string
+	// Axis draws the chart as wide as its column on a y axis of round
+	// values, the table of its numbers beside it (a key's usage): the
+	// limit only when the bars reach a quarter of it, bars of counts
+	// above 0 never thinner than 2 px. BarWidth, Gap, Values and Top are
+	// not used then; Fold names the table's region.
+	Axis bool
 	// Empty, when set, is said in the caption when no bar is above 0
 	// (a fresh install's usage charts), so a flat line does not read as
 	// a chart that failed to draw.
@@ -62,6 +68,9 @@ const (
 // attributes: it was a sixth of a perfume page's rendering); every text in
 // it is escaped.
 func (c BarChart) HTML() template.HTML {
+	if c.Axis {
+		return c.axisHTML()
+	}
 	esc := template.HTMLEscapeString
 	bw, gap := c.BarWidth, c.Gap
 	if bw <= 0 {

@@ -69,3 +69,42 @@ func TestBarChartEmpty(t *testing.T) {
 		t.Errorf("a chart without Empty says it is empty\n%s", got)
 	}
 }
+
+// A chart on its axis scales to round values; a few requests under a
+// large limit stand tall on an axis of their own, the limit named in the
+// caption instead of drawn; near the limit the line is drawn; a count of
+// 1 beside thousands is still a visible bar; the table of the numbers is
+// a region of its own.
+func TestBarChartOnItsAxis(t *testing.T) {
+	small := web.BarChart{ID: "use", Title: "Requests", Heading: "Day", ValueHeading: "Requests", Axis: true,
+		Limit: 1000, LimitLabel: "daily limit 1,000", Fold: "Requests per day",
+		Bars: []web.Bar{{Label: "d1", Axis: "1 Jan", Value: 3, Text: "3", Color: "#000"}, {Label: "d2", Value: 0, Text: "0", Color: "#000"}}}
+	got := string(small.HTML())
+	for _, want := range []string{
+		`(daily limit 1,000: far above these counts)`,
+		`fill="#54505e">4</text>`, // the axis's top: 3 on steps of 1
+		`<rect x="7.500%" y="47.5" width="35.000%" height="112.5" fill="#000"><title>d1: 3</title></rect>`,
+		`<div class="numbers" role="region" aria-label="Requests per day" tabindex="0">`,
+		`<tr><th scope="row">d2</th><td>0</td></tr>`,
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("small counts: no %s in\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "stroke-dasharray") || strings.Count(got, "<rect") != 1 {
+		t.Errorf("small counts: the limit drawn, or a bar of nothing:\n%s", got)
+	}
+	near := small
+	near.Bars = []web.Bar{{Label: "d1", Value: 700, Text: "700", Color: "#000"}, {Label: "d2", Value: 1, Text: "1", Color: "#000"}}
+	got = string(near.HTML())
+	for _, want := range []string{`stroke-dasharray="6 4"`, `>daily limit 1,000</text>`, `fill="#54505e">1,000</text>`, `height="2.0" fill="#000"><title>d2: 1</title>`} {
+		if !strings.Contains(got, want) {
+			t.Errorf("near the limit: no %s in\n%s", want, got)
+		}
+	}
+	for most, want := range map[int64][2]int64{0: {1, 4}, 9: {5, 20}, 1000: {250, 1000}, 1001: {500, 2000}, 36_000: {10_000, 40_000}} {
+		if step, top := web.AxisOf(most); step != want[0] || top != want[1] {
+			t.Errorf("AxisOf(%d) = %d, %d; want %v", most, step, top, want)
+		}
+	}
+}

@@ -146,7 +146,8 @@ func TestFlow(t *testing.T) {
 	}
 	body := page.Body.String()
 	areatest.MustContain(t, "the key's page", body,
-		`<svg viewBox="0 0 484 150"`, "<summary>The numbers per day</summary>", `aria-labelledby="usage-t"`, "the dashed line is the daily limit, 1,000", `stroke-dasharray="6 4"`, "limit 1,000",
+		`<figure class="chart axis" id="usage">`, `aria-labelledby="usage-t"`, `stroke-dasharray="6 4"`, "daily limit 1,000",
+		`fill="#54505e">250</text>`, `fill="#54505e">1,000</text>`, `role="region" aria-label="Requests per day"`,
 		`<tr><th scope="row">2026-03-10</th><td>709</td></tr>`, `<tr><th scope="row">2026-03-09</th><td>120</td></tr>`,
 		"<code>perfumes.list</code></th><td>709</td>", "<code>perfumes.detail</code></th><td>120</td>",
 		"2xx: answered</th><td>820</td>", "429: refused by a limit</th><td>9</td>",

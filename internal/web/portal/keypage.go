@@ -167,15 +167,18 @@ func durationText(s int64) string {
 	return fmt.Sprintf("%d h %d min", m/60, m%60)
 }
 
-// usageChart is the chart of a report's requests per day, with the daily
-// limit drawn in; every seventh day is named under its bar.
+// usageChart is the chart of a report's requests per day on its y axis,
+// the daily limit drawn in once the bars come near it (else named in the
+// caption, so that a day of 3 requests does not vanish under a limit of
+// 1,000), the numbers in a table beside it; every seventh day is named
+// under its bar.
 func usageChart(rep usage.Report, perDay int64) web.BarChart {
 	c := web.BarChart{
 		ID:      "usage",
-		Title:   fmt.Sprintf("Requests per day over the last %d days; the dashed line is the daily limit, %s", len(rep.Days), web.Thousands(int(perDay))),
+		Title:   fmt.Sprintf("Requests per day over the last %d days (UTC)", len(rep.Days)),
 		Heading: "Day (UTC)", ValueHeading: "Requests",
-		Limit: float64(perDay), LimitLabel: "limit " + web.Thousands(int(perDay)),
-		BarWidth: 12, Gap: 4, Fold: "The numbers per day",
+		Limit: float64(perDay), LimitLabel: "daily limit " + web.Thousands(int(perDay)),
+		Axis: true, Fold: "Requests per day",
 		Empty: "No requests with this key in these days yet.",
 	}
 	for i, d := range rep.Days {
