@@ -305,26 +305,35 @@ func TestPricingReflectsTiers(t *testing.T) {
 		t.Fatal(err)
 	}
 	h := newServer(t, docs.Config{Tiers: func() apikey.Tiers { return tiers }, Prices: prices, ContactEmail: "sales@example.com"})
-	row := func(body, tier string) string { return section(t, body, `<tr id="tier-`+tier+`">`, "</tr>") }
+	row := func(body, tier string) string {
+		return section(t, body, `<section class="plan" id="tier-`+tier+`"`, "</section>")
+	}
 	body := get(t, h, "/pricing").Body.String()
 	for tier, want := range map[string][]string{
-		"free":       {">Free</a>", ">60<", ">1,000<", ">Free</td>"},
-		"basic":      {">300<", ">25,000<", ">19 EUR/month</td>"},
-		"pro":        {">1,000<", ">250,000<", ">Ask</td>"},
-		"enterprise": {">5,000<", ">5,000,000<", "&lt;b&gt;on request&lt;/b&gt;"},
+		"free":       {`<h2 id="free">Free</h2>`, ">60<", ">1,000<", `<p class="price">Free</p>`, `<a class="btn" href="/developer">Get a free key</a>`},
+		"basic":      {">300<", ">25,000<", `<p class="price">19 EUR/month</p>`, `href="/developer/keys">Request Basic in the portal</a>`, `href="mailto:sales@example.com"`},
+		"pro":        {">1,000<", ">250,000<", `<p class="price">Price on request</p>`, `Request Pro in the portal`, `href="mailto:sales@example.com"`},
+		"enterprise": {">5,000<", ">5,000,000<", "&lt;b&gt;on request&lt;/b&gt;", `Request Enterprise in the portal`},
 	} {
 		r := row(body, tier)
 		for _, w := range want {
 			if !strings.Contains(r, w) {
-				t.Errorf("%s row %q lacks %s", tier, r, w)
+				t.Errorf("%s card %q lacks %s", tier, r, w)
 			}
 		}
 	}
-	for _, want := range []string{`<th scope="col">Per minute</th>`, `<th scope="col">Per day</th>`, `<th scope="col">Price</th>`,
-		`href="mailto:sales@example.com"`, `href="/developer"`} {
+	for _, want := range []string{`<dt>Requests a minute</dt>`, `<dt>Requests a day</dt>`, `ask for the tier on the key's page`} {
 		if !strings.Contains(body, want) {
 			t.Errorf("the pricing page lacks %s", want)
 		}
+	}
+	// No paragraph is said twice.
+	seen := map[string]bool{}
+	for _, p := range regexp.MustCompile(`(?s)<p[ >].*?</p>`).FindAllString(body, -1) {
+		if seen[p] {
+			t.Errorf("the pricing page repeats %s", p)
+		}
+		seen[p] = true
 	}
 	tiers = apikey.Tiers{apikey.Pro: {PerMinute: 1234, PerDay: 98765}}.Complete(tiers)
 	body = get(t, h, "/pricing").Body.String()
@@ -334,10 +343,10 @@ func TestPricingReflectsTiers(t *testing.T) {
 	if guide := get(t, h, "/docs").Body.String(); !strings.Contains(guide, ">1,234<") {
 		t.Error("the guide's limits do not follow the tiers")
 	}
-	// Without prices or a contact: ask, and no mailto.
+	// Without prices or a contact: on request, and no mailto.
 	body = get(t, newServer(t, docs.Config{}), "/pricing").Body.String()
-	if strings.Contains(body, "mailto:") || strings.Count(body, ">Ask</td>") != 3 {
-		t.Errorf("pricing without prices or contact: %d Ask", strings.Count(body, ">Ask</td>"))
+	if strings.Contains(body, "mailto:") || strings.Count(body, ">Price on request</p>") != 3 {
+		t.Errorf("pricing without prices or contact: %d on request", strings.Count(body, ">Price on request</p>"))
 	}
 }
 
