@@ -3,7 +3,8 @@
 // submits to the page, which writes the request's code. With it:
 //
 // - the key: pasted, or chosen from the signed-in developer's keys (whose
-//   secrets the browser holds only if it was given them); a #key=<secret>
+//   secrets the browser holds only if it was given them: a key it does
+//   not hold says "paste it" in the list); a #key=<secret>
 //   fragment (the portal's link after creating a key) fills it and is
 //   removed from the address at once. Keys are kept in localStorage when
 //   the visitor allowed preferences, else in sessionStorage (this tab).
@@ -11,7 +12,8 @@
 //   form changes, so it can be shared as a link;
 // - Send: fetch from the browser to the API with X-API-Key, then the
 //   status, the time, the headers (rate-limit headers marked) and the
-//   body as folded JSON, built with textContent only, never innerHTML;
+//   body as JSON, its first level unfolded, or as raw text, with a copy
+//   button, built with textContent only, never innerHTML;
 // - the code in curl, JavaScript, Python and Go, the same as the page's
 //   Go writes it (docs/code.go; the tests hold the two together), with
 //   copy buttons;
@@ -103,17 +105,31 @@
     say("This browser does not hold the secret of " + prefix + "…: a key's secret is shown once, when it is made, and the server never has it. Paste it in the field below.");
     keyInput.focus();
   }
+  // Each of the developer's keys says whether this browser holds its
+  // secret; one it does not hold says to paste it.
+  function labelChoices() {
+    if (!choice) return;
+    for (var i = 0; i < choice.options.length; i++) {
+      var o = choice.options[i];
+      if (!o.value) continue;
+      if (!o.hasAttribute("data-label")) o.setAttribute("data-label", o.textContent);
+      o.textContent = o.getAttribute("data-label") + (heldFor(o.value) ? "" : " · paste it");
+    }
+  }
+  labelChoices();
   if (choice) choice.addEventListener("change", onChoice);
   keyInput.addEventListener("change", function () {
     var v = keyInput.value.trim();
     if (!v) return;
     keep(v);
+    labelChoices();
     if (choice && choice.value && v.indexOf(choice.value) !== 0) chooseFor(v);
     else if (choice && !choice.value) chooseFor(v);
     say("");
   });
   document.getElementById("pg-key-forget").addEventListener("click", function () {
     forget();
+    labelChoices();
     keyInput.value = "";
     if (choice) choice.value = "";
     say("Forgotten: this browser holds no key of the playground now.");
@@ -128,6 +144,7 @@
     if (fromLink) {
       keyInput.value = fromLink;
       keep(fromLink);
+      labelChoices();
       chooseFor(fromLink);
       say("Your new key is in the field. Keep a copy of it somewhere safe: it is not shown again.");
     }
@@ -306,10 +323,11 @@
 
   function open(details) {
     var form = details.querySelector("form.pg-form");
-    if (!form || (form === current && out.parentNode === details)) return;
+    if (!form || (form === current && out.parentNode === (details.querySelector(".pg-body") || details))) return;
     root.querySelectorAll("details.pg-ep[open]").forEach(function (d) { if (d !== details) d.open = false; });
-    if (out.parentNode !== details) {
-      details.appendChild(out);
+    var body = details.querySelector(".pg-body") || details;
+    if (out.parentNode !== body) {
+      body.appendChild(out);
       response.hidden = true;
       response.textContent = "";
     }
@@ -327,7 +345,7 @@
       var arr = Array.isArray(v), keys = arr ? v.map(function (_, i) { return i; }) : Object.keys(v);
       if (!keys.length) { li.appendChild(el("span", "c", arr ? "[]" : "{}")); return li; }
       var d = el("details");
-      d.open = depth < 2;
+      d.open = depth < 1; // the first level unfolded, what is deeper folded
       var s = el("summary");
       if (label !== null) { s.appendChild(li.firstChild); s.appendChild(li.firstChild); }
       s.appendChild(el("span", "c", arr ? "[" + keys.length + (keys.length === 1 ? " item]" : " items]") : "{" + keys.length + (keys.length === 1 ? " member}" : " members}")));
@@ -350,6 +368,41 @@
     ul.appendChild(jsonNode(value, null, 0));
     box.appendChild(ul);
     return box;
+  }
+  // bodyViews is a JSON answer as a tree (its first level unfolded) and as
+  // raw text (indented), a button switching between the two and one that
+  // copies the raw text.
+  function bodyViews(value) {
+    var wrap = el("div", "pg-body-views");
+    var bar = el("p", "pg-bodybar");
+    var toggle = el("button", "btn ghost", "Raw JSON");
+    toggle.type = "button";
+    toggle.setAttribute("aria-pressed", "false");
+    var copy = el("button", "btn ghost pg-copy", "Copy the answer");
+    copy.type = "button";
+    copy.setAttribute("data-copy", "pg-raw");
+    bar.appendChild(toggle);
+    bar.appendChild(copy);
+    bar.appendChild(el("span", "pg-copied"));
+    bar.lastChild.setAttribute("role", "status");
+    var tree = showJSON(value);
+    var text = JSON.stringify(value, null, 2);
+    var raw = el("pre", "pg-raw");
+    raw.tabIndex = 0;
+    raw.appendChild(el("code", "", text.length > 200000 ? text.slice(0, 200000) + "\n…" : text));
+    raw.firstChild.id = "pg-raw";
+    raw.hidden = true;
+    toggle.addEventListener("click", function () {
+      var showRaw = raw.hidden;
+      raw.hidden = !showRaw;
+      tree.hidden = showRaw;
+      toggle.textContent = showRaw ? "Tree" : "Raw JSON";
+      toggle.setAttribute("aria-pressed", showRaw ? "true" : "false");
+    });
+    wrap.appendChild(bar);
+    wrap.appendChild(tree);
+    wrap.appendChild(raw);
+    return wrap;
   }
   function showHeaders(res) {
     var names = [];
@@ -424,7 +477,11 @@
           try { value = JSON.parse(a.body); } catch (e) { ok = false; }
           var raw = el("pre", "", a.body.slice(0, 100000));
           raw.tabIndex = 0;
-          parts.push(ok ? showJSON(value) : raw);
+          if (ok) {
+            parts.push(bodyViews(value));
+          } else {
+            parts.push(raw);
+          }
         } else if (a.kind === "image") {
           parts.push(el("p", "", a.body + " bytes of " + (a.res.headers.get("Content-Type") || "image") + "."));
           if (a.res.ok) {

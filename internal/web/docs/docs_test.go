@@ -272,7 +272,7 @@ func TestPlaygroundListsEveryEndpoint(t *testing.T) {
 					t.Errorf("%s: %s lacks the choice %s", op.ID, p.Name, e)
 				}
 			}
-			if p.Default != "" && !strings.Contains(form, `placeholder="`+p.Default+`"`) {
+			if p.Default != "" && !strings.Contains(form, `placeholder="default: `+p.Default+`"`) {
 				t.Errorf("%s: %s does not show its default %s", op.ID, p.Name, p.Default)
 			}
 			if p.In == "path" && !strings.Contains(form, `(path, required)`) {

@@ -211,21 +211,23 @@ func TestFlow(t *testing.T) {
 	areatest.MustContain(t, "the list after the grace period", e.Do("GET", "/developer/keys", nil, session).Body.String(), "expired (rolled)")
 }
 
-// TestKeysForThePlayground: Keys lists the signed-in visitor's live keys,
-// and nothing for anyone else.
+// TestKeysForThePlayground: Keys lists the signed-in visitor's live keys
+// the playground can use (a browser key only when it allows the site's
+// own origin), and nothing for anyone else.
 func TestKeysForThePlayground(t *testing.T) {
 	e := newEnv(t, httpBase, nil)
 	session := e.signIn("a@example.com")
 	_, p1 := e.createKey(session, url.Values{"name": {"One"}, "kind": {"server"}})
-	_, p2 := e.createKey(session, url.Values{"name": {"Two"}, "kind": {"browser"}, "origins": {"https://a.example"}})
+	e.createKey(session, url.Values{"name": {"Two"}, "kind": {"browser"}, "origins": {"https://a.example"}})
 	_, p3 := e.createKey(session, url.Values{"name": {"Three"}, "kind": {"server"}})
 	e.Do("POST", "/developer/keys/"+p3+"/revoke", url.Values{}, session)
+	_, p4 := e.createKey(session, url.Values{"name": {"Four"}, "kind": {"browser"}, "origins": {"https://a.example, " + httpBase}})
 	other := e.signIn("b@example.com")
 	e.createKey(other, url.Values{"name": {"Theirs"}, "kind": {"server"}})
 
 	r := httpRequest(e.Cookie, session)
 	got := e.portal.Keys(r)
-	want := []string{"One " + p1 + " server", "Two " + p2 + " browser"}
+	want := []string{"One " + p1 + " server", "Four " + p4 + " browser"}
 	if len(got) != len(want) {
 		t.Fatalf("Keys = %+v", got)
 	}

@@ -28,6 +28,7 @@ import (
 	"html/template"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"slices"
 	"strings"
 	"time"
@@ -142,6 +143,7 @@ type Portal struct {
 	pages   *web.Templates
 	area    *session.Area[visitor]
 	base    string
+	origin  string // of base: scheme://host[:port]
 	now     func() time.Time
 	log     *slog.Logger
 	tiers   func() apikey.Tiers
@@ -158,6 +160,9 @@ func New(cfg Config) (*Portal, error) {
 		return nil, fmt.Errorf("portal: the base URL %q is not absolute: sign-in links start with it", base)
 	}
 	p := &Portal{cfg: cfg, web: cfg.Web, base: base, tiers: cfg.Tiers, limiter: cfg.SignInLimiter}
+	if u, err := url.Parse(base); err == nil {
+		p.origin = u.Scheme + "://" + u.Host
+	}
 	var err error
 	p.area, err = session.New(session.Config[visitor]{
 		Web: cfg.Web, Templates: templateFS, Funcs: funcs(),
@@ -234,9 +239,11 @@ func (p *Portal) Register(handle func(pattern, name string, h http.Handler)) {
 	post("/developer/keys/{prefix}/tier", "portal.key.tier", p.ownKey(p.requestTier))
 }
 
-// Keys returns the keys that work (active, not expired) of the visitor
-// signed in on r, oldest first; nil when nobody is signed in or the stores cannot
-// answer. The playground offers them.
+// Keys returns the keys of the visitor signed in on r that the playground
+// can use, oldest first: those that work (active, not expired), and of
+// the browser keys those that allow the site's own origin, where the
+// playground sends its requests from; nil when nobody is signed in or
+// the stores cannot answer.
 func (p *Portal) Keys(r *http.Request) []web.KeyChoice {
 	v, ok, err := p.area.Lookup(r)
 	if err != nil || !ok {
@@ -250,7 +257,7 @@ func (p *Portal) Keys(r *http.Request) []web.KeyChoice {
 	}
 	var out []web.KeyChoice
 	for _, k := range slices.Backward(ks) { // oldest first
-		if k.State == apikey.Active && !k.Expired(now) {
+		if k.State == apikey.Active && !k.Expired(now) && k.AllowsOrigin(p.origin) {
 			out = append(out, web.KeyChoice{Name: k.Name, Prefix: k.Prefix, Kind: kindOf(k)})
 		}
 	}
