@@ -35,6 +35,7 @@ import (
 	"github.com/fragrance-data/fragrance/internal/sqlite"
 	"github.com/fragrance-data/fragrance/internal/usage"
 	"github.com/fragrance-data/fragrance/internal/view"
+	"github.com/fragrance-data/fragrance/internal/web"
 )
 
 // The OpenAPI document is checked in two ways: as published (it must be a
@@ -178,7 +179,7 @@ func TestOpenAPIDocument(t *testing.T) {
 	}
 	doc := loadDoc(t, served, true)
 	strictDoc(t, served, true) // the examples have no undocumented members either
-	if !doc.IsOpenAPI31OrLater() || doc.Info.Version != "1.3.0" {
+	if !doc.IsOpenAPI31OrLater() || doc.Info.Version != servetest.Version {
 		t.Errorf("openapi %q, info.version %q", doc.OpenAPI, doc.Info.Version)
 	}
 	if len(doc.Security) != 3 {
@@ -716,5 +717,20 @@ func TestOpenAPIProblemCodes(t *testing.T) {
 	slices.Sort(table)
 	if !slices.Equal(got, table) {
 		t.Errorf("the document's codes %v are not the table's %v", got, table)
+	}
+}
+
+// The service has one version: the changelog's newest, which says what is
+// in it, is the OpenAPI document's info.version and what X-API-Version
+// carries.
+func TestVersionIsTheChangelogsNewest(t *testing.T) {
+	site, err := web.New(web.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	newest := site.Changelog()[0]
+	doc := loadDoc(t, servedDoc(t), true)
+	if doc.Info.Version != newest.Version || servetest.Version != newest.Version {
+		t.Errorf("info.version %s, X-API-Version %s; the changelog's newest is %s", doc.Info.Version, servetest.Version, newest.Version)
 	}
 }

@@ -50,7 +50,7 @@ func TestCommonHeaders(t *testing.T) {
 	h := servetest.NewServer(t, nil)
 	for _, target := range []string{"/api/perfumes", "/api/nope", "/healthz", "/api/openapi.json"} {
 		rec := servetest.Do(t, h, "GET", target)
-		if rec.Header().Get("X-API-Version") != "1.3.0" || len(rec.Header().Get("X-Request-Id")) < 16 {
+		if rec.Header().Get("X-API-Version") != servetest.Version || len(rec.Header().Get("X-Request-Id")) < 16 {
 			t.Errorf("GET %s: version %q id %q", target, rec.Header().Get("X-API-Version"), rec.Header().Get("X-Request-Id"))
 		}
 	}

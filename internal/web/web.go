@@ -36,9 +36,13 @@ var templateFS embed.FS
 //go:embed changelog.json
 var changelogJSON []byte
 
-// Release is one version of the changelog.
+// Release is one version of the changelog: its number, the day it was
+// made (YYYY-MM-DD, the date of its last commit), and what it changed, the
+// newest version first. The newest is the service's version, which the
+// OpenAPI document and X-API-Version carry.
 type Release struct {
 	Version string   `json:"version"`
+	Date    string   `json:"date"`
 	Changes []string `json:"changes"`
 }
 
@@ -112,6 +116,11 @@ func New(cfg Config) (*Ground, error) {
 	}
 	if err := json.Unmarshal(changelogJSON, &s.changelog); err != nil {
 		return nil, fmt.Errorf("web: changelog: %w", err)
+	}
+	for _, r := range s.changelog {
+		if _, err := time.Parse(time.DateOnly, r.Date); err != nil || r.Version == "" || len(r.Changes) == 0 {
+			return nil, fmt.Errorf("web: changelog: version %q needs a number, a date (YYYY-MM-DD) and its changes", r.Version)
+		}
 	}
 	var err error
 	if s.assets, err = loadAssets(); err != nil {
