@@ -141,6 +141,7 @@ func TestBrowser(t *testing.T) {
 	t.Run("RejectWithoutJavaScript", func(t *testing.T) { rejectWithoutJS(t, svc) })
 	t.Run("Playground", func(t *testing.T) { playground(t, svc) })
 	t.Run("DeveloperJourney", func(t *testing.T) { developerJourney(t, svc) })
+	t.Run("DocsPages", func(t *testing.T) { docsPages(t, svc) })
 	t.Run("AdminJourney", func(t *testing.T) { adminJourney(t, svc) })
 	t.Run("AdminPages", func(t *testing.T) { adminPages(t, svc) })
 	t.Run("SitePages", func(t *testing.T) { sitePages(t, svc) })
@@ -285,6 +286,8 @@ var pageKinds = []struct{ name, path string }{
 	{"reference", "/docs/reference"},
 	{"playground", "/developer/playground?endpoint=matchPerfumes&accords=woody:40&gender=nobody"},
 	{"pricing", "/pricing"},
+	{"changelog", "/changelog"},
+	{"errors", "/docs/errors"},
 	{"not-found", "/no/such/page"},
 }
 

@@ -2,6 +2,7 @@ package browser_test
 
 import (
 	"context"
+	"encoding/json"
 	"html"
 	"io"
 	"net/http"
@@ -12,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	cdpbrowser "github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 )
@@ -59,6 +61,47 @@ func playground(t *testing.T, svc *service) {
 	}
 	if n := get(t, ctx, chromedp.Evaluate[int](`document.querySelectorAll("#pg-response .json details").length`)); n < 5 {
 		t.Errorf("%d folds in the body", n)
+	}
+	// The answer's first level unfolded, what is deeper folded.
+	if open := get(t, ctx, chromedp.Evaluate[string](`[...document.querySelectorAll("#pg-response .json details")].map(d => d.open ? "o" : "c").join("")`)); !strings.HasPrefix(open, "oc") || strings.Count(open, "o") != 1 {
+		t.Errorf("the answer's folds (o open, c closed): %s", open)
+	}
+	// The raw view, and Copy the answer copies it.
+	for _, name := range []string{"clipboard-read", "clipboard-write"} {
+		if _, err := chromedp.Call(ctx, cdpbrowser.SetPermission, cdpbrowser.SetPermissionParams{
+			Permission: &cdpbrowser.PermissionDescriptor{Name: name}, Setting: cdpbrowser.PermissionSettingGranted, Origin: svc.base,
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	run(t, ctx, chromedp.Evaluate[chromedp.Void](`document.querySelector("#pg-response .pg-bodybar button[aria-pressed]").click()`))
+	if shown := get(t, ctx, chromedp.Evaluate[string](`["#pg-response .json", "#pg-response pre.pg-raw"].map(s => document.querySelector(s).offsetParent !== null).join(" ")`)); shown != "false true" {
+		t.Errorf("after Raw JSON the tree and the raw text show: %s", shown)
+	}
+	raw := get(t, ctx, chromedp.Text(css(`#pg-raw`)))
+	run(t, ctx, chromedp.Evaluate[chromedp.Void](`document.querySelector("#pg-response button[data-copy=pg-raw]").click()`))
+	copied := get(t, ctx, chromedp.Evaluate[string](`navigator.clipboard.readText().catch(() => window.getSelection().toString())`, chromedp.EvalAwaitPromise))
+	var answer struct{ Slug string }
+	if err := json.Unmarshal([]byte(copied), &answer); err != nil || answer.Slug != "dior-sauvage" || copied != raw {
+		t.Errorf("Copy the answer gave %.80q (%v)", copied, err)
+	}
+	// From 1024 px the request and the answer stand side by side; on a
+	// phone, one under the other.
+	for _, width := range []int64{1024, 390} {
+		run(t, ctx, chromedp.EmulateViewport(width, 900))
+		side := get(t, ctx, chromedp.Evaluate[bool](`(() => {
+			const f = document.querySelector("#ep-getPerfume form.pg-form").getBoundingClientRect();
+			const o = document.getElementById("pg-out").getBoundingClientRect();
+			return o.left >= f.right && o.top < f.bottom;
+		})()`))
+		if side != (width >= 1024) {
+			t.Errorf("at %d px the request and the answer side by side: %v", width, side)
+		}
+	}
+	run(t, ctx, chromedp.EmulateViewport(1280, 900))
+	// Placeholders say they are hints, never values.
+	if bad := get(t, ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll("#playground input[placeholder]")].map(i => i.placeholder).filter(p => !/^(e\.g\. |default: )/.test(p))`)); len(bad) > 0 {
+		t.Errorf("placeholders that read as values: %q", bad)
 	}
 
 	// The script's code is the page's: change the form, then ask the
@@ -141,11 +184,12 @@ func playground(t *testing.T, svc *service) {
 	}
 }
 
-// waitFor waits until the tab's address satisfies ok.
+// waitFor waits until the tab's address satisfies ok. An address asked
+// while the tab navigates may not answer: it is asked again.
 func waitFor(t *testing.T, ctx context.Context, ok func(string) bool) {
 	t.Helper()
 	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
-		if ok(get(t, ctx, chromedp.Location())) {
+		if loc, err := chromedp.Run(ctx, chromedp.Location()); err == nil && ok(loc) {
 			return
 		}
 	}

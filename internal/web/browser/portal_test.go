@@ -56,9 +56,21 @@ func developerJourney(t *testing.T, svc *service) {
 	}
 	look("keys-empty")
 
-	// Create a key: shown once, with a copy button that copies it.
+	// The keys form: the origins box only while Browser key is chosen.
+	if get(t, ctx, chromedp.Evaluate[bool](`document.querySelector(".keyform .origins").offsetParent !== null`)) {
+		t.Error("the origins box shows for a server key")
+	}
+	run(t, ctx, chromedp.Click(css(`input[name=kind][value=browser]`)))
+	if !get(t, ctx, chromedp.Evaluate[bool](`document.querySelector(".keyform .origins").offsetParent !== null`)) {
+		t.Error("the origins box is hidden for a browser key")
+	}
+	run(t, ctx, chromedp.Click(css(`input[name=kind][value=server]`)))
+
+	// Create a key: the form's POST redirects to the page that shows it
+	// once, with a copy button that copies it.
 	run(t, ctx, chromedp.SendKeys(css(`#key-name`), "My shop"), chromedp.Click(css(`form[action="/developer/keys"] button[type=submit]`)),
 		chromedp.WaitVisible(css(`#new-key`)))
+	newPage := get(t, ctx, chromedp.Location())
 	key := get(t, ctx, chromedp.Text(css(`#new-key`)))
 	if !regexp.MustCompile(`^fds_[0-9A-Za-z]{49}$`).MatchString(key) {
 		t.Fatalf("the new key reads %q", key)
@@ -77,13 +89,46 @@ func developerJourney(t *testing.T, svc *service) {
 	}
 	look("key-created")
 	prefix := key[:12]
+	if !strings.HasSuffix(newPage, "/developer/keys/"+prefix+"/new") {
+		t.Errorf("Create key led to %s", newPage)
+	}
+	if n := get(t, ctx, chromedp.Evaluate[int](`document.querySelectorAll('a[href="/developer/playground#key=`+key+`"]').length`)); n != 1 {
+		t.Errorf("the new key's page has %d links into the playground with the key", n)
+	}
+
+	// Back leaves the page without sending the form again: the account
+	// still has one key; the key's page again says it was shown already.
+	// (history.back(): the page may come from the back-forward cache, with
+	// no load event to wait for.)
+	run(t, ctx, chromedp.Evaluate[chromedp.Void](`history.back()`))
+	waitFor(t, ctx, func(loc string) bool { return strings.HasSuffix(loc, "/developer/keys") })
+	run(t, ctx, chromedp.Navigate(svc.base+"/developer/keys"), chromedp.WaitVisible(css(`#key-name`)))
+	if n := get(t, ctx, chromedp.Evaluate[int](`document.querySelectorAll("table.keys tbody tr").length`)); n != 1 {
+		t.Errorf("after Back the account has %d keys, want 1", n)
+	}
+	run(t, ctx, chromedp.Navigate(newPage), chromedp.WaitVisible(css(`h1`)))
+	if h := get(t, ctx, chromedp.Text(css(`h1`))); h != "This key was shown already" || get(t, ctx, chromedp.Evaluate[int](`document.querySelectorAll("#new-key").length`)) != 0 {
+		t.Errorf("the new key's page visited again: %q", h)
+	}
+	look("key-shown-already")
 
 	// The playground, from the page's link: the key arrives in the
 	// fragment; match with two accords answers 200 with rate-limit headers.
-	run(t, ctx, chromedp.Click(css(`a[href^="/developer/playground#key="]`)), chromedp.WaitVisible(css(`#pg-key-box`)))
+	run(t, ctx, chromedp.Navigate(svc.base+"/developer/playground#key="+key), chromedp.WaitVisible(css(`#pg-key-box`)))
 	if v := get(t, ctx, chromedp.Value(css(`#pg-key`))); v != key {
 		t.Errorf("the playground's key field holds %q", v)
 	}
+	// The key list names the key this browser holds as it is; once the
+	// browser forgets it, the key says to paste it.
+	option := `document.querySelector('#pg-key-choice option[value="` + prefix + `"]').textContent`
+	if o := get(t, ctx, chromedp.Evaluate[string](option)); !strings.HasPrefix(o, "My shop · "+prefix) || strings.Contains(o, "paste it") {
+		t.Errorf("the key list offers the key held as %q", o)
+	}
+	run(t, ctx, chromedp.Click(css(`#pg-key-forget`)))
+	if o := get(t, ctx, chromedp.Evaluate[string](option)); !strings.HasSuffix(o, "paste it") {
+		t.Errorf("the key list offers a key not held as %q", o)
+	}
+	run(t, ctx, chromedp.SendKeys(css(`#pg-key`), key), chromedp.Evaluate[chromedp.Void](`document.getElementById("pg-key").dispatchEvent(new Event("change"))`))
 	run(t, ctx, chromedp.Evaluate[chromedp.Void](`(() => {
 		const d = document.getElementById("ep-matchPerfumes");
 		d.open = true;
@@ -106,8 +151,19 @@ func developerJourney(t *testing.T, svc *service) {
 	if n := get(t, ctx, chromedp.Evaluate[int](`[...document.querySelectorAll("section[aria-labelledby=usage-h] table tbody tr")].filter(r => r.textContent.includes("perfumes.match")).length`)); n != 1 {
 		t.Errorf("the key's page shows no perfumes.match request (rows: %d)", n)
 	}
-	if n := get(t, ctx, chromedp.Evaluate[int](`document.querySelectorAll("section[aria-labelledby=usage-h] svg").length`)); n != 1 {
+	if n := get(t, ctx, chromedp.Evaluate[int](`document.querySelectorAll("section[aria-labelledby=usage-h] figure.chart.axis svg.bars").length`)); n != 1 {
 		t.Errorf("the key's page has %d usage charts", n)
+	}
+	// The chart: its y axis's values, the bar of one request visible
+	// under a daily limit of 1,000, the plot as wide as its column.
+	if ys := get(t, ctx, chromedp.Evaluate[string](`[...document.querySelectorAll("#usage svg.yaxis text")].map(t => t.textContent).join(" ")`)); ys != "0 1 2 3 4" {
+		t.Errorf("the usage chart's y axis reads %q", ys)
+	}
+	if h := get(t, ctx, chromedp.Evaluate[float64](`Math.max(...[...document.querySelectorAll("#usage svg.bars rect")].map(r => r.getBoundingClientRect().height))`)); h < 20 {
+		t.Errorf("the usage chart's tallest bar is %.1f px high", h)
+	}
+	if share := get(t, ctx, chromedp.Evaluate[float64](`document.querySelector("#usage .plot").getBoundingClientRect().width / document.querySelector("section[aria-labelledby=usage-h]").getBoundingClientRect().width`)); share < 0.6 {
+		t.Errorf("the usage chart takes %.2f of its section's width", share)
 	}
 	look("key-page")
 	run(t, ctx, chromedp.SetValue(css(`#grace`), "1h"), chromedp.Click(css(`form[action$="/roll"] button`)), chromedp.WaitVisible(css(`#new-key`)))
@@ -137,6 +193,18 @@ func developerJourney(t *testing.T, svc *service) {
 	}
 	run(t, ctx, chromedp.Navigate(svc.base+"/developer/keys"), chromedp.WaitVisible(css(`#key-name`)))
 	look("keys-list")
+	// At a phone's width every key is a card whose every field shows whole.
+	run(t, ctx, chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile, chromedp.EmulatePortrait))
+	if cut := get(t, ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll("table.keys td")].filter(td => {
+		const r = td.getBoundingClientRect();
+		return r.width === 0 || r.right > window.innerWidth || td.scrollWidth > td.clientWidth + 1;
+	}).map(td => td.textContent)`)); len(cut) > 0 {
+		t.Errorf("at 390 px the keys table cuts %q", cut)
+	}
+	if disp := get(t, ctx, chromedp.Evaluate[string](`getComputedStyle(document.querySelector("table.keys tr")).display`)); disp != "block" {
+		t.Errorf("at 390 px a key's row is %s, not a card", disp)
+	}
+	run(t, ctx, chromedp.EmulateViewport(1280, 900))
 
 	// Sign out: the session cookie goes, and the keys page wants a sign-in.
 	run(t, ctx, chromedp.Click(css(`form[action="/developer/signout"] button`)), chromedp.WaitVisible(css(`#email`)))
