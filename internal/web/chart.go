@@ -33,7 +33,8 @@ type BarChart struct {
 	// it is (a long table under a chart of many bars).
 	Fold string
 	// Axis draws the chart as wide as its column on a y axis of round
-	// values, the table of its numbers beside it (a key's usage): the
+	// values, the table of its numbers beside it, last bar first (a key's
+	// usage, the latest day first): the
 	// limit only when the bars reach a quarter of it, bars of counts
 	// above 0 never thinner than 2 px. BarWidth, Gap, Values and Top are
 	// not used then; Fold names the table's region.

@@ -3,6 +3,7 @@ package web
 import (
 	"cmp"
 	"html/template"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -51,7 +52,8 @@ func Compact(n int64) string {
 
 // axisHTML is the chart as wide as its column, on a y axis of round
 // values, with the table of its numbers beside it from 64rem (under it on
-// a phone), in a region of its own that scrolls. The limit is drawn when
+// a phone), in a region of its own that scrolls, the last bar first (the
+// latest period of a chart over time, in view without scrolling). The limit is drawn when
 // the bars reach a quarter of it; far above them it would flatten them,
 // and the caption says it instead. Bar values are whole numbers.
 func (c BarChart) axisHTML() template.HTML {
@@ -119,7 +121,7 @@ func (c BarChart) axisHTML() template.HTML {
 	b.WriteString("</svg>\n</div>\n")
 	b.WriteString(`<div class="numbers" role="region" aria-label="` + esc(cmp.Or(c.Fold, c.Title)) + `" tabindex="0">` + "\n")
 	b.WriteString("<table>\n<thead><tr><th scope=\"col\">" + esc(c.Heading) + "</th><th scope=\"col\">" + esc(c.ValueHeading) + "</th></tr></thead>\n<tbody>")
-	for _, r := range c.Bars {
+	for _, r := range slices.Backward(c.Bars) {
 		b.WriteString(`<tr><th scope="row">` + esc(r.Label) + "</th><td>" + esc(r.Text) + "</td></tr>")
 	}
 	b.WriteString("</tbody>\n</table>\n</div>\n</figure>")

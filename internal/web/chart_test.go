@@ -91,6 +91,9 @@ func TestBarChartOnItsAxis(t *testing.T) {
 			t.Errorf("small counts: no %s in\n%s", want, got)
 		}
 	}
+	if strings.Index(got, `<th scope="row">d2</th>`) > strings.Index(got, `<th scope="row">d1</th>`) {
+		t.Error("the table does not list the last bar first")
+	}
 	if strings.Contains(got, "stroke-dasharray") || strings.Count(got, "<rect") != 1 {
 		t.Errorf("small counts: the limit drawn, or a bar of nothing:\n%s", got)
 	}
