@@ -34,10 +34,10 @@ type BarChart struct {
 	Fold string
 	// Axis draws the chart as wide as its column on a y axis of round
 	// values, the table of its numbers beside it, last bar first (a key's
-	// usage, the latest day first): the
-	// limit only when the bars reach a quarter of it, bars of counts
-	// above 0 never thinner than 2 px. BarWidth, Gap, Values and Top are
-	// not used then; Fold names the table's region.
+	// usage, the latest day first); the limit only when the bars reach a
+	// quarter of it; bars of counts above 0 never thinner than 2 px.
+	// BarWidth, Gap, Values and Top are not used then; Fold names the
+	// table's region.
 	Axis bool
 	// Empty, when set, is said in the caption when no bar is above 0
 	// (a fresh install's usage charts), so a flat line does not read as
