@@ -310,7 +310,7 @@ func TestPricingReflectsTiers(t *testing.T) {
 	}
 	body := get(t, h, "/pricing").Body.String()
 	for tier, want := range map[string][]string{
-		"free":       {`<h2 id="free">Free</h2>`, ">60<", ">1,000<", `<p class="price">Free</p>`, `<a class="btn" href="/developer">Get a free key</a>`},
+		"free":       {`<h2 id="free">Free</h2>`, ">60<", ">1,000<", `<p class="price">No charge</p>`, `<a class="btn" href="/developer">Get a free key</a>`},
 		"basic":      {">300<", ">25,000<", `<p class="price">19 EUR/month</p>`, `href="/developer/keys">Request Basic in the portal</a>`, `href="mailto:sales@example.com"`},
 		"pro":        {">1,000<", ">250,000<", `<p class="price">Price on request</p>`, `Request Pro in the portal`, `href="mailto:sales@example.com"`},
 		"enterprise": {">5,000<", ">5,000,000<", "&lt;b&gt;on request&lt;/b&gt;", `Request Enterprise in the portal`},
@@ -322,7 +322,7 @@ func TestPricingReflectsTiers(t *testing.T) {
 			}
 		}
 	}
-	for _, want := range []string{`<dt>Requests a minute</dt>`, `<dt>Requests a day</dt>`, `ask for the tier on the key's page`} {
+	for _, want := range []string{`</strong> requests a minute</li>`, `</strong> requests a day</li>`, `ask for the tier on the key's page`} {
 		if !strings.Contains(body, want) {
 			t.Errorf("the pricing page lacks %s", want)
 		}
