@@ -74,6 +74,13 @@ func (p *Portal) newKey(w http.ResponseWriter, r *http.Request, v visitor, k api
 		p.renderCreated(w, r, createdData{Key: k, Secret: f.Secret, Rolled: f.Rolled, OldStops: f.OldStops})
 		return
 	}
+	if ok && f.Prefix != k.Prefix {
+		// Another key's flash (this page opened after a later key was
+		// made) stays for that key's page.
+		if err := p.area.SetFlash(w, r, flashName, flashPath, b); err != nil {
+			p.log.WarnContext(r.Context(), "portal: another key's flash cannot be kept", "err", err)
+		}
+	}
 	p.renderCreated(w, r, createdData{Key: k, Shown: true})
 }
 

@@ -252,3 +252,30 @@ func httpRequest(cookie, session string) *http.Request {
 	}
 	return r
 }
+
+// A key's page of a new key opened while the flash holds a later key's
+// secret leaves that flash for the later key's page.
+func TestNewKeyPageKeepsAnotherKeysFlash(t *testing.T) {
+	e := newEnv(t, httpBase, nil)
+	session := e.signIn("a@example.com")
+	_, first := e.createKey(session, url.Values{"name": {"One"}, "kind": {"server"}})
+	posted := e.Do("POST", "/developer/keys", url.Values{"name": {"Two"}, "kind": {"server"}}, session)
+	flash := areatest.CookieOf(posted, "newkey")
+	if posted.Code != http.StatusSeeOther || flash == nil {
+		t.Fatalf("create = %d, flash %v", posted.Code, flash)
+	}
+	old := e.Do("GET", "/developer/keys/"+first+"/new", nil, "", "Cookie", "session="+session+"; newkey="+flash.Value)
+	var kept *http.Cookie // the browser keeps the last of the cookies set
+	for _, c := range old.Result().Cookies() {
+		if c.Name == "newkey" {
+			kept = c
+		}
+	}
+	if areatest.SecretRE.MatchString(old.Body.String()) || kept == nil || kept.MaxAge <= 0 {
+		t.Fatalf("the first key's page: the flash %+v, a key shown: %v", kept, areatest.SecretRE.MatchString(old.Body.String()))
+	}
+	second := e.Do("GET", posted.Header().Get("Location"), nil, "", "Cookie", "session="+session+"; newkey="+kept.Value)
+	if secret := areatest.SecretRE.FindString(second.Body.String()); secret == "" || !strings.HasPrefix(secret, strings.Split(posted.Header().Get("Location"), "/")[3]) {
+		t.Errorf("the second key's page after the first's shows %q", secret)
+	}
+}
