@@ -123,6 +123,7 @@ func (bl *Builder) Index() *Index {
 	wg.Go(b.buildSimilarity)
 	b.buildOrder() // the text index numbers its documents by it
 	wg.Go(b.buildText)
+	wg.Go(b.buildBrowse)
 	b.buildLists()
 	b.buildListText()
 	wg.Wait()

@@ -177,6 +177,8 @@ type Index struct {
 	sim *simIndex
 	// bits are the bitmaps Match counts and prunes with.
 	bits *matchBits
+	// browse is what Browse filters, sorts and counts with.
+	browse *browseIndex
 	// neighbours holds the kept similar and dupes lists (neighbours.go),
 	// filled after the build; the only part of an Index that changes.
 	neighbours *neighbours
