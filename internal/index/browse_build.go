@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"math/bits"
 	"slices"
+	"sort"
 	"strings"
 	"sync"
 
@@ -23,6 +24,9 @@ type browseIndex struct {
 	filter []uint64
 	// Orders of every document: by rating, newest, oldest, name.
 	byRating, byNewest, byOldest, byName []uint32
+	// byRawRating is every document by its rating, highest first (for
+	// minRating).
+	byRawRating []uint32
 	year                                 []uint16  // per document, 0 when unknown
 	rating                               []float64 // per document
 	// years lists the known years, earliest first; yearAt is each
@@ -159,6 +163,7 @@ func (b *builder) buildBrowse() {
 	bi.byRating = sortedDocs(ix.order, func(x, y uint32) int { return cmp.Compare(weighted[y], weighted[x]) })
 	bi.byNewest = sortedDocs(ix.order, func(x, y uint32) int { return yearOrder(bi.year[x], bi.year[y], true) })
 	bi.byOldest = sortedDocs(ix.order, func(x, y uint32) int { return yearOrder(bi.year[x], bi.year[y], false) })
+	bi.byRawRating = sortedDocs(ix.order, func(x, y uint32) int { return cmp.Compare(bi.rating[y], bi.rating[x]) })
 	fold := b.nameFold
 	bi.byName = sortedDocs(ix.order, func(x, y uint32) int {
 		return cmp.Or(strings.Compare(fold[x], fold[y]), strings.Compare(ix.entries[x].Name(), ix.entries[y].Name()), cmp.Compare(pos[x], pos[y]))
@@ -310,7 +315,7 @@ func (ix *Index) filterSet(f *browseFilter, w *browseWork) bool {
 		andNot(cand, bi.noteBits[id], ix.sim.notePost[ix.sim.noteOff[id]:ix.sim.noteOff[id+1]], 2)
 	}
 	if !f.years.Any() || f.minRating > 0 {
-		bi.keepScalars(cand, f.years, f.minRating)
+		bi.keepScalars(cand, tmp, f.years, f.minRating)
 		return false
 	}
 	return all && !excluded
@@ -354,16 +359,44 @@ func andNot(cand, bm []uint64, post []uint32, shift uint) {
 	}
 }
 
-// keepScalars clears from cand the documents outside the years or rated
-// below min, reading only the documents still in it.
-func (bi *browseIndex) keepScalars(cand []uint64, years YearRange, minRating float64) {
-	for i, word := range cand {
-		for x := word; x != 0; x &= x - 1 {
-			d := i*64 + bits.TrailingZeros64(x)
-			if (!years.Any() && !years.has(int(bi.year[d]))) || bi.rating[d] < minRating {
-				word &^= 1 << (d % 64)
-			}
+// keepScalars keeps in cand the documents within the years and rated at
+// least min. Each is a range of a sorted order (byOldest by year, unknown
+// last; byRawRating, highest first), so the documents passing are a run
+// of it: the shorter of the run and the rest is read, and its bits set in
+// a bitmap to AND or cleared from cand.
+func (bi *browseIndex) keepScalars(cand, tmp []uint64, years YearRange, minRating float64) {
+	if !years.Any() {
+		known := sort.Search(bi.n, func(i int) bool { return bi.year[bi.byOldest[i]] == 0 })
+		lo, hi := 0, known
+		if years.From != 0 {
+			lo = sort.Search(known, func(i int) bool { return int(bi.year[bi.byOldest[i]]) >= years.From })
 		}
-		cand[i] = word
+		if years.To != 0 {
+			hi = sort.Search(known, func(i int) bool { return int(bi.year[bi.byOldest[i]]) > years.To })
+		}
+		keepRun(cand, tmp, bi.byOldest, lo, max(lo, hi))
+	}
+	if minRating > 0 {
+		k := sort.Search(bi.n, func(i int) bool { return bi.rating[bi.byRawRating[i]] < minRating })
+		keepRun(cand, tmp, bi.byRawRating, 0, k)
+	}
+}
+
+// keepRun keeps in cand only the documents order[lo:hi].
+func keepRun(cand, tmp []uint64, order []uint32, lo, hi int) {
+	if hi-lo <= len(order)/2 {
+		clear(tmp)
+		for _, d := range order[lo:hi] {
+			tmp[d/64] |= 1 << (d % 64)
+		}
+		for i, x := range tmp {
+			cand[i] &= x
+		}
+		return
+	}
+	for _, run := range [2][]uint32{order[:lo], order[hi:]} {
+		for _, d := range run {
+			cand[d/64] &^= 1 << (d % 64)
+		}
 	}
 }
