@@ -127,7 +127,7 @@ type browseFilter struct {
 	notAcc, notNot []uint32
 	years          YearRange
 	minRating      float64 // 0 for none
-	brand          int    // a brands group, -1 for none, -2 for an unknown brand
+	brand          int     // a brands group, -1 for none, -2 for an unknown brand
 	sort           string
 }
 

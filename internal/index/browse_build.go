@@ -27,8 +27,8 @@ type browseIndex struct {
 	// byRawRating is every document by its rating, highest first (for
 	// minRating).
 	byRawRating []uint32
-	year                                 []uint16  // per document, 0 when unknown
-	rating                               []float64 // per document
+	year        []uint16  // per document, 0 when unknown
+	rating      []float64 // per document
 	// years lists the known years, earliest first; yearAt is each
 	// document's place in it plus one (0: unknown).
 	years  []uint16

@@ -380,7 +380,9 @@ func bruteFacets(set map[*Entry]bool) map[string][]FacetCount {
 // topValues sorts folded accord or note counts as the facet lists them
 // and keeps the first FacetValues; the names are compared folded.
 func topValues(l []FacetCount) []FacetCount {
-	slices.SortFunc(l, func(a, b FacetCount) int { return cmp.Or(cmp.Compare(b.Count, a.Count), strings.Compare(a.Value, b.Value)) })
+	slices.SortFunc(l, func(a, b FacetCount) int {
+		return cmp.Or(cmp.Compare(b.Count, a.Count), strings.Compare(a.Value, b.Value))
+	})
 	return l[:min(len(l), FacetValues)]
 }
 
