@@ -1,6 +1,7 @@
 package api
 
 import (
+	"errors"
 	"net/http"
 
 	"github.com/fragrance-data/fragrance/internal/catalog"
@@ -10,18 +11,27 @@ import (
 	"github.com/fragrance-data/fragrance/internal/view"
 )
 
-// listPerfumes is GET /api/perfumes?q=&brand=&page=&limit=.
+// listPerfumes is GET /api/perfumes?q=&brand=&page=&limit=, and with any
+// browse parameter (view.BrowseParams) browsePerfumes.
 func (a *API) listPerfumes(w http.ResponseWriter, r *http.Request) error {
 	p := newParams(r.URL)
-	q := index.ListQuery{
-		Q:     p.text("q"),
-		Brand: p.text("brand"),
-		Page:  p.page(),
-		Limit: p.limit(view.PerfumesLimit),
+	bq, err := view.ParseBrowse(p.v)
+	var perrs catalog.ParamErrors
+	if errors.As(err, &perrs) {
+		p.errs = append(p.errs, perrs...)
 	}
-	if err := p.err(); err != nil {
-		return err
+	if len(p.errs) > 0 {
+		// The values the catalogue does not know are reported with the
+		// rest, so that one answer lists every problem.
+		if ix := a.cfg.Catalogue.Load(); ix != nil && errors.As(ix.CheckBrowse(bq), &perrs) {
+			p.errs = append(p.errs, perrs...)
+		}
+		return p.err()
 	}
+	if !view.IsPlainList(bq) {
+		return a.browsePerfumes(w, r, bq)
+	}
+	q := index.ListQuery{Q: bq.Q, Brand: bq.Brand, Page: bq.Page, Limit: bq.Limit}
 	ix := a.cfg.Catalogue.Load()
 	return a.answer(w, r, ix, cacheKey("perfumes", q), func(en *encoder, b []byte) ([]byte, error) {
 		pg := ix.Perfumes(q)

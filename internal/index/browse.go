@@ -178,6 +178,17 @@ func (ix *Index) Browse(q BrowseQuery) (BrowseResult, error) {
 	return res, nil
 }
 
+// CheckBrowse returns the errors Browse would give q, without browsing:
+// a caller that found other problems in a request reports these with
+// them, in one answer.
+func (ix *Index) CheckBrowse(q BrowseQuery) error {
+	if len(q.IDs) > 0 {
+		return nil
+	}
+	_, err := ix.resolveBrowse(q)
+	return err
+}
+
 // keepFn is the text search's keep of the set (its documents are places
 // in the popularity order); nil when the set is everything.
 func (ix *Index) keepFn(cand []uint64, all bool) func(uint32) bool {

@@ -1,0 +1,260 @@
+package view
+
+import (
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/fragrance-data/fragrance/internal/catalog"
+	"github.com/fragrance-data/fragrance/internal/index"
+)
+
+// BrowseParams are the parameters of a perfume list beyond q, brand, page
+// and limit: a list without any of them answers as it did before they
+// existed.
+var BrowseParams = []string{"gender", "accords", "notes", "season", "time", "year", "minRating", "sort", "facets", "ids"}
+
+// MaxIDsLen is the longest ids parameter, in characters: MaxIDs slugs of
+// the longest text a parameter takes, and their commas.
+const MaxIDsLen = index.MaxIDs * (MaxTextLen + 1)
+
+// ParseBrowse reads a perfume list's query (GET /api/perfumes, and the
+// website's filtered pages) by the contract's rules: q, brand, page and
+// limit as ever, gender (a comma list), accords and notes (comma lists,
+// all required; a leading "-" excludes), season, time, year (2015,
+// 2010-2020, 2015-, -1990), minRating (0–5), sort, facets (a comma list)
+// and ids (1–100 slugs, alone or with page and limit only).
+//
+// Its errors are catalog.ParamErrors naming each parameter, every one
+// found at once. Values are passed on as given (case aside): the index's
+// Browse refuses those the catalogue does not know (a gender, season,
+// time, sort, facet, accord or note), with suggestions, so a caller
+// answers 400 for either error.
+func ParseBrowse(v url.Values) (index.BrowseQuery, error) {
+	r := &paramReader{v: v}
+	q := index.BrowseQuery{
+		Q:     r.text("q"),
+		Brand: r.text("brand"),
+		Page:  r.page(),
+		Limit: r.limit(PerfumesLimit),
+	}
+	for _, g := range r.list("gender", MaxListLen, len(Genders)) {
+		q.Genders = append(q.Genders, catalog.Gender(strings.ToLower(g)))
+	}
+	q.Accords, q.NotAccords = r.signed("accords", "an accord")
+	q.Notes, q.NotNotes = r.signed("notes", "a note")
+	q.Season = r.lower("season")
+	q.Time = r.lower("time")
+	q.Sort = r.lower("sort")
+	for _, f := range r.list("facets", MaxListLen, len(index.FacetNames)) {
+		if f = strings.ToLower(f); !slices.Contains(q.Facets, f) {
+			q.Facets = append(q.Facets, f)
+		}
+	}
+	if s, ok := r.raw("year"); ok {
+		y, err := ParseYearRange(s)
+		if err != nil {
+			r.errs = append(r.errs, err)
+		}
+		q.Years = y
+	}
+	if s, ok := r.raw("minRating"); ok {
+		f, err := strconv.ParseFloat(s, 64)
+		if err != nil || f < 0 || f > 5 || f != f {
+			r.fail("minRating", "must be a number from 0 to 5")
+		} else {
+			q.MinRating = f
+		}
+	}
+	if _, given := v["ids"]; given {
+		q.IDs = r.list("ids", MaxIDsLen, index.MaxIDs)
+		if len(q.IDs) == 0 && len(r.errs) == 0 {
+			r.fail("ids", "name at least one perfume slug")
+		}
+		for _, name := range append([]string{"q", "brand"}, BrowseParams...) {
+			if _, also := v[name]; also && name != "ids" {
+				r.fail(name, "cannot be combined with ids, a lookup of the perfumes named")
+			}
+		}
+	}
+	return q, r.errs.Err()
+}
+
+// IsPlainList reports whether q asks for nothing but q, brand, page and
+// limit: the list that answers as it did before browsing had filters.
+func IsPlainList(q index.BrowseQuery) bool {
+	return len(q.Genders) == 0 && len(q.Accords) == 0 && len(q.NotAccords) == 0 && len(q.Notes) == 0 &&
+		len(q.NotNotes) == 0 && q.Season == "" && q.Time == "" && q.Years.Any() && q.MinRating == 0 &&
+		q.Sort == "" && len(q.Facets) == 0 && len(q.IDs) == 0
+}
+
+// ParseYearRange reads a year parameter: one year (2015), a range
+// (2010-2020), a start (2015-) or an end (-1990); years are 1–9999.
+func ParseYearRange(s string) (index.YearRange, *catalog.ParamError) {
+	bad := &catalog.ParamError{Parameter: "year", Message: "must be a year (2015) or a range of years (2010-2020, 2015-, -1990); got " + strconv.Quote(s)}
+	from, to, isRange := strings.Cut(strings.TrimSpace(s), "-")
+	year := func(s string) (int, bool) {
+		s = strings.TrimSpace(s)
+		if s == "" || len(s) > 4 || !isDigits(s) {
+			return 0, false
+		}
+		n, _ := strconv.Atoi(s)
+		return n, n >= 1
+	}
+	var r index.YearRange
+	var ok bool
+	switch {
+	case !isRange:
+		if r.From, ok = year(from); !ok {
+			return index.YearRange{}, bad
+		}
+		r.To = r.From
+	case strings.TrimSpace(from) == "" && strings.TrimSpace(to) == "":
+		return index.YearRange{}, bad
+	default:
+		if strings.TrimSpace(from) != "" {
+			if r.From, ok = year(from); !ok {
+				return index.YearRange{}, bad
+			}
+		}
+		if strings.TrimSpace(to) != "" {
+			if r.To, ok = year(to); !ok {
+				return index.YearRange{}, bad
+			}
+		}
+	}
+	if r.From != 0 && r.To != 0 && r.From > r.To {
+		return index.YearRange{}, &catalog.ParamError{Parameter: "year", Message: "the range starts (" + strconv.Itoa(r.From) + ") after it ends (" + strconv.Itoa(r.To) + ")"}
+	}
+	return r, nil
+}
+
+func isDigits(s string) bool {
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// paramReader reads query parameters by the contract's rules (those of
+// the API's params), collecting every problem.
+type paramReader struct {
+	v    url.Values
+	errs catalog.ParamErrors
+}
+
+func (p *paramReader) fail(name, msg string) {
+	p.errs = append(p.errs, &catalog.ParamError{Parameter: name, Message: msg})
+}
+
+// raw returns the single value of name, trimmed; given twice is refused,
+// empty counts as absent.
+func (p *paramReader) raw(name string) (string, bool) {
+	vs := p.v[name]
+	switch {
+	case len(vs) == 0:
+		return "", false
+	case len(vs) > 1:
+		p.fail(name, "given more than once; send it once")
+		return "", false
+	case !utf8.ValidString(vs[0]):
+		p.fail(name, "not valid UTF-8")
+		return "", false
+	}
+	s := strings.TrimSpace(vs[0])
+	return s, s != ""
+}
+
+// lower is a single value in lower case.
+func (p *paramReader) lower(name string) string {
+	s, _ := p.raw(name)
+	return strings.ToLower(s)
+}
+
+// text is a free-text parameter of at most MaxTextLen characters.
+func (p *paramReader) text(name string) string {
+	s, ok := p.raw(name)
+	if !ok {
+		return ""
+	}
+	if TextTooLong(s) {
+		p.fail(name, "longer than "+strconv.Itoa(MaxTextLen)+" characters")
+		return ""
+	}
+	return s
+}
+
+// positive is a positive integer parameter, def when absent; a number
+// too large for an int counts as the largest one.
+func (p *paramReader) positive(name string, def int) int {
+	s, ok := p.raw(name)
+	if !ok {
+		return def
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 1 {
+		if err != nil && isDigits(s) {
+			return int(^uint(0) >> 1)
+		}
+		p.fail(name, "must be a positive whole number")
+		return def
+	}
+	return n
+}
+
+func (p *paramReader) limit(l Limit) int { return l.Clamp(p.positive("limit", l.Default)) }
+
+func (p *paramReader) page() int {
+	n := p.positive("page", 1)
+	if n > MaxPage {
+		p.fail("page", "must be at most "+strconv.Itoa(MaxPage))
+		return 1
+	}
+	return n
+}
+
+// list is a comma-separated parameter as trimmed, non-empty items, at
+// most maxLen characters and maxItems items.
+func (p *paramReader) list(name string, maxLen, maxItems int) []string {
+	s, ok := p.raw(name)
+	if !ok {
+		return nil
+	}
+	if utf8.RuneCountInString(s) > maxLen {
+		p.fail(name, "longer than "+strconv.Itoa(maxLen)+" characters")
+		return nil
+	}
+	var out []string
+	for _, item := range strings.Split(s, ",") {
+		if item = strings.TrimSpace(item); item != "" {
+			out = append(out, item)
+		}
+	}
+	if len(out) > maxItems {
+		p.fail(name, "at most "+strconv.Itoa(maxItems)+" items")
+		return nil
+	}
+	return out
+}
+
+// signed is an accords or notes list: names required, and those with a
+// leading "-" excluded; kind names an item ("an accord").
+func (p *paramReader) signed(name, kind string) (want, not []string) {
+	for _, item := range p.list(name, MaxListLen, MaxListItems) {
+		n, neg := strings.CutPrefix(item, "-")
+		if n = strings.TrimSpace(n); n == "" {
+			p.fail(name, kind+" name is empty in "+strconv.Quote(item))
+			continue
+		}
+		if neg {
+			not = append(not, n)
+		} else {
+			want = append(want, n)
+		}
+	}
+	return want, not
+}
