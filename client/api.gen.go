@@ -375,6 +375,75 @@ func (e UsageKeyTier) Valid() bool {
 	}
 }
 
+// Defines values for BrowseSeason.
+const (
+	BrowseSeasonFall   BrowseSeason = "fall"
+	BrowseSeasonSpring BrowseSeason = "spring"
+	BrowseSeasonSummer BrowseSeason = "summer"
+	BrowseSeasonWinter BrowseSeason = "winter"
+)
+
+// Valid indicates whether the value is a known member of the BrowseSeason enum.
+func (e BrowseSeason) Valid() bool {
+	switch e {
+	case BrowseSeasonFall:
+		return true
+	case BrowseSeasonSpring:
+		return true
+	case BrowseSeasonSummer:
+		return true
+	case BrowseSeasonWinter:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for BrowseSort.
+const (
+	BrowseSortName    BrowseSort = "name"
+	BrowseSortNewest  BrowseSort = "newest"
+	BrowseSortOldest  BrowseSort = "oldest"
+	BrowseSortPopular BrowseSort = "popular"
+	BrowseSortRating  BrowseSort = "rating"
+)
+
+// Valid indicates whether the value is a known member of the BrowseSort enum.
+func (e BrowseSort) Valid() bool {
+	switch e {
+	case BrowseSortName:
+		return true
+	case BrowseSortNewest:
+		return true
+	case BrowseSortOldest:
+		return true
+	case BrowseSortPopular:
+		return true
+	case BrowseSortRating:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for BrowseTime.
+const (
+	BrowseTimeDay   BrowseTime = "day"
+	BrowseTimeNight BrowseTime = "night"
+)
+
+// Valid indicates whether the value is a known member of the BrowseTime enum.
+func (e BrowseTime) Valid() bool {
+	switch e {
+	case BrowseTimeDay:
+		return true
+	case BrowseTimeNight:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for MatchGender.
 const (
 	MatchGenderFeminine  MatchGender = "feminine"
@@ -432,6 +501,75 @@ func (e MatchTime) Valid() bool {
 	case MatchTimeDay:
 		return true
 	case MatchTimeNight:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListPerfumesParamsSeason.
+const (
+	ListPerfumesParamsSeasonFall   ListPerfumesParamsSeason = "fall"
+	ListPerfumesParamsSeasonSpring ListPerfumesParamsSeason = "spring"
+	ListPerfumesParamsSeasonSummer ListPerfumesParamsSeason = "summer"
+	ListPerfumesParamsSeasonWinter ListPerfumesParamsSeason = "winter"
+)
+
+// Valid indicates whether the value is a known member of the ListPerfumesParamsSeason enum.
+func (e ListPerfumesParamsSeason) Valid() bool {
+	switch e {
+	case ListPerfumesParamsSeasonFall:
+		return true
+	case ListPerfumesParamsSeasonSpring:
+		return true
+	case ListPerfumesParamsSeasonSummer:
+		return true
+	case ListPerfumesParamsSeasonWinter:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListPerfumesParamsTime.
+const (
+	ListPerfumesParamsTimeDay   ListPerfumesParamsTime = "day"
+	ListPerfumesParamsTimeNight ListPerfumesParamsTime = "night"
+)
+
+// Valid indicates whether the value is a known member of the ListPerfumesParamsTime enum.
+func (e ListPerfumesParamsTime) Valid() bool {
+	switch e {
+	case ListPerfumesParamsTimeDay:
+		return true
+	case ListPerfumesParamsTimeNight:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListPerfumesParamsSort.
+const (
+	ListPerfumesParamsSortName    ListPerfumesParamsSort = "name"
+	ListPerfumesParamsSortNewest  ListPerfumesParamsSort = "newest"
+	ListPerfumesParamsSortOldest  ListPerfumesParamsSort = "oldest"
+	ListPerfumesParamsSortPopular ListPerfumesParamsSort = "popular"
+	ListPerfumesParamsSortRating  ListPerfumesParamsSort = "rating"
+)
+
+// Valid indicates whether the value is a known member of the ListPerfumesParamsSort enum.
+func (e ListPerfumesParamsSort) Valid() bool {
+	switch e {
+	case ListPerfumesParamsSortName:
+		return true
+	case ListPerfumesParamsSortNewest:
+		return true
+	case ListPerfumesParamsSortOldest:
+		return true
+	case ListPerfumesParamsSortPopular:
+		return true
+	case ListPerfumesParamsSortRating:
 		return true
 	default:
 		return false
@@ -674,6 +812,24 @@ type DupeSource struct {
 
 // DupeSourcePriceTier Price level of the brand; null when unknown.
 type DupeSourcePriceTier string
+
+// FacetCount One value of a facet and its number of perfumes in the filtered set.
+type FacetCount struct {
+	Count int `json:"count"`
+
+	// Value The value: a gender, season, time, accord or note name, or a year (as a string).
+	Value string `json:"value"`
+}
+
+// Facets Counts per value over the whole filtered set, only of the facets asked for (facets=).
+type Facets struct {
+	Accords *[]FacetCount `json:"accords,omitempty"`
+	Gender  *[]FacetCount `json:"gender,omitempty"`
+	Notes   *[]FacetCount `json:"notes,omitempty"`
+	Season  *[]FacetCount `json:"season,omitempty"`
+	Time    *[]FacetCount `json:"time,omitempty"`
+	Year    *[]FacetCount `json:"year,omitempty"`
+}
 
 // FieldError defines model for FieldError.
 type FieldError struct {
@@ -962,8 +1118,14 @@ type PerfumeListItemPriceTier string
 type PerfumePage struct {
 	Data []PerfumeListItem `json:"data"`
 
+	// Facets Counts per value over the whole filtered set, only of the facets asked for (facets=).
+	Facets *Facets `json:"facets,omitempty"`
+
 	// Limit The effective limit, after clamping to the maximum.
 	Limit int `json:"limit"`
+
+	// Missing With ids: the slugs asked for that no perfume has, in the order asked (empty when all were found). Absent without ids.
+	Missing *[]string `json:"missing,omitempty"`
 
 	// Page The page answered (1-based).
 	Page int `json:"page"`
@@ -1225,6 +1387,36 @@ type BrandFilter = string
 // BrandQuery defines model for BrandQuery.
 type BrandQuery = string
 
+// BrowseAccords defines model for BrowseAccords.
+type BrowseAccords = string
+
+// BrowseFacets defines model for BrowseFacets.
+type BrowseFacets = string
+
+// BrowseGender defines model for BrowseGender.
+type BrowseGender = string
+
+// BrowseIDs defines model for BrowseIDs.
+type BrowseIDs = string
+
+// BrowseMinRating defines model for BrowseMinRating.
+type BrowseMinRating = float32
+
+// BrowseNotes defines model for BrowseNotes.
+type BrowseNotes = string
+
+// BrowseSeason defines model for BrowseSeason.
+type BrowseSeason string
+
+// BrowseSort defines model for BrowseSort.
+type BrowseSort string
+
+// BrowseTime defines model for BrowseTime.
+type BrowseTime string
+
+// BrowseYear defines model for BrowseYear.
+type BrowseYear = string
+
 // ChangesCursor defines model for ChangesCursor.
 type ChangesCursor = string
 
@@ -1355,7 +1547,46 @@ type ListPerfumesParams struct {
 
 	// Limit Perfumes per page: default 20, maximum 100. A value above 100 is clamped to 100 (never refused) and the effective value is echoed as limit; a value that is not a positive whole number answers 400.
 	Limit *PerfumesLimit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Gender Only perfumes for one of these audiences: one value or a comma list (case-insensitive). An unknown value answers 400 with a suggestion.
+	Gender *BrowseGender `form:"gender,omitempty" json:"gender,omitempty"`
+
+	// Accords Comma-separated accord names, all required; a leading - excludes one (woody,-sweet: woody and not sweet). Names as /api/accords lists them (case- and accent-insensitive). At most 20 items and 1000 characters; an unknown or empty name answers 400 (unknown names with did-you-mean suggestions).
+	Accords *BrowseAccords `form:"accords,omitempty" json:"accords,omitempty"`
+
+	// Notes Comma-separated note names (any pyramid layer), all required; a leading - excludes one. Rules as accords.
+	Notes *BrowseNotes `form:"notes,omitempty" json:"notes,omitempty"`
+
+	// Season Only perfumes whose largest share of the season votes is this season (ties count for each; a perfume without votes has none). Case-insensitive; anything else is 400.
+	Season *ListPerfumesParamsSeason `form:"season,omitempty" json:"season,omitempty"`
+
+	// Time Only perfumes whose larger share of the day/night votes is this time (a tie counts for both; without votes, neither). Case-insensitive; anything else is 400.
+	Time *ListPerfumesParamsTime `form:"time,omitempty" json:"time,omitempty"`
+
+	// Year Launch year: one year (2015), a range (2010-2020), from a year (2015-) or up to one (-1990), ends included, years 1–9999. Perfumes of unknown year pass no year filter. Anything else, or a range that ends before it starts, is 400.
+	Year *BrowseYear `form:"year,omitempty" json:"year,omitempty"`
+
+	// MinRating Only perfumes rated at least this (0–5; anything else is 400).
+	MinRating *BrowseMinRating `form:"minRating,omitempty" json:"minRating,omitempty"`
+
+	// Sort The order: popular (most rated first, then name: the default without q), rating (best rated first, the rating weighted by its number of ratings, so a 5 from three people does not top a 4.4 from twenty thousand), newest and oldest (by launch year, unknown years last), name (accents and case folded). Ties keep the popular order. With q and no sort the order is relevance. Anything else is 400 with a suggestion.
+	Sort *ListPerfumesParamsSort `form:"sort,omitempty" json:"sort,omitempty"`
+
+	// Facets Comma list of facets to count over the whole filtered set (every page, not only this one), answered in facets: gender, season and time (every value, zeros included), accords and notes (the 50 most common in the set, most first), year (every known year with perfumes, earliest first). Unknown names are 400.
+	Facets *BrowseFacets `form:"facets,omitempty" json:"facets,omitempty"`
+
+	// Ids A lookup of several perfumes at once: 1–100 comma-separated slugs. data lists the perfumes in the order asked (a slug named twice, once), missing the slugs not found; total is the number found, on one page. Over 100 slugs, or together with q, brand or another filter, sort or facets, answers 400; page and limit do not apply.
+	Ids *BrowseIDs `form:"ids,omitempty" json:"ids,omitempty"`
 }
+
+// ListPerfumesParamsSeason defines parameters for ListPerfumes.
+type ListPerfumesParamsSeason string
+
+// ListPerfumesParamsTime defines parameters for ListPerfumes.
+type ListPerfumesParamsTime string
+
+// ListPerfumesParamsSort defines parameters for ListPerfumes.
+type ListPerfumesParamsSort string
 
 // PerfumeChangesParams defines parameters for PerfumeChanges.
 type PerfumeChangesParams struct {
@@ -1630,7 +1861,7 @@ type ClientInterface interface {
 
 	// ListPerfumes List and search perfumes
 	//
-	// Without q: the catalogue, most rated first (rating count), then name, then id. With q: text search (see Text matching), by relevance, then rating count. brand filters by brand slug.
+	// Without q: the catalogue, most rated first (rating count), then name, then id. With q: text search (see Text matching), by relevance, then rating count. brand filters by brand slug. The filters (gender, accords, notes, season, time, year, minRating) combine with AND, with q and brand too; total is exact over all pages. sort orders the list; facets counts values over the filtered set; ids looks up several perfumes by slug. A call without any of these answers exactly as before they existed.
 	//
 	// Corresponds with GET /api/perfumes (the `ListPerfumes` operationId).
 	ListPerfumes(ctx context.Context, params *ListPerfumesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -1842,7 +2073,7 @@ func (c *RawClient) GetPerfumer(ctx context.Context, slug PerfumerSlug, params *
 
 // ListPerfumes List and search perfumes
 //
-// Without q: the catalogue, most rated first (rating count), then name, then id. With q: text search (see Text matching), by relevance, then rating count. brand filters by brand slug.
+// Without q: the catalogue, most rated first (rating count), then name, then id. With q: text search (see Text matching), by relevance, then rating count. brand filters by brand slug. The filters (gender, accords, notes, season, time, year, minRating) combine with AND, with q and brand too; total is exact over all pages. sort orders the list; facets counts values over the filtered set; ids looks up several perfumes by slug. A call without any of these answers exactly as before they existed.
 //
 // Corresponds with GET /api/perfumes (the `ListPerfumes` operationId).
 func (c *RawClient) ListPerfumes(ctx context.Context, params *ListPerfumesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -2467,6 +2698,126 @@ func NewListPerfumesRequest(server string, params *ListPerfumesParams) (*http.Re
 		if params.Limit != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Gender != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "gender", *params.Gender, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Accords != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "accords", *params.Accords, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Notes != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "notes", *params.Notes, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Season != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "season", *params.Season, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Time != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "time", *params.Time, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Year != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "year", *params.Year, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.MinRating != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "minRating", *params.MinRating, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "number", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Sort != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "sort", *params.Sort, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Facets != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "facets", *params.Facets, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Ids != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "ids", *params.Ids, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
 				return nil, err
 			} else {
 				for _, qp := range strings.Split(queryFrag, "&") {
@@ -3338,7 +3689,7 @@ type ClientWithResponsesInterface interface {
 
 	// ListPerfumesWithResponse List and search perfumes
 	//
-	// Without q: the catalogue, most rated first (rating count), then name, then id. With q: text search (see Text matching), by relevance, then rating count. brand filters by brand slug.
+	// Without q: the catalogue, most rated first (rating count), then name, then id. With q: text search (see Text matching), by relevance, then rating count. brand filters by brand slug. The filters (gender, accords, notes, season, time, year, minRating) combine with AND, with q and brand too; total is exact over all pages. sort orders the list; facets counts values over the filtered set; ids looks up several perfumes by slug. A call without any of these answers exactly as before they existed.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -6575,7 +6926,7 @@ func (c *ClientWithResponses) GetPerfumerWithResponse(ctx context.Context, slug 
 
 // ListPerfumesWithResponse List and search perfumes
 //
-// Without q: the catalogue, most rated first (rating count), then name, then id. With q: text search (see Text matching), by relevance, then rating count. brand filters by brand slug.
+// Without q: the catalogue, most rated first (rating count), then name, then id. With q: text search (see Text matching), by relevance, then rating count. brand filters by brand slug. The filters (gender, accords, notes, season, time, year, minRating) combine with AND, with q and brand too; total is exact over all pages. sort orders the list; facets counts values over the filtered set; ids looks up several perfumes by slug. A call without any of these answers exactly as before they existed.
 //
 // Returns a wrapper object for the known response body format(s).
 //

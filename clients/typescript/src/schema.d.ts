@@ -13,7 +13,7 @@ export interface paths {
         };
         /**
          * List and search perfumes
-         * @description Without q: the catalogue, most rated first (rating count), then name, then id. With q: text search (see Text matching), by relevance, then rating count. brand filters by brand slug.
+         * @description Without q: the catalogue, most rated first (rating count), then name, then id. With q: text search (see Text matching), by relevance, then rating count. brand filters by brand slug. The filters (gender, accords, notes, season, time, year, minRating) combine with AND, with q and brand too; total is exact over all pages. sort orders the list; facets counts values over the filtered set; ids looks up several perfumes by slug. A call without any of these answers exactly as before they existed.
          */
         get: operations["listPerfumes"];
         put?: never;
@@ -739,6 +739,9 @@ export interface components {
             pages: number;
             /** @description The effective limit, after clamping to the maximum. */
             limit: number;
+            facets?: components["schemas"]["Facets"];
+            /** @description With ids: the slugs asked for that no perfume has, in the order asked (empty when all were found). Absent without ids. */
+            missing?: string[];
         };
         /** @description A perfume deleted from the catalogue: its last slug as id. */
         Tombstone: {
@@ -973,6 +976,21 @@ export interface components {
             /** @description 429 daily_limit_exceeded only: always 0. */
             dailyRemaining?: number;
         };
+        /** @description One value of a facet and its number of perfumes in the filtered set. */
+        FacetCount: {
+            /** @description The value: a gender, season, time, accord or note name, or a year (as a string). */
+            value: string;
+            count: number;
+        };
+        /** @description Counts per value over the whole filtered set, only of the facets asked for (facets=). */
+        Facets: {
+            gender?: components["schemas"]["FacetCount"][];
+            season?: components["schemas"]["FacetCount"][];
+            time?: components["schemas"]["FacetCount"][];
+            accords?: components["schemas"]["FacetCount"][];
+            notes?: components["schemas"]["FacetCount"][];
+            year?: components["schemas"]["FacetCount"][];
+        };
     };
     responses: {
         /** @description An invalid parameter: every invalid one is listed in errors. */
@@ -1144,6 +1162,26 @@ export interface components {
         ChangesCursor: string;
         /** @description Changes per page: default 100, maximum 1,000. A value above 1,000 is clamped (never refused); a value that is not a positive whole number answers 400. */
         ChangesLimit: number;
+        /** @description Only perfumes for one of these audiences: one value or a comma list (case-insensitive). An unknown value answers 400 with a suggestion. */
+        BrowseGender: string;
+        /** @description Comma-separated accord names, all required; a leading - excludes one (woody,-sweet: woody and not sweet). Names as /api/accords lists them (case- and accent-insensitive). At most 20 items and 1000 characters; an unknown or empty name answers 400 (unknown names with did-you-mean suggestions). */
+        BrowseAccords: string;
+        /** @description Comma-separated note names (any pyramid layer), all required; a leading - excludes one. Rules as accords. */
+        BrowseNotes: string;
+        /** @description Only perfumes whose largest share of the season votes is this season (ties count for each; a perfume without votes has none). Case-insensitive; anything else is 400. */
+        BrowseSeason: "winter" | "spring" | "summer" | "fall";
+        /** @description Only perfumes whose larger share of the day/night votes is this time (a tie counts for both; without votes, neither). Case-insensitive; anything else is 400. */
+        BrowseTime: "day" | "night";
+        /** @description Launch year: one year (2015), a range (2010-2020), from a year (2015-) or up to one (-1990), ends included, years 1–9999. Perfumes of unknown year pass no year filter. Anything else, or a range that ends before it starts, is 400. */
+        BrowseYear: string;
+        /** @description Only perfumes rated at least this (0–5; anything else is 400). */
+        BrowseMinRating: number;
+        /** @description The order: popular (most rated first, then name: the default without q), rating (best rated first, the rating weighted by its number of ratings, so a 5 from three people does not top a 4.4 from twenty thousand), newest and oldest (by launch year, unknown years last), name (accents and case folded). Ties keep the popular order. With q and no sort the order is relevance. Anything else is 400 with a suggestion. */
+        BrowseSort: "popular" | "rating" | "newest" | "oldest" | "name";
+        /** @description Comma list of facets to count over the whole filtered set (every page, not only this one), answered in facets: gender, season and time (every value, zeros included), accords and notes (the 50 most common in the set, most first), year (every known year with perfumes, earliest first). Unknown names are 400. */
+        BrowseFacets: string;
+        /** @description A lookup of several perfumes at once: 1–100 comma-separated slugs. data lists the perfumes in the order asked (a slug named twice, once), missing the slugs not found; total is the number found, on one page. Over 100 slugs, or together with q, brand or another filter, sort or facets, answers 400; page and limit do not apply. */
+        BrowseIDs: string;
     };
     requestBodies: never;
     headers: {
@@ -1191,6 +1229,26 @@ export interface operations {
                 page?: components["parameters"]["Page"];
                 /** @description Perfumes per page: default 20, maximum 100. A value above 100 is clamped to 100 (never refused) and the effective value is echoed as limit; a value that is not a positive whole number answers 400. */
                 limit?: components["parameters"]["PerfumesLimit"];
+                /** @description Only perfumes for one of these audiences: one value or a comma list (case-insensitive). An unknown value answers 400 with a suggestion. */
+                gender?: components["parameters"]["BrowseGender"];
+                /** @description Comma-separated accord names, all required; a leading - excludes one (woody,-sweet: woody and not sweet). Names as /api/accords lists them (case- and accent-insensitive). At most 20 items and 1000 characters; an unknown or empty name answers 400 (unknown names with did-you-mean suggestions). */
+                accords?: components["parameters"]["BrowseAccords"];
+                /** @description Comma-separated note names (any pyramid layer), all required; a leading - excludes one. Rules as accords. */
+                notes?: components["parameters"]["BrowseNotes"];
+                /** @description Only perfumes whose largest share of the season votes is this season (ties count for each; a perfume without votes has none). Case-insensitive; anything else is 400. */
+                season?: components["parameters"]["BrowseSeason"];
+                /** @description Only perfumes whose larger share of the day/night votes is this time (a tie counts for both; without votes, neither). Case-insensitive; anything else is 400. */
+                time?: components["parameters"]["BrowseTime"];
+                /** @description Launch year: one year (2015), a range (2010-2020), from a year (2015-) or up to one (-1990), ends included, years 1–9999. Perfumes of unknown year pass no year filter. Anything else, or a range that ends before it starts, is 400. */
+                year?: components["parameters"]["BrowseYear"];
+                /** @description Only perfumes rated at least this (0–5; anything else is 400). */
+                minRating?: components["parameters"]["BrowseMinRating"];
+                /** @description The order: popular (most rated first, then name: the default without q), rating (best rated first, the rating weighted by its number of ratings, so a 5 from three people does not top a 4.4 from twenty thousand), newest and oldest (by launch year, unknown years last), name (accents and case folded). Ties keep the popular order. With q and no sort the order is relevance. Anything else is 400 with a suggestion. */
+                sort?: components["parameters"]["BrowseSort"];
+                /** @description Comma list of facets to count over the whole filtered set (every page, not only this one), answered in facets: gender, season and time (every value, zeros included), accords and notes (the 50 most common in the set, most first), year (every known year with perfumes, earliest first). Unknown names are 400. */
+                facets?: components["parameters"]["BrowseFacets"];
+                /** @description A lookup of several perfumes at once: 1–100 comma-separated slugs. data lists the perfumes in the order asked (a slug named twice, once), missing the slugs not found; total is the number found, on one page. Over 100 slugs, or together with q, brand or another filter, sort or facets, answers 400; page and limit do not apply. */
+                ids?: components["parameters"]["BrowseIDs"];
             };
             header?: never;
             path?: never;

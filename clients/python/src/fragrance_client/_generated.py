@@ -283,6 +283,25 @@ class DupeSource(TypedDict):
     priceTier: Literal["budget", "affordable", "premium", "luxury"] | None
 
 
+class FacetCount(TypedDict):
+    """One value of a facet and its number of perfumes in the filtered set."""
+
+    #: The value: a gender, season, time, accord or note name, or a year (as a string).
+    value: str
+    count: int
+
+
+class Facets(TypedDict):
+    """Counts per value over the whole filtered set, only of the facets asked for (facets=)."""
+
+    gender: NotRequired[list[FacetCount]]
+    season: NotRequired[list[FacetCount]]
+    time: NotRequired[list[FacetCount]]
+    accords: NotRequired[list[FacetCount]]
+    notes: NotRequired[list[FacetCount]]
+    year: NotRequired[list[FacetCount]]
+
+
 class PerfumePage(TypedDict):
     """One page of perfumes. data is the only array at the top level."""
 
@@ -295,6 +314,9 @@ class PerfumePage(TypedDict):
     pages: int
     #: The effective limit, after clamping to the maximum.
     limit: int
+    facets: NotRequired[Facets]
+    #: With ids: the slugs asked for that no perfume has, in the order asked (empty when all were found). Absent without ids.
+    missing: NotRequired[list[str]]
 
 
 class Tombstone(TypedDict):
@@ -595,9 +617,9 @@ class Endpoints:
     def _get(self, path: str, query: dict[str, Any]) -> Any:
         raise NotImplementedError
 
-    def list_perfumes(self, *, q: str | None = None, brand: str | None = None, page: int | None = None, limit: int | None = None) -> PerfumePage:
+    def list_perfumes(self, *, q: str | None = None, brand: str | None = None, page: int | None = None, limit: int | None = None, gender: str | None = None, accords: str | None = None, notes: str | None = None, season: Literal["winter", "spring", "summer", "fall"] | None = None, time: Literal["day", "night"] | None = None, year: str | None = None, min_rating: float | None = None, sort: Literal["popular", "rating", "newest", "oldest", "name"] | None = None, facets: str | None = None, ids: str | None = None) -> PerfumePage:
         """GET /api/perfumes: List and search perfumes."""
-        return self._get(f"/api/perfumes", {"q": q, "brand": brand, "page": page, "limit": limit})  # type: ignore[return-value]
+        return self._get(f"/api/perfumes", {"q": q, "brand": brand, "page": page, "limit": limit, "gender": gender, "accords": accords, "notes": notes, "season": season, "time": time, "year": year, "minRating": min_rating, "sort": sort, "facets": facets, "ids": ids})  # type: ignore[return-value]
 
     def match_perfumes(self, *, accords: str | None = None, notes: str | None = None, gender: Literal["masculine", "feminine", "unisex"] | None = None, season: Literal["winter", "spring", "summer", "fall"] | None = None, time: Literal["day", "night"] | None = None, page: int | None = None, limit: int | None = None) -> MatchList:
         """GET /api/perfumes/match: Match perfumes to a profile."""
