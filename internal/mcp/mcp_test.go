@@ -131,6 +131,22 @@ func exercise(t *testing.T, cs *mcpsdk.ClientSession) {
 	if len(page.Data) == 0 || page.Data[0].Slug != "dior-sauvage" || page.Limit != 3 {
 		t.Errorf("search_perfumes: %+v", page)
 	}
+	var filtered view.Page
+	call(t, cs, "search_perfumes", map[string]any{"gender": []string{"feminine"}, "accords": []string{"citrus", "-sweet"},
+		"season": "summer", "year": "2010-", "minRating": 3.5, "sort": "newest", "limit": 5, "page": 2}, &filtered)
+	if len(filtered.Data) != 5 || filtered.Page != 2 || filtered.Total <= 10 {
+		t.Errorf("search_perfumes filtered: %d items, page %d of %d", len(filtered.Data), filtered.Page, filtered.Total)
+	}
+	for i, p := range filtered.Data {
+		if p.Gender != "feminine" || p.Year == nil || *p.Year < 2010 || (i > 0 && *p.Year > *filtered.Data[i-1].Year) {
+			t.Errorf("search_perfumes filtered lists %s (%v, %v)", p.Slug, p.Gender, p.Year)
+		}
+	}
+	var many mcp.PerfumeList
+	call(t, cs, "get_perfumes", map[string]any{"slugs": []string{"creed-aventus", "no-such-perfume", "dior-sauvage"}}, &many)
+	if len(many.Data) != 2 || many.Data[0].Slug != "creed-aventus" || many.Data[1].Slug != "dior-sauvage" || len(many.Missing) != 1 {
+		t.Errorf("get_perfumes: %+v", many)
+	}
 	var d view.Detail
 	call(t, cs, "get_perfume", map[string]any{"slug": "creed-aventus"}, &d)
 	if d.Name != "Aventus" || len(d.SimilarPerfumes) != view.SimilarInDetail || len(d.Accords) == 0 {
@@ -192,6 +208,9 @@ func exercise(t *testing.T, cs *mcpsdk.ClientSession) {
 		{"get_perfumer", map[string]any{"slug": "no-such-perfumer"}, "no perfumer"},
 		{"similar_perfumes", map[string]any{"slug": "creed-aventus", "limit": -1}, "limit"},
 		{"search_perfumes", map[string]any{"query": strings.Repeat("a", 201)}, "at most 200"},
+		{"search_perfumes", map[string]any{"accords": []string{"wodoy"}, "sort": "ratng"}, `did you mean "woody"`},
+		{"search_perfumes", map[string]any{"year": "20x5"}, "year: must be a year"},
+		{"get_perfumes", map[string]any{"slugs": []string{}}, "at least one"},
 		{"get_perfume", map[string]any{}, "slug"},
 	} {
 		res := call(t, cs, c.tool, c.args, nil)

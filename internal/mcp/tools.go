@@ -29,16 +29,27 @@ const (
 	ToolNotes       = "list_notes"
 	ToolAccords     = "list_accords"
 	ToolGetPerfumer = "get_perfumer"
+	ToolGetMany     = "get_perfumes"
 )
 
 // Tools lists the names of every tool the server offers.
-var Tools = []string{ToolSearch, ToolGet, ToolSimilar, ToolDupes, ToolMatch, ToolResolve, ToolBrands, ToolNotes, ToolAccords, ToolGetPerfumer}
+var Tools = []string{ToolSearch, ToolGet, ToolSimilar, ToolDupes, ToolMatch, ToolResolve, ToolBrands, ToolNotes, ToolAccords, ToolGetPerfumer, ToolGetMany}
 
 // SearchInput is search_perfumes' input.
 type SearchInput struct {
 	Query string `json:"query,omitempty" jsonschema:"words of a perfume's name and/or brand, e.g. 'sauvage dior' (typos are tolerated); empty lists the most rated perfumes"`
 	Brand string `json:"brand,omitempty" jsonschema:"optional brand slug or name to stay within, e.g. 'chanel'"`
 	Limit int    `json:"limit,omitempty" jsonschema:"how many perfumes to return, 1 to 100 (default 20)"`
+	// The list's filters and sort, as GET /api/perfumes takes them.
+	Gender    []string `json:"gender,omitempty" jsonschema:"only perfumes of these genders: masculine, feminine, unisex"`
+	Accords   []string `json:"accords,omitempty" jsonschema:"accords every perfume must have, as list_accords spells them; a leading '-' excludes one, e.g. ['woody','-sweet']"`
+	Notes     []string `json:"notes,omitempty" jsonschema:"notes every perfume must have, as list_notes spells them; a leading '-' excludes one, e.g. ['rose','-vanilla']"`
+	Season    string   `json:"season,omitempty" jsonschema:"only perfumes most voted for this season: winter, spring, summer or fall"`
+	Time      string   `json:"time,omitempty" jsonschema:"only perfumes most voted for this time: day or night"`
+	Year      string   `json:"year,omitempty" jsonschema:"launch year: 2015, or a range 2010-2020, 2015- or -1990"`
+	MinRating float64  `json:"minRating,omitempty" jsonschema:"only perfumes rated at least this, 0 to 5"`
+	Sort      string   `json:"sort,omitempty" jsonschema:"popular (most rated, the default without query), rating, newest, oldest or name; with a query the default is relevance"`
+	Page      int      `json:"page,omitempty" jsonschema:"which page of limit perfumes, from 1 (default 1)"`
 }
 
 // SlugInput is the input of get_perfume.
@@ -167,22 +178,9 @@ func (t *tools) register(s *mcpsdk.Server) {
 	add(s, t, ToolSearch, "Search perfumes",
 		"Search the catalogue by perfume name and/or brand words; returns a page of perfumes (slug, name, brand, year, "+
 			"rating, gender, price tier, main accords), best match first. Use it to browse or when a name is ambiguous; "+
-			"for one perfume you can name, resolve_perfume is shorter.",
-		func(ix *index.Index, in SearchInput) (view.Page, error) {
-			q, err := text("query", in.Query)
-			if err != nil {
-				return view.Page{}, err
-			}
-			b, err := text("brand", in.Brand)
-			if err != nil {
-				return view.Page{}, err
-			}
-			n, err := limit(in.Limit, view.PerfumesLimit)
-			if err != nil {
-				return view.Page{}, err
-			}
-			return u.Page(ix.Perfumes(index.ListQuery{Q: q, Brand: b, Page: 1, Limit: n})), nil
-		})
+			"for one perfume you can name, resolve_perfume is shorter. Filters (gender, accords, notes, season, time, year, "+
+			"minRating) narrow the list and sort orders it, as GET /api/perfumes does.",
+		func(ix *index.Index, in SearchInput) (view.Page, error) { return searchPerfumes(ix, u, in) })
 	add(s, t, ToolGet, "Get a perfume",
 		"Everything about one perfume by slug: description, accords with strengths (0-100), the note pyramid (top, "+
 			"middle, base), seasons and day/night scores, longevity, sillage, rating, price tier, perfumers and the 5 most similar perfumes.",
@@ -265,6 +263,10 @@ func (t *tools) register(s *mcpsdk.Server) {
 			items, total := ix.Accords(q, n)
 			return view.LimitedCountList{Data: view.Counts(items), Total: total, Limit: &n}, nil
 		})
+	add(s, t, ToolGetMany, "Get several perfumes",
+		"Several perfumes at once by slug (up to 100), in the order asked, as search_perfumes lists them; slugs not found are in missing. "+
+			"Use it for a list of perfumes you already have slugs of, instead of one get_perfume call each.",
+		func(ix *index.Index, in GetPerfumesInput) (PerfumeList, error) { return getPerfumes(ix, u, in) })
 	add(s, t, ToolGetPerfumer, "Get a perfumer",
 		"A perfumer (nose) by slug with their number of perfumes and their most rated perfumes.",
 		func(ix *index.Index, in PerfumerInput) (view.Perfumer, error) {

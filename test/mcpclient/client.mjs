@@ -29,6 +29,7 @@ const calls = {
   list_notes: { limit: 5 },
   list_accords: { limit: 5 },
   get_perfumer: { slug: "alberto-morillas", limit: 3 },
+  get_perfumes: { slugs: ["dior-sauvage", "creed-aventus"] },
 };
 const summary = { tools: [], called: {}, errors: [] };
 const { tools } = await client.listTools();
