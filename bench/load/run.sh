@@ -43,6 +43,10 @@
 #        [--classes "detail list ..."] [--db FILE] [--bin FILE] [--serve-flags "..."]
 #        [--out FILE] [--bare] [--layout split|shared] [--rounds 3]
 #        [--distinct 20000] [--requests 100000] [--zipf-s 1.0] [--seed 1]
+#   classes            detail list search similar dupes match brands notes page
+#                      (the default), and for the hot mix only browse facets
+#                      ids page100 (bench/load/browse.txt's filtered lists,
+#                      those with every facet, lookups of 100 slugs, pages of 100)
 #   --catalogue C      bundled (37,490 perfumes), 200k or 500k (162,510 or
 #                      462,510 generated perfumes imported beside the bundled)
 #   --answer-cache N   the service's --answer-cache-mb (default: the service's default;
@@ -286,6 +290,12 @@ paths_for() {
 	brands) echo "/api/brands" ;;
 	notes) echo "/api/notes" ;;
 	page) for s in $slugs; do echo "/perfumes/$s"; done ;; # the website's perfume pages (HTML)
+	# Browsing (hot mix only): filtered lists, the same with every facet,
+	# lookups of 100 slugs (windows over the 200 most rated), pages of 100.
+	browse) grep -v '^$' "$here/browse.txt" | while read -r b; do echo "/api/perfumes?$b"; done ;;
+	facets) grep -v '^$' "$here/browse.txt" | while read -r b; do echo "/api/perfumes?$b&facets=gender,season,time,accords,notes,year"; done ;;
+	ids) all=($slugs); for o in $(seq 0 10 100); do echo "/api/perfumes?ids=$(IFS=,; echo "${all[*]:$o:100}")"; done ;;
+	page100) for p in $(seq 1 50); do echo "/api/perfumes?limit=100&page=$p"; done ;;
 	esac
 }
 

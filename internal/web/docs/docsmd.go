@@ -175,6 +175,7 @@ func (d *Docs) llmsText() string {
 	fmt.Fprintf(&b, "- [Developer portal](%s): sign in with an email address and create an API key (free)\n", u(portalPath))
 	fmt.Fprintf(&b, "- [Pricing](%s): the tiers and their rate limits\n", u(pricingPath))
 	fmt.Fprintf(&b, "- [MCP endpoint](%s): the Model Context Protocol server (streamable HTTP, POST, with the API key as `Authorization: Bearer <key>`): tools to search, read, compare and match perfumes\n", u(MCPPath))
+	fmt.Fprintf(&b, "- [Browsing](%s): `GET /api/perfumes` filters by gender, accords and notes (a leading `-` excludes), season, time, year and rating, sorts (popular, rating, newest, oldest, name), counts facets, and looks up to 100 perfumes by slug at once (`ids`); the MCP tools `search_perfumes` (the same filters and sorts) and `get_perfumes` (several slugs)\n", u(docsMarkdownPath))
 	b.WriteString("\n## Markdown pages\n\n")
 	b.WriteString("Every perfume and brand page has a Markdown twin: add `.md` to its address, `/perfumes/{slug}.md` and `/brands/{slug}.md`.\n\n")
 	if slug := d.exampleSlug("getPerfume"); slug != "" {
