@@ -33,6 +33,9 @@ type browseIndex struct {
 	// document's place in it plus one (0: unknown).
 	years  []uint16
 	yearAt []uint16
+	// yearTotal counts the catalogue's documents by place in years plus
+	// one.
+	yearTotal []int32
 	// accBits and noteBits are presence bitmaps by accord and note id,
 	// nil for those on fewer than n/bitmapShare perfumes.
 	accBits, noteBits [][]uint64
@@ -215,8 +218,10 @@ func (bi *browseIndex) buildYears() {
 		at[y] = uint16(i + 1)
 	}
 	bi.yearAt = make([]uint16, len(bi.year))
+	bi.yearTotal = make([]int32, len(bi.years)+1)
 	for d, y := range bi.year {
 		bi.yearAt[d] = at[y]
+		bi.yearTotal[at[y]]++
 	}
 }
 

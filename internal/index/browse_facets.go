@@ -66,7 +66,7 @@ func (ix *Index) facets(names []string, w *browseWork, all bool) *Facets {
 		case FacetTime:
 			f.Time = bi.fixedCounts(cand, dayPlace, browseTimes)
 		case FacetYear:
-			f.Year = bi.yearCounts(cand, w.yearCount)
+			f.Year = bi.yearCounts(cand, size, w.yearCount)
 		case FacetAccords:
 			f.Accords = ix.accordFacet().top(cand, size, all, bi, w.accCount)
 		case FacetNotes:
@@ -90,28 +90,54 @@ func (bi *browseIndex) fixedCounts(cand []uint64, place int, values []string) []
 	return out
 }
 
-// yearCounts counts the set's documents by known year.
-func (bi *browseIndex) yearCounts(cand []uint64, counts []int32) []FacetCount {
+// yearCounts counts the set's documents by known year. A set of more
+// than half the catalogue is counted as the catalogue less its
+// complement, so at most half the documents are read.
+func (bi *browseIndex) yearCounts(cand []uint64, size int, counts []int32) []FacetCount {
 	clear(counts)
+	flip, tail := bi.complement(size)
+	last := len(cand) - 1
 	for i, word := range cand {
+		word ^= flip
+		if i == last {
+			word &= tail
+		}
 		for ; word != 0; word &= word - 1 {
 			counts[bi.yearAt[i*64+bits.TrailingZeros64(word)]]++
 		}
 	}
 	out := []FacetCount{}
 	for i, y := range bi.years {
-		if c := counts[i+1]; c > 0 {
+		c := counts[i+1]
+		if flip != 0 {
+			c = bi.yearTotal[i+1] - c
+		}
+		if c > 0 {
 			out = append(out, FacetCount{Value: strconv.Itoa(int(y)), Count: int(c)})
 		}
 	}
 	return out
 }
 
+// complement tells how to read a set of size documents: its own bits
+// (flip 0) or, for more than half the catalogue, those of its complement
+// (flip all ones, and tail the valid bits of the last word).
+func (bi *browseIndex) complement(size int) (flip, tail uint64) {
+	tail = ^uint64(0)
+	if r := bi.n % 64; r != 0 {
+		tail = 1<<r - 1
+	}
+	if 2*size > bi.n {
+		return ^uint64(0), tail
+	}
+	return 0, tail
+}
+
 // top returns the FacetValues ids most common in the set (size
 // documents), most first, then by name.
 //
-// Counting every document's references costs the set's size times a
-// perfume's references; counting id by id costs a bitmap's words for a
+// Counting every document's references costs the set's size (or its
+// complement's, the smaller) times a perfume's references; counting id by id costs a bitmap's words for a
 // common id and its postings for a rare one, but only the ids that can
 // still enter the list are counted: ids come most common in the whole
 // catalogue first, and once the list is full, an id whose catalogue count
@@ -134,8 +160,8 @@ func (r refFacet) top(cand []uint64, size int, all bool, bi *browseIndex, counts
 		}
 	}
 	perDoc := len(r.refs) / max(bi.n, 1)
-	if size*(perDoc+1) <= common*bi.words/4+len(r.post)/16 {
-		return r.list(r.walk(cand, counts, best))
+	if min(size, bi.n-size)*(perDoc+1) <= common*bi.words/4+len(r.post)/16 {
+		return r.list(r.walk(cand, size, bi, counts, best))
 	}
 	for _, id := range r.byCount {
 		if len(best) == FacetValues && r.counts[id] < best[len(best)-1].count {
@@ -157,10 +183,18 @@ func (r refFacet) top(cand []uint64, size int, all bool, bi *browseIndex, counts
 	return r.list(best)
 }
 
-// walk counts every reference of the set's documents and keeps the best.
-func (r refFacet) walk(cand []uint64, counts []int32, best []facetID) []facetID {
+// walk counts every reference of the set's documents (of size; more than
+// half the catalogue is counted as the catalogue less its complement)
+// and keeps the best.
+func (r refFacet) walk(cand []uint64, size int, bi *browseIndex, counts []int32, best []facetID) []facetID {
 	clear(counts)
+	flip, tail := bi.complement(size)
+	last := len(cand) - 1
 	for i, word := range cand {
+		word ^= flip
+		if i == last {
+			word &= tail
+		}
 		for ; word != 0; word &= word - 1 {
 			d := i*64 + bits.TrailingZeros64(word)
 			for _, ref := range r.refs[r.docOff[d]:r.docOff[d+1]] {
@@ -169,6 +203,9 @@ func (r refFacet) walk(cand []uint64, counts []int32, best []facetID) []facetID 
 		}
 	}
 	for id, n := range counts {
+		if flip != 0 {
+			n = r.counts[id] - n
+		}
 		best = r.insert(best, facetID{uint32(id), n})
 	}
 	return best

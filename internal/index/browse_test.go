@@ -262,8 +262,9 @@ func TestBrowseTextWithFilters(t *testing.T) {
 }
 
 // TestBrowseFacetsCountTheFilteredSet counts every facet by brute force
-// over the filtered set, for sets small and large (the two ways the
-// accords and notes are counted).
+// over the filtered set, for sets small and large (the ways the accords
+// and notes are counted: the whole catalogue's counts, the set's
+// documents, its complement's, bitmaps and postings).
 func TestBrowseFacetsCountTheFilteredSet(t *testing.T) {
 	ix := realIndex(t)
 	for _, q := range []BrowseQuery{
@@ -273,6 +274,8 @@ func TestBrowseFacetsCountTheFilteredSet(t *testing.T) {
 		{Notes: []string{"Oud", "Saffron"}, Years: YearRange{From: 2015}},
 		{Brand: "guerlain"},
 		{Q: "vanilla", Sort: SortRating},
+		{NotAccords: []string{"oud"}},
+		{Genders: []catalog.Gender{catalog.Masculine, catalog.Feminine}, Years: YearRange{From: 1950}},
 	} {
 		q.Facets = FacetNames
 		q.Page, q.Limit = 1, 10
