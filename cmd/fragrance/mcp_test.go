@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/fragrance-data/fragrance/internal/mcp"
 )
 
 // TestMCPStdio runs `fragrance mcp` in-process and talks to it with the
@@ -31,7 +33,7 @@ func TestMCPStdio(t *testing.T) {
 		t.Fatalf("connect: %v\n%s", err, stderr.String())
 	}
 	lt, err := cs.ListTools(ctx, nil)
-	if err != nil || len(lt.Tools) != 10 {
+	if err != nil || len(lt.Tools) != len(mcp.Tools) {
 		t.Fatalf("tools: %v %v", lt, err)
 	}
 	res, err := cs.CallTool(ctx, &mcpsdk.CallToolParams{Name: "resolve_perfume", Arguments: map[string]any{"text": "sauvage dior"}})
