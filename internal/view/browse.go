@@ -82,6 +82,65 @@ func ParseBrowse(v url.Values) (index.BrowseQuery, error) {
 	return q, r.errs.Err()
 }
 
+// BrowseValues is the query that ParseBrowse reads back as q: a page
+// builds its links (another page, a filter added or taken away) from it.
+// Defaults are left out (page 1, the default limit), so the shortest
+// address names each list.
+func BrowseValues(q index.BrowseQuery) url.Values {
+	v := url.Values{}
+	set := func(name, value string) {
+		if value != "" {
+			v.Set(name, value)
+		}
+	}
+	set("q", q.Q)
+	set("brand", q.Brand)
+	genders := make([]string, len(q.Genders))
+	for i, g := range q.Genders {
+		genders[i] = string(g)
+	}
+	set("gender", strings.Join(genders, ","))
+	set("accords", signedList(q.Accords, q.NotAccords))
+	set("notes", signedList(q.Notes, q.NotNotes))
+	set("season", q.Season)
+	set("time", q.Time)
+	if !q.Years.Any() {
+		y := ""
+		if q.Years.From != 0 {
+			y = strconv.Itoa(q.Years.From)
+		}
+		if q.Years.To != q.Years.From || q.Years.From == 0 {
+			y += "-"
+			if q.Years.To != 0 {
+				y += strconv.Itoa(q.Years.To)
+			}
+		}
+		set("year", y)
+	}
+	if q.MinRating != 0 {
+		set("minRating", strconv.FormatFloat(q.MinRating, 'g', -1, 64))
+	}
+	set("sort", q.Sort)
+	set("facets", strings.Join(q.Facets, ","))
+	set("ids", strings.Join(q.IDs, ","))
+	if q.Page > 1 {
+		set("page", strconv.Itoa(q.Page))
+	}
+	if q.Limit != 0 && q.Limit != PerfumesLimit.Default {
+		set("limit", strconv.Itoa(q.Limit))
+	}
+	return v
+}
+
+// signedList joins names required and, each after a "-", names excluded.
+func signedList(want, not []string) string {
+	items := slices.Clone(want)
+	for _, n := range not {
+		items = append(items, "-"+n)
+	}
+	return strings.Join(items, ",")
+}
+
 // IsPlainList reports whether q asks for nothing but q, brand, page and
 // limit: the list that answers as it did before browsing had filters.
 func IsPlainList(q index.BrowseQuery) bool {

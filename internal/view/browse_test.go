@@ -105,3 +105,29 @@ func FuzzParseBrowse(f *testing.F) {
 		}
 	})
 }
+
+// FuzzBrowseValuesRoundTrip: any query ParseBrowse accepts is read back
+// the same from the address BrowseValues writes of it.
+func FuzzBrowseValuesRoundTrip(f *testing.F) {
+	for _, s := range []string{"gender=feminine,masculine&accords=woody,-sweet&notes=-Rose&year=2010-&minRating=4.25&sort=rating&facets=year,notes&page=3&limit=7",
+		"year=-1990&q=rose&brand=dior", "year=2015", "ids=a,b,c&limit=20", "season=winter&time=night"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, raw string) {
+		v, err := url.ParseQuery(raw)
+		if err != nil {
+			return
+		}
+		q, err := ParseBrowse(v)
+		if err != nil {
+			return
+		}
+		back, err := ParseBrowse(BrowseValues(q))
+		if err != nil {
+			t.Fatalf("%q: BrowseValues wrote %q, refused: %v", raw, BrowseValues(q).Encode(), err)
+		}
+		if g, w := fmt.Sprintf("%+v", back), fmt.Sprintf("%+v", q); g != w {
+			t.Fatalf("%q: read back\n%s\nwant\n%s", raw, g, w)
+		}
+	})
+}
