@@ -9,9 +9,9 @@ import (
 )
 
 // TestPerfumesListBytesUnchanged pins, byte for byte, the answers of the
-// list calls made before browsing had filters (q, brand, page, limit and
-// the parameters the list ignores): a call without the browse parameters
-// answers exactly as it did.
+// list calls without browse parameters (q, brand, page, limit and the
+// parameters the list ignores): the browse parameters change nothing of a
+// call that does not send them.
 func TestPerfumesListBytesUnchanged(t *testing.T) {
 	h := newServer(t, nil)
 	for name, target := range map[string]string{

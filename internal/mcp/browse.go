@@ -26,7 +26,7 @@ type PerfumeList struct {
 // and the list's filters and sort read by the API's own parser
 // (view.ParseBrowse), so a tool call and GET /api/perfumes take the same
 // values and refuse the same mistakes.
-func searchPerfumes(ix *index.Index, u view.URLs, in SearchInput) (view.Page, error) {
+func searchPerfumes(ix *index.Index, u view.Builder, in SearchInput) (view.Page, error) {
 	q, err := text("query", in.Query)
 	if err != nil {
 		return view.Page{}, err
@@ -73,7 +73,7 @@ func searchPerfumes(ix *index.Index, u view.URLs, in SearchInput) (view.Page, er
 }
 
 // getPerfumes runs get_perfumes: a lookup of several slugs at once.
-func getPerfumes(ix *index.Index, u view.URLs, in GetPerfumesInput) (PerfumeList, error) {
+func getPerfumes(ix *index.Index, u view.Builder, in GetPerfumesInput) (PerfumeList, error) {
 	var slugs []string
 	for _, s := range in.Slugs {
 		if s = strings.TrimSpace(s); s != "" {

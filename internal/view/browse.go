@@ -12,8 +12,8 @@ import (
 )
 
 // BrowseParams are the parameters of a perfume list beyond q, brand, page
-// and limit: a list without any of them answers as it did before they
-// existed.
+// and limit: a list without any of them takes the plain list's path
+// (index.Index.Perfumes), whose answers the golden files pin.
 var BrowseParams = []string{"gender", "accords", "notes", "season", "time", "year", "minRating", "sort", "facets", "ids"}
 
 // MaxIDsLen is the longest ids parameter, in characters: MaxIDs slugs of
@@ -142,7 +142,7 @@ func signedList(want, not []string) string {
 }
 
 // IsPlainList reports whether q asks for nothing but q, brand, page and
-// limit: the list that answers as it did before browsing had filters.
+// limit: the plain list, answered by index.Index.Perfumes.
 func IsPlainList(q index.BrowseQuery) bool {
 	return len(q.Genders) == 0 && len(q.Accords) == 0 && len(q.NotAccords) == 0 && len(q.Notes) == 0 &&
 		len(q.NotNotes) == 0 && q.Season == "" && q.Time == "" && q.Years.Any() && q.MinRating == 0 &&
