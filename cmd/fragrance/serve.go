@@ -284,7 +284,7 @@ func serve(ctx context.Context, c *serveConfig, log *slog.Logger, accessLog serv
 			Registry:      reg,
 		}),
 		MCP: mcp.Handler(mcp.Config{Catalogue: holder, View: shapes, Version: version,
-			PerfumeMarkdown: pages.public.PerfumeMarkdown}, guard),
+			PerfumeMarkdown: pages.public.PerfumeMarkdown, AllowedHosts: urls.hosts()}, guard),
 		Images:    imgs.svc.Handler(),
 		ImagePath: imagePath,
 		Pages:     pages,

@@ -76,6 +76,18 @@ func checkBaseURL(flag, s string) error {
 
 // log writes the public URLs in use, one line each, so an operator sees
 // at start-up what clients will be sent to.
+// hosts are the host names of the base URL and the image base URL, which
+// a reverse proxy on the same machine keeps in the Host it forwards.
+func (u publicURLs) hosts() []string {
+	var out []string
+	for _, s := range []string{u.base, u.images} {
+		if p, err := url.Parse(s); err == nil && p.Hostname() != "" {
+			out = append(out, p.Hostname())
+		}
+	}
+	return out
+}
+
 func (u publicURLs) log(log *slog.Logger) {
 	log.Info("public URL", "of", "api", "url", u.base+"/api")
 	log.Info("public URL", "of", "images", "url", u.images)

@@ -33,14 +33,17 @@ const Endpoint = "mcp"
 // Handler is POST /mcp: the streamable-HTTP transport (stateless, JSON
 // answers) behind g. The key is checked once, before any message is read;
 // each tool call is then admitted, limited and metered by g as one request
-// of endpoint mcp.<tool>, and a refusal comes back as a tool error.
+// of endpoint mcp.<tool>, and a refusal comes back as a tool error; a
+// resources/read likewise as mcp.resource, its refusal a JSON-RPC error.
+// Over a loopback connection only loopback's names and cfg.AllowedHosts
+// are served (allowHosts).
 func Handler(cfg Config, g Guard) http.Handler {
 	h := mcpsdk.NewStreamableHTTPHandler(func(r *http.Request) *mcpsdk.Server {
 		c := cfg
 		c.Gate = passGate(r.Context(), g)
 		return New(c)
-	}, &mcpsdk.StreamableHTTPOptions{Stateless: true, JSONResponse: true})
-	return postOnly(checkKey(g, h))
+	}, &mcpsdk.StreamableHTTPOptions{Stateless: true, JSONResponse: true, DisableLocalhostProtection: true})
+	return postOnly(allowHosts(cfg.AllowedHosts, checkKey(g, h)))
 }
 
 // postOnly answers 405 method_not_allowed to any method but POST, before

@@ -48,7 +48,7 @@ func newHTTPFixture(t *testing.T, tiers apikey.Tiers) *httpFixture {
 
 // newHTTPFixtureWith is newHTTPFixture with the MCP handler's Guard made
 // from the real one by wrap.
-func newHTTPFixtureWith(t *testing.T, tiers apikey.Tiers, wrap func(*access.Guard) mcp.Guard) *httpFixture {
+func newHTTPFixtureWith(t *testing.T, tiers apikey.Tiers, wrap func(*access.Guard) mcp.Guard, allowedHosts ...string) *httpFixture {
 	t.Helper()
 	ctx := context.Background()
 	db, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "keys.db"))
@@ -64,7 +64,7 @@ func newHTTPFixtureWith(t *testing.T, tiers apikey.Tiers, wrap func(*access.Guar
 	h := servetest.NewServer(t, func(c *servetest.Config) {
 		c.Guard, c.Caller, c.Usage = g, g, m
 		c.MCP = func(ix *index.Holder, u view.Builder) http.Handler {
-			return mcp.Handler(mcp.Config{Catalogue: ix, View: u, Version: "test"}, wrap(g))
+			return mcp.Handler(mcp.Config{Catalogue: ix, View: u, Version: "test", AllowedHosts: allowedHosts}, wrap(g))
 		}
 	})
 	srv := httptest.NewServer(h)

@@ -36,8 +36,14 @@ type Config struct {
 	PerfumeMarkdown func(slug string) (string, bool)
 	// Version is the server's version as the MCP handshake reports it.
 	Version string
-	// Gate admits and meters each tool call; nil: none.
+	// Gate admits and meters each tool call and each other method that
+	// reads the catalogue (resources/read); nil: none.
 	Gate Gate
+	// AllowedHosts are the Host names POST /mcp answers over a loopback
+	// connection besides loopback's own (localhost, 127.0.0.1, [::1]): the
+	// public host of --base-url, which a reverse proxy on the same machine
+	// keeps. Any other Host over loopback is refused 403 (DNS rebinding).
+	AllowedHosts []string
 }
 
 // New builds the MCP server: its tools, the resource template and the
@@ -49,6 +55,9 @@ func New(cfg Config) *mcpsdk.Server {
 	s := mcpsdk.NewServer(&mcpsdk.Implementation{Name: "fragrance", Title: "Fragrance catalogue", Version: cfg.Version},
 		&mcpsdk.ServerOptions{Instructions: instructions})
 	t := &tools{cfg: cfg}
+	if cfg.Gate != nil {
+		s.AddReceivingMiddleware(gateReads(cfg.Gate))
+	}
 	t.register(s)
 	addResources(s, t)
 	addPrompts(s)
