@@ -6,7 +6,6 @@ import (
 	"io"
 	"strings"
 
-	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/fragrance-data/fragrance/internal/bundled"
 	"github.com/fragrance-data/fragrance/internal/index"
@@ -72,14 +71,9 @@ func runMCP(ctx context.Context, args []string, cio cmdIO) error {
 	s := mcp.New(mcp.Config{Catalogue: holder, View: urls, Version: version, PerfumeMarkdown: public.PerfumeMarkdown})
 	fmt.Fprintf(cio.stderr, "fragrance mcp: %d perfumes from %s (neighbour lists: %d of %d chunks stored), serving MCP on stdio\n",
 		ix.Len(), redactDSN(*dsn), lists, ix.NeighbourChunks())
-	err = s.Run(ctx, &mcpsdk.IOTransport{Reader: io.NopCloser(cio.stdin), Writer: nopCloser{cio.stdout}})
+	err = mcp.ServeStdio(ctx, s, cio.stdin, cio.stdout)
 	if ctx.Err() != nil || err == io.EOF {
 		return nil // the client closed stdin, or a signal
 	}
 	return err
 }
-
-// nopCloser is a Writer with a Close that does nothing: stdout stays open.
-type nopCloser struct{ io.Writer }
-
-func (nopCloser) Close() error { return nil }
