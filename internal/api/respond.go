@@ -164,6 +164,39 @@ type bodyNotWritten struct{ err error }
 func (e bodyNotWritten) Error() string { return "writing the answer: " + e.err.Error() }
 func (e bodyNotWritten) Unwrap() error { return e.err }
 
+// The caching headers of a keyed route's answers, shared by every answer:
+// the header map holds them as they are, so they must never be modified
+// (appending to a full slice copies it).
+var (
+	cachePrivate = []string{"private"}
+	cacheNoStore = []string{"no-store"}
+	varyKey      = []string{"X-API-Key, Authorization"}
+)
+
+// keyedAnswer marks every answer of h, a keyed route, as the key's own
+// before h runs, so the answer cache's hits, the pre-encoded answers and
+// the refusals carry it alike: Cache-Control private (no-store for a
+// report on the key itself, noStore: /api/usage, which names the key and
+// its counts) and Vary on the headers that carry the key, added to what
+// the outer middleware put there (CORS's Origin). Keyless routes and the
+// images never pass through it.
+func keyedAnswer(h http.Handler, noStore bool) http.Handler {
+	cache := cachePrivate
+	if noStore {
+		cache = cacheNoStore
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hd := w.Header()
+		hd["Cache-Control"] = cache
+		if v := hd["Vary"]; len(v) > 0 {
+			hd["Vary"] = append(v[:len(v):len(v)], varyKey...)
+		} else {
+			hd["Vary"] = varyKey
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
 // contentTypeJSON is shared by every answer; the header map holds it as
 // is, so it must never be modified.
 var contentTypeJSON = []string{"application/json; charset=utf-8"}

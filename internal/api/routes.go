@@ -60,7 +60,7 @@ func (a *API) guarded(name string, h http.Handler, usageBudget bool) http.Handle
 	default:
 		h = a.cfg.Guard.Wrap(name, h)
 	}
-	return problem.GetOnly(a.ready(h))
+	return keyedAnswer(problem.GetOnly(a.ready(h)), usageBudget)
 }
 
 // ready answers 503 until the catalogue is loaded.
