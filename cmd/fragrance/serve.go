@@ -44,6 +44,7 @@ type serveConfig struct {
 	imageQueueAll        *bool
 	imageHost            imageHostFlags // serve_images.go
 	trustedProxies       *string
+	ipv6Prefix           *int
 	tierLimits           *string
 	tierRefresh          *time.Duration
 	curated              *string
@@ -91,6 +92,7 @@ func serveFlags(cio cmdIO) (*flags, *serveConfig) {
 		imageWorkers:    f.Int("image-workers", 1, "background-removal workers (low priority); 0 or less: none, and nothing is queued"),
 		imageQueueAll:   f.Bool("image-queue-all", true, "with --image-workers above 0: queue a transparent image for every perfume that has none and no job yet (held and failed jobs are left alone)"),
 		trustedProxies:  f.String("trusted-proxies", "", "comma-separated CIDRs whose X-Forwarded-For is trusted for client IPs"),
+		ipv6Prefix:      f.Int("ipv6-prefix", access.DefaultIPv6Prefix, "length of the IPv6 prefix every per-IP limit counts as one client (a client is given a whole /64; 128: each address)"),
 		tierLimits:      f.String("tier-limits", "", "tier limits that seed a new database, as tier=PERMINUTE/PERDAY,... (default "+apikey.DefaultTiers().String()+"); afterwards the store's, set by 'fragrance tiers set', win"),
 		tierRefresh:     f.Duration("tier-refresh", 10*time.Second, "how often to read the tier limits from the store (a 'fragrance tiers set' applies within it)"),
 		curated:         f.String("curated", "", "CSV file of curated similar pairs (slug,slug) for /similar"),
@@ -375,6 +377,9 @@ func newGuard(ctx context.Context, c *serveConfig, store backend, m *meter.Meter
 	if err != nil {
 		return nil, nil, fmt.Errorf("--trusted-proxies: %w", err)
 	}
+	if *c.ipv6Prefix < 1 || *c.ipv6Prefix > 128 {
+		return nil, nil, fmt.Errorf("--ipv6-prefix %d: want a prefix length from 1 to 128, such as 64", *c.ipv6Prefix)
+	}
 	abuse, audit, err := c.abuse.config(store)
 	if err != nil {
 		return nil, nil, err
@@ -397,7 +402,7 @@ func newGuard(ctx context.Context, c *serveConfig, store backend, m *meter.Meter
 		limiter, closeLimiter = rl, func() { rl.Close() }
 	}
 	guard, err := access.NewGuard(store, m, limiter, access.Config{
-		Tiers: tiers, TierStore: store, TierRefresh: *c.tierRefresh, TrustedProxies: trusted, Logger: log, Registerer: reg,
+		Tiers: tiers, TierStore: store, TierRefresh: *c.tierRefresh, TrustedProxies: trusted, IPv6Prefix: *c.ipv6Prefix, Logger: log, Registerer: reg,
 		Abuse: abuse, Audit: audit,
 	})
 	if err != nil {

@@ -63,10 +63,11 @@ func newAdmin(df dashboardFlags, ground *web.Ground, store backend, guard *acces
 			}
 			return a
 		},
-		Admins:   store,
-		Accounts: store,
-		Keys:     store,
-		Usage:    store,
+		LimitAddress: func(a netip.Addr) string { return guard.AddressKey(a.String()) },
+		Admins:       store,
+		Accounts:     store,
+		Keys:         store,
+		Usage:        store,
 		Credentials: dashboard.Credentials{
 			CheckPassword:      admin.CheckPassword,
 			DummyCheckPassword: admin.DummyCheckPassword,

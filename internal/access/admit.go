@@ -104,7 +104,7 @@ func (g *Guard) check(ctx context.Context, c *Call, now time.Time, p *Pass) *Ref
 		// Only the failures are limited, never a valid key: the IP's
 		// window is read only for them, off the path of every admitted
 		// call. A failed check counts against it unless it is full.
-		failures, _ := g.failures.Peek(ctx, c.ClientIP, g.cfg.FailedChecks) // never fails
+		failures, _ := g.failures.Peek(ctx, g.AddressKey(c.ClientIP), g.cfg.FailedChecks) // never fails
 		if !failures.Allowed {
 			g.metrics.refusals.WithLabelValues(PolicyFailedChecks).Inc()
 			return tooManyFailures(failures.RetryAfter())
@@ -330,7 +330,7 @@ func (g *Guard) authenticate(ctx context.Context, c *Call, now time.Time, key *a
 // failedCheck counts a failed key check against the client IP, and raises
 // a signal when that fills the IP's window.
 func (g *Guard) failedCheck(ctx context.Context, ip string) {
-	d, _ := g.failures.Allow(ctx, ip, g.cfg.FailedChecks)
+	d, _ := g.failures.Allow(ctx, g.AddressKey(ip), g.cfg.FailedChecks)
 	if !d.Allowed || (d.Minute.Limit > 0 && d.Minute.Remaining == 0) || (d.Day.Limit > 0 && d.Day.Remaining == 0) {
 		n, span := d.Minute.Limit, d.Minute.Span
 		if d.Minute.Limit <= 0 {

@@ -93,3 +93,33 @@ func isTrusted(a netip.Addr, trusted []netip.Prefix) bool {
 	}
 	return false
 }
+
+// DefaultIPv6Prefix is the IPv6 prefix length a per-IP limit counts as
+// one client unless configured otherwise: the /64 a client is given.
+const DefaultIPv6Prefix = 64
+
+// AddressKey is the id a per-IP limit counts the client address ip under:
+// an IPv4 address as it is (an IPv4-mapped IPv6 address as its IPv4), an
+// IPv6 address as its prefix of v6Bits bits ("2001:db8:0:7::/64"; the
+// address itself at 128 or more, DefaultIPv6Prefix at 0 or less). Text
+// that is no address ("unknown") is returned as it is.
+func AddressKey(ip string, v6Bits int) string {
+	if !strings.Contains(ip, ":") {
+		return ip // IPv4, or "unknown": the common case, without parsing
+	}
+	a, err := netip.ParseAddr(ip)
+	if err != nil {
+		return ip
+	}
+	if a = a.Unmap(); a.Is4() {
+		return a.String()
+	}
+	if v6Bits <= 0 {
+		v6Bits = DefaultIPv6Prefix
+	}
+	if v6Bits >= 128 {
+		return a.WithZone("").String()
+	}
+	p, _ := a.WithZone("").Prefix(v6Bits)
+	return p.String()
+}

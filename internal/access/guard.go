@@ -31,6 +31,11 @@ type Config struct {
 	TierRefresh time.Duration
 	// TrustedProxies are the peers whose X-Forwarded-For is believed.
 	TrustedProxies []netip.Prefix
+	// IPv6Prefix is the length of the IPv6 prefix the per-IP limits count
+	// as one client (AddressKey): a client is given a whole /64, so
+	// counting its addresses apart would give it 2^64 windows. Default 64;
+	// 128 counts each address. IPv4 addresses are counted one by one.
+	IPv6Prefix int
 	// CacheTTL is how long a key checked in the store is trusted without
 	// asking again; default 10s. Changes to keys (suspend, revoke) reach a
 	// replica within KeySyncInterval, and within CacheTTL at worst.

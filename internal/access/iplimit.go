@@ -10,7 +10,7 @@ import (
 
 // AdmitAddress admits c, a keyless call (the site search, the developer
 // portal's sign-in form), on its client IP's own window of perMinute calls
-// a minute, kept in the Guard's limiter (shared by replicas when it is
+// a minute (an IPv6 client's is its prefix's: Config.IPv6Prefix), kept in the Guard's limiter (shared by replicas when it is
 // Redis) under an id of its own per c.Endpoint; c.Key is not read. The
 // Admission carries the window's decision for the rate-limit headers and
 // meters nothing. A full window refuses with the API's 429 (rate_limited,
@@ -22,7 +22,7 @@ func (g *Guard) AdmitAddress(ctx context.Context, c Call, perMinute int64) (Admi
 	if li := logInfoFrom(ctx); li != nil {
 		li.ClientIP = c.ClientIP
 	}
-	d, err := g.limiter.Allow(ctx, "ip:"+c.Endpoint+":"+c.ClientIP, apikey.Limits{PerMinute: perMinute})
+	d, err := g.limiter.Allow(ctx, "ip:"+c.Endpoint+":"+g.AddressKey(c.ClientIP), apikey.Limits{PerMinute: perMinute})
 	if err != nil {
 		g.log.Error("access: rate limiter failed", "err", err, "endpoint", c.Endpoint)
 		return Admission{}, authRefusal(problem.Unavailable)
@@ -35,6 +35,10 @@ func (g *Guard) AdmitAddress(ctx context.Context, c Call, perMinute int64) (Admi
 	}
 	return Admission{Decision: d, ClientIP: c.ClientIP}, nil
 }
+
+// AddressKey is the id the per-IP limits count the client address ip
+// under: AddressKey with the Guard's Config.IPv6Prefix.
+func (g *Guard) AddressKey(ip string) string { return AddressKey(ip, g.cfg.IPv6Prefix) }
 
 // AddressCall is the Call of a keyless request to endpoint, for
 // AdmitAddress: its client IP under the Guard's trusted proxies.

@@ -58,6 +58,10 @@ type Config struct {
 	// trusted proxy forwards (access.ClientIP with --trusted-proxies). An
 	// invalid address is refused. Nil: nobody gets in.
 	ClientIP func(r *http.Request) netip.Addr
+	// LimitAddress is the id the per-IP sign-in limit counts a client
+	// address under (access.AddressKey: an IPv6 address's /64); nil: the
+	// address itself.
+	LimitAddress func(netip.Addr) string
 	// Admins keeps the admin users, their sessions and the audit log.
 	Admins admin.Store
 	// Accounts keeps the developer portal's accounts and tier requests.

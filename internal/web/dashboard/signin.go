@@ -87,7 +87,7 @@ func (d *Dashboard) signIn(w http.ResponseWriter, r *http.Request) {
 	}
 	counters := []limitID{
 		{"admin.signin.account:" + account.Hash(strings.ToLower(email)), d.cfg.SignInsPerAccount},
-		{"admin.signin.ip:" + ip.String(), d.cfg.SignInsPerIP},
+		{"admin.signin.ip:" + d.limitAddress(ip), d.cfg.SignInsPerIP},
 	}
 	for _, c := range counters {
 		dec, err := d.limiter.Allow(r.Context(), c.id, c.limits)
@@ -285,3 +285,11 @@ func userTarget(id int64) string { return "user:" + strconv.FormatInt(id, 10) }
 
 // maxTyped bounds what a page repeats of a typed address.
 const maxTyped = 254
+
+// limitAddress is the id the per-IP sign-in limit counts ip under.
+func (d *Dashboard) limitAddress(ip netip.Addr) string {
+	if d.cfg.LimitAddress == nil {
+		return ip.String()
+	}
+	return d.cfg.LimitAddress(ip)
+}

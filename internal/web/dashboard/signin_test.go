@@ -2,13 +2,17 @@ package dashboard_test
 
 import (
 	"net/http"
+	"net/netip"
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/fragrance-data/fragrance/internal/access"
 	"github.com/fragrance-data/fragrance/internal/admin"
 	"github.com/fragrance-data/fragrance/internal/web/areatest"
+	"github.com/fragrance-data/fragrance/internal/web/dashboard"
 )
 
 func signInForm(email, pw, code string) url.Values {
@@ -224,4 +228,25 @@ func TestTOTPEnrolment(t *testing.T) {
 		t.Errorf("a sign-in without the code after enrolling: %d", rec.Code)
 	}
 	e.signIn("ops@example.com", goodCode)
+}
+
+// TestSignInLimitPerIPv6Prefix: the per-IP sign-in limit counts an IPv6
+// client's prefix (Config.LimitAddress, the Guard's /64), so a client
+// cannot spread its guesses over the addresses of its /64.
+func TestSignInLimitPerIPv6Prefix(t *testing.T) {
+	e := newEnv(t, httpBase, func(c *dashboard.Config) {
+		c.Allow = append(c.Allow, netip.MustParsePrefix("2001:db8::/32"))
+		c.LimitAddress = func(a netip.Addr) string { return access.AddressKey(a.String(), access.DefaultIPv6Prefix) }
+	})
+	e.addAdmin("ops@example.com")
+	for i := range 10 {
+		e.IP = "[2001:db8:0:5::" + strconv.Itoa(i+1) + "]" // the peer as RemoteAddr writes it
+		e.post("/admin/signin", signInForm("guess"+strconv.Itoa(i)+"@example.com", "x", ""), "")
+	}
+	e.IP = "[2001:db8:0:5:ffff::1]"
+	if rec := e.post("/admin/signin", signInForm("ops@example.com", password, ""), ""); rec.Code != http.StatusTooManyRequests {
+		t.Errorf("an eleventh address of the same /64: %d, want 429", rec.Code)
+	}
+	e.IP = "[2001:db8:0:6::1]"
+	e.signIn("ops@example.com", "")
 }
