@@ -6,7 +6,6 @@ import (
 	"io"
 	"strings"
 
-
 	"github.com/fragrance-data/fragrance/internal/bundled"
 	"github.com/fragrance-data/fragrance/internal/index"
 	"github.com/fragrance-data/fragrance/internal/mcp"

@@ -72,7 +72,7 @@ func newPages(c *serveConfig, d pageDeps) (pages, error) {
 		}
 		snippet = string(b)
 	}
-	ground, err := web.New(web.Config{Catalogue: holder, ShopURL: *c.shopURL, Click: d.meter.Click, BaseURL: urls.Base(),
+	ground, err := web.New(web.Config{Catalogue: holder, ShopURL: *c.shopURL, Click: clickOnce(d.guard, d.meter), BaseURL: urls.Base(),
 		ImageURL: urls.Image(1), Analytics: snippet, Logger: log})
 	if err != nil {
 		return pages{}, fmt.Errorf("--analytics-snippet: %w", err)
@@ -106,4 +106,16 @@ func siteSearchLimit(g *access.Guard, n int) func(http.Handler) http.Handler {
 		return nil
 	}
 	return func(h http.Handler) http.Handler { return g.LimitPerIP("search.site", int64(n), h) }
+}
+
+// clickOnce counts a buy-link click in m when it is the first of its
+// client address (the per-IP limits' address: an IPv6 client's /64), its
+// perfume and the last 24 hours (Guard.FirstClick): following a link again
+// and again counts once.
+func clickOnce(g *access.Guard, m *meter.Meter) func(r *http.Request, perfumeID int64) {
+	return func(r *http.Request, perfumeID int64) {
+		if g.FirstClick(r.Context(), g.ClientIP(r), perfumeID) {
+			m.Click(perfumeID)
+		}
+	}
 }

@@ -3,6 +3,7 @@ package access
 import (
 	"context"
 	"net/http"
+	"strconv"
 
 	"github.com/fragrance-data/fragrance/internal/apikey"
 	"github.com/fragrance-data/fragrance/internal/problem"
@@ -60,4 +61,19 @@ func (g *Guard) LimitPerIP(endpoint string, perMinute int64, h http.Handler) htt
 		a.SetHeaders(w.Header())
 		h.ServeHTTP(w, r)
 	})
+}
+
+// FirstClick reports whether a buy-link click on perfumeID from clientIP
+// is the first of its client address (AddressKey), perfume and the last 24
+// hours, and so is to be counted: one id a day window of 1 in the Guard's
+// limiter (shared by replicas on Redis). A limiter that cannot decide
+// counts nothing: a click left out costs less than clicks inflated.
+func (g *Guard) FirstClick(ctx context.Context, clientIP string, perfumeID int64) bool {
+	id := "click:" + strconv.FormatInt(perfumeID, 10) + ":" + g.AddressKey(clientIP)
+	d, err := g.limiter.Allow(ctx, id, apikey.Limits{PerDay: 1})
+	if err != nil {
+		g.log.Warn("access: rate limiter failed; a buy-link click is not counted", "err", err)
+		return false
+	}
+	return d.Allowed
 }

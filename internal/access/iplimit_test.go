@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"testing"
+	"time"
 
 	"github.com/fragrance-data/fragrance/internal/access"
 	"github.com/fragrance-data/fragrance/internal/access/ratelimit"
@@ -148,5 +149,48 @@ func TestAddressKey(t *testing.T) {
 		if got := access.AddressKey(c.ip, c.bits); got != c.want {
 			t.Errorf("AddressKey(%s, %d) = %s, want %s", c.ip, c.bits, got, c.want)
 		}
+	}
+}
+
+// TestFirstClick: a buy-link click counts once a client address (its /64
+// for IPv6), perfume and 24 hours.
+func TestFirstClick(t *testing.T) {
+	clock := testclock.New(limitertest.Base)
+	g, err := access.NewGuard(&fakeKeys{now: clock.Now}, newTestMeter(t, &fakeUsage{}, clock.Now), nil, access.Config{Now: clock.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close(context.Background())
+	ctx := context.Background()
+	for i, c := range []struct {
+		ip      string
+		perfume int64
+		want    bool
+	}{
+		{"192.0.2.1", 7, true},
+		{"192.0.2.1", 7, false},
+		{"192.0.2.1", 8, true},
+		{"192.0.2.2", 7, true},
+		{"2001:db8:0:1::1", 7, true},
+		{"2001:db8:0:1::2", 7, false}, // the same /64
+	} {
+		if got := g.FirstClick(ctx, c.ip, c.perfume); got != c.want {
+			t.Errorf("click %d (%s on %d) counted %v, want %v", i+1, c.ip, c.perfume, got, c.want)
+		}
+	}
+	clock.Add(24*time.Hour + time.Second)
+	if !g.FirstClick(ctx, "192.0.2.1", 7) {
+		t.Error("a click a day later was not counted")
+	}
+	if rec := g.FirstClick(ctx, "192.0.2.9", 7); rec != true {
+		t.Error("a new address was not counted")
+	}
+	down, err := access.NewGuard(&fakeKeys{now: clock.Now}, newTestMeter(t, &fakeUsage{}, clock.Now), failingLimiter{}, access.Config{Now: clock.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer down.Close(ctx)
+	if down.FirstClick(ctx, "192.0.2.1", 7) {
+		t.Error("a limiter that cannot decide counted a click")
 	}
 }

@@ -1,6 +1,7 @@
 package server_test
 
 import (
+	"net/http"
 	"strings"
 	"testing"
 
@@ -68,7 +69,7 @@ func TestGoto(t *testing.T) {
 	var clicked []int64
 	h := servetest.NewServer(t, func(c *servetest.Config) {
 		c.ShopURL = "https://shop.example/search?q={brand}+{name}&ref={slug}"
-		c.Click = func(id int64) { clicked = append(clicked, id) }
+		c.Click = func(_ *http.Request, id int64) { clicked = append(clicked, id) }
 	})
 	rec := servetest.Do(t, h, "GET", "/goto/dior-sauvage")
 	if rec.Code != 302 || rec.Header().Get("Location") != "https://shop.example/search?q=Dior+Sauvage&ref=dior-sauvage" {

@@ -181,7 +181,7 @@ type Config struct {
 	// none.
 	SiteSearch func(http.Handler) http.Handler
 	ShopURL    string
-	Click      func(perfumeID int64)
+	Click      func(r *http.Request, perfumeID int64)
 	Health     func(ctx context.Context) server.Health
 	Metrics    http.Handler
 	Registry   prometheus.Registerer

@@ -35,7 +35,7 @@ func (s *Ground) gotoShop(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if s.cfg.Click != nil && r.Method == http.MethodGet {
-		s.cfg.Click(e.ID)
+		s.cfg.Click(r, e.ID)
 	}
 	tmpl := s.cfg.ShopURL
 	if tmpl == "" {

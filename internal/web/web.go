@@ -53,8 +53,10 @@ type Config struct {
 	// ShopURL is the buy-link template; {brand}, {name}, {slug} and {id} are
 	// replaced by query-escaped values. Default DefaultShopURL.
 	ShopURL string
-	// Click counts a buy-link click of a perfume (by numeric id), if set.
-	Click func(perfumeID int64)
+	// Click counts a buy-link click of a perfume (by numeric id) made by
+	// the request r, if set; it decides whether the click counts (serve
+	// counts one a client address, perfume and day).
+	Click func(r *http.Request, perfumeID int64)
 	// BaseURL is the public base URL (canonical links, Open Graph,
 	// sitemaps); https there marks the consent cookie Secure.
 	BaseURL string
