@@ -15,6 +15,7 @@ import (
 type abuseFlags struct {
 	window                                 *time.Duration
 	limitHits, manyIPs, pageWalk, slugWalk *int
+	feedWalk                               *int64
 	autoSuspend                            *string
 }
 
@@ -27,6 +28,7 @@ func addAbuseFlags(f *flags) abuseFlags {
 		manyIPs:   f.Int("abuse-many-ips", def.DistinctIPs, "signal many_ips: a key used from this many client IPs within --abuse-window"),
 		pageWalk:  f.Int("abuse-page-walk", def.PageWalk, "signal page_walk: a key walking /api/perfumes through this many consecutive pages within --abuse-window"),
 		slugWalk:  f.Int("abuse-slug-walk", def.SlugWalk, "signal slug_walk: a key fetching this many perfume details in slug order within --abuse-window"),
+		feedWalk:  f.Int64("abuse-feed-walk", def.FeedWalk, "signal feed_walk: a key asking the change feed for this many records within --abuse-window (each page at the size it is charged for)"),
 		autoSuspend: f.String("abuse-auto-suspend", "", "comma-separated signals that suspend their key at once, audited as done by \"system\": some of "+
 			strings.Join(access.SuspendableSignals(), ", ")+" (limit_hits suspends free keys only); empty: none, the signals are only recorded"),
 	}
@@ -48,7 +50,7 @@ func (af abuseFlags) config(store any) (access.AbuseConfig, func(context.Context
 	for _, n := range []struct {
 		name  string
 		value int
-	}{{"limit-hits", *af.limitHits}, {"many-ips", *af.manyIPs}, {"page-walk", *af.pageWalk}, {"slug-walk", *af.slugWalk}} {
+	}{{"limit-hits", *af.limitHits}, {"many-ips", *af.manyIPs}, {"page-walk", *af.pageWalk}, {"slug-walk", *af.slugWalk}, {"feed-walk", int(min(*af.feedWalk, 1<<31-1))}} {
 		if n.value < 1 {
 			return c, nil, fmt.Errorf("--abuse-%s %d: want a positive number", n.name, n.value)
 		}
@@ -67,6 +69,6 @@ func (af abuseFlags) config(store any) (access.AbuseConfig, func(context.Context
 		return c, nil, fmt.Errorf("--abuse-auto-suspend %s: this store keeps no audit log, and every suspension must be audited", *af.autoSuspend)
 	}
 	c = access.AbuseConfig{Window: *af.window, LimitHits: int64(*af.limitHits), DistinctIPs: *af.manyIPs,
-		PageWalk: *af.pageWalk, SlugWalk: *af.slugWalk, AutoSuspend: kinds}
+		PageWalk: *af.pageWalk, SlugWalk: *af.slugWalk, FeedWalk: *af.feedWalk, AutoSuspend: kinds}
 	return c, audit, nil
 }

@@ -30,6 +30,14 @@ type AbuseConfig struct {
 	// (DetailEndpoint) in ascending slug order within Window of the walk's
 	// first; default 200.
 	SlugWalk int
+	// FeedWalk raises feed_walk when one key's change feed pages within
+	// Window of its first ask for this many records (each page counted at
+	// the size it is charged for); default 100,000, some two and a half
+	// walks of the bundled catalogue.
+	FeedWalk int64
+	// FeedEndpoint is the change feed's endpoint name; default
+	// "perfumes.changes".
+	FeedEndpoint string
 	// ListEndpoint and DetailEndpoint are the endpoint names (as Wrap is
 	// given them) of the list whose page parameter, and of the detail whose
 	// last path segment (the slug), the walks follow; default
@@ -70,6 +78,12 @@ func (c *AbuseConfig) setDefaults() {
 	}
 	if c.SlugWalk <= 0 {
 		c.SlugWalk = 200
+	}
+	if c.FeedWalk <= 0 {
+		c.FeedWalk = 100_000
+	}
+	if c.FeedEndpoint == "" {
+		c.FeedEndpoint = "perfumes.changes"
 	}
 	if c.ListEndpoint == "" {
 		c.ListEndpoint = "perfumes.list"

@@ -206,7 +206,7 @@ func (g *Guard) admitUsage(ctx context.Context, c *Call, a *Admission) *Refusal 
 // admitKey counts c, a call of p's key, against the key's windows, and
 // fills a when they admit it.
 func (g *Guard) admitKey(ctx context.Context, p *Pass, c *Call, a *Admission) *Refusal {
-	d, err := g.limiter.Allow(ctx, p.key.Prefix, g.Tiers().For(p.key))
+	d, err := g.limiter.AllowN(ctx, p.key.Prefix, g.Tiers().For(p.key), max(c.Cost, 1))
 	if err != nil {
 		return g.limiterFailed(p.key, err)
 	}

@@ -23,6 +23,10 @@ type Call struct {
 	// header), which a key restricted to origins must allow; empty for
 	// other clients.
 	Origin string
+	// Cost is how many requests the call counts as against the key's
+	// windows (Admit): a page of the change feed counts one per 100
+	// records it may hold. 0 counts as 1.
+	Cost int64
 	// Path and Query are the URL path and raw query of the call, which the
 	// scraping signals follow (AbuseConfig.ListEndpoint's page parameter,
 	// DetailEndpoint's slug); empty for a call that has no URL.

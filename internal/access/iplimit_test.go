@@ -23,6 +23,10 @@ func (failingLimiter) Allow(context.Context, string, apikey.Limits) (ratelimit.D
 	return ratelimit.Decision{}, errors.New("limiter down")
 }
 
+func (failingLimiter) AllowN(context.Context, string, apikey.Limits, int64) (ratelimit.Decision, error) {
+	return ratelimit.Decision{}, errors.New("limiter down")
+}
+
 func (failingLimiter) Peek(context.Context, string, apikey.Limits) (ratelimit.Decision, error) {
 	return ratelimit.Decision{}, errors.New("limiter down")
 }

@@ -16,7 +16,7 @@ import (
 // suspend it (AbuseConfig.AutoSuspend). failed_checks names a client IP
 // only.
 func SuspendableSignals() []string {
-	return []string{usage.SignalLimitHits, usage.SignalManyIPs, SignalPageWalk, SignalSlugWalk}
+	return []string{usage.SignalLimitHits, usage.SignalManyIPs, SignalPageWalk, SignalSlugWalk, SignalFeedWalk}
 }
 
 // AuditActor is the Actor of the audit entries of automatic actions.

@@ -18,6 +18,10 @@ const (
 	SignalPageWalk = "page_walk"
 	// SignalSlugWalk: a key fetches the details in slug (id) order.
 	SignalSlugWalk = "slug_walk"
+	// SignalFeedWalk: a key pages through the change feed past
+	// AbuseConfig.FeedWalk records within the window: walks of the whole
+	// catalogue again and again.
+	SignalFeedWalk = "feed_walk"
 )
 
 // A walk is a run of one key's requests that goes on in one direction: the
@@ -90,12 +94,33 @@ func (w *slugWalk) note(slug string, now time.Time, window time.Duration) int {
 	return w.n
 }
 
+// feedWalk counts one key's records of the change feed within a window
+// from its first page.
+type feedWalk struct {
+	start    time.Time
+	pages    int
+	records  int64
+	reported time.Time
+}
+
+// note takes one change feed page of records and returns the records the
+// walk has asked for in its window.
+func (w *feedWalk) note(records int64, now time.Time, window time.Duration) int64 {
+	if w.start.IsZero() || now.Sub(w.start) >= window {
+		*w = feedWalk{start: now, reported: w.reported}
+	}
+	w.pages++
+	w.records += records
+	return w.records
+}
+
 // walker is the walks of one key, an element of walkers' recency list.
 type walker struct {
 	prefix     string
 	prev, next *walker
 	pages      pageWalk
 	slugs      slugWalk
+	feed       feedWalk
 }
 
 // walkers follows the walks of at most cfg.MaxWalkers keys: a map and a
@@ -151,9 +176,27 @@ func (ws *walkers) note(c *Call, prefix string, now time.Time) (usage.Signal, bo
 		w.slugs.reported = now
 		return usage.Signal{Kind: SignalSlugWalk, KeyPrefix: prefix, ClientIP: ip, Count: int64(n), Window: ws.cfg.Window, At: now,
 			Detail: apikey.RedactSecrets(fmt.Sprintf("fetched %d details (%s) in slug order, %q to %q, within %v", n, endpoint, w.slugs.first, w.slugs.last, now.Sub(w.slugs.start)))}, true
+	case ws.cfg.FeedEndpoint:
+		// A page is counted at the size it was charged for: Cost requests
+		// of FeedRecordsPerCost records.
+		records := max(c.Cost, 1) * FeedRecordsPerCost
+		ws.mu.Lock()
+		defer ws.mu.Unlock()
+		w := ws.get(prefix)
+		n := w.feed.note(records, now, ws.cfg.Window)
+		if n < ws.cfg.FeedWalk || !due(w.feed.reported, now, ws.cfg.Window) {
+			return usage.Signal{}, false
+		}
+		w.feed.reported = now
+		return usage.Signal{Kind: SignalFeedWalk, KeyPrefix: prefix, ClientIP: ip, Count: n, Window: ws.cfg.Window, At: now,
+			Detail: fmt.Sprintf("asked the change feed (%s) for %d records in %d pages within %v", endpoint, n, w.feed.pages, now.Sub(w.feed.start))}, true
 	}
 	return usage.Signal{}, false
 }
+
+// FeedRecordsPerCost is how many change feed records one request of a
+// page's cost stands for (the API charges a page ⌈limit/100⌉).
+const FeedRecordsPerCost = 100
 
 // due reports whether a signal last raised at reported may be raised again.
 func due(reported, now time.Time, window time.Duration) bool {

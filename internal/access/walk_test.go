@@ -254,3 +254,41 @@ func TestSlugWalkRedactsKeys(t *testing.T) {
 		t.Fatalf("signal %+v", got)
 	}
 }
+
+// TestFeedWalk: a key that pages through the change feed past FeedWalk
+// records (each page counted at its size, Call.Cost × 100) within the
+// window raises feed_walk once a window; another key's pages are its own.
+func TestFeedWalk(t *testing.T) {
+	cfg := AbuseConfig{FeedWalk: 2500, Window: time.Minute}
+	cfg.setDefaults()
+	ws, clock := newWalkers(cfg), testclock.New(time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC))
+	feed := func(key string, cost int64) string {
+		clock.Add(time.Second)
+		r := httptest.NewRequest("GET", "/api/perfumes/changes?limit=1000", nil)
+		c := callTo("perfumes.changes", "192.0.2.1", r)
+		c.Cost = cost
+		if s, ok := ws.note(c, key, clock.Now()); ok {
+			if s.Count < 2500 || !strings.Contains(s.Detail, "change feed") {
+				t.Errorf("signal %+v", s)
+			}
+			return s.Kind
+		}
+		return ""
+	}
+	var kinds []string
+	for _, cost := range []int64{10, 10, 1, 10, 10} { // 1,000 + 1,000 + 100 + 1,000: the fourth page crosses 2,500
+		if k := feed("fds_walker", cost); k != "" {
+			kinds = append(kinds, k)
+		}
+	}
+	if len(kinds) != 1 || kinds[0] != SignalFeedWalk {
+		t.Errorf("kinds %v, want one %s", kinds, SignalFeedWalk)
+	}
+	if k := feed("fds_other", 10); k != "" {
+		t.Errorf("another key's first page raised %s", k)
+	}
+	clock.Add(time.Minute) // a new window: the walk starts again
+	if k := feed("fds_walker", 10); k != "" {
+		t.Errorf("the first page of a new window raised %s", k)
+	}
+}

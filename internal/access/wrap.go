@@ -30,6 +30,20 @@ func (g *Guard) Wrap(endpoint string, h http.Handler) http.Handler {
 	})
 }
 
+// WrapSized guards h as Wrap does, for an endpoint whose calls cost more
+// than one request each: cost reads what a request counts as against the
+// key's windows (Call.Cost) before h runs, from its parameters alone (a
+// parameter h will refuse may count as 1). A call that does not fit what
+// is left of a window is refused 429 and counts nothing.
+func (g *Guard) WrapSized(endpoint string, cost func(r *http.Request) int64, h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var a Admission
+		c := g.CallOf(r, endpoint)
+		c.Cost = cost(r)
+		g.serve(w, r, &a, g.admit(r.Context(), &c, &a), h)
+	})
+}
+
 // WrapUsage guards h as Wrap does, but for a handler that reports on the
 // key's own windows (/api/usage), over AdmitUsage: step 3 counts the
 // request against the key's usage budget (Config.UsageBudget; 429 with

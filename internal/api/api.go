@@ -27,6 +27,9 @@ import (
 // benchmarks that measure the access layer's cost).
 type Guard interface {
 	Wrap(endpoint string, h http.Handler) http.Handler
+	// WrapSized guards a handler whose calls count as cost(r) requests
+	// against the key's windows (the change feed's pages, by size).
+	WrapSized(endpoint string, cost func(r *http.Request) int64, h http.Handler) http.Handler
 	// WrapUsage guards a handler that reports on the key's own windows
 	// (/api/usage): limited on a small budget of its own, it only peeks at
 	// the key's windows, so it answers while the key is rate-limited.

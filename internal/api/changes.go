@@ -23,6 +23,23 @@ type ChangeFeed interface {
 // never held whole.
 const changesChunk = 64 << 10
 
+// ChangesPerRequest is how many records of a change feed page count as
+// one request against the key's windows.
+const ChangesPerRequest = 100
+
+// changesCost is what a change feed page counts as against the key's
+// windows: ⌈limit/ChangesPerRequest⌉ for the page size asked (limit,
+// clamped as the page is; the default page when absent), which the page
+// holds at most. A limit the handler will refuse counts as 1.
+func changesCost(r *http.Request) int64 {
+	p := newParams(r.URL)
+	limit := p.limit(view.ChangesLimit)
+	if p.err() != nil {
+		return 1
+	}
+	return int64((limit + ChangesPerRequest - 1) / ChangesPerRequest)
+}
+
 // perfumeChanges is GET /api/perfumes/changes?since=&limit=: the full
 // details of the perfumes added or changed after the cursor since, and
 // tombstones of the deleted ones, oldest change first. The changes come

@@ -18,7 +18,8 @@ func (a *API) Register(handle func(pattern, name string, h http.Handler)) {
 	keyed("/api/perfumes", "perfumes.list", a.listPerfumes)
 	keyed("/api/perfumes/match", "perfumes.match", a.matchPerfumes)
 	if a.cfg.Changes != nil {
-		keyed("/api/perfumes/changes", "perfumes.changes", a.perfumeChanges)
+		// Charged by size: a page counts one request per 100 records.
+		handle("/api/perfumes/changes", "perfumes.changes", a.sized("perfumes.changes", changesCost, a.handle(a.perfumeChanges)))
 	}
 	keyed("/api/perfumes/{slug}", "perfumes.detail", a.getPerfume)
 	keyed("/api/perfumes/{slug}/similar", "perfumes.similar", a.similarPerfumes)
@@ -61,6 +62,15 @@ func (a *API) guarded(name string, h http.Handler, usageBudget bool) http.Handle
 		h = a.cfg.Guard.Wrap(name, h)
 	}
 	return keyedAnswer(problem.GetOnly(a.ready(h)), usageBudget)
+}
+
+// sized is the stack of a keyed route named name whose calls count as
+// cost(r) requests against the key's windows (Guard.WrapSized).
+func (a *API) sized(name string, cost func(*http.Request) int64, h http.Handler) http.Handler {
+	if a.cfg.Guard != nil {
+		h = a.cfg.Guard.WrapSized(name, cost, h)
+	}
+	return keyedAnswer(problem.GetOnly(a.ready(h)), false)
 }
 
 // ready answers 503 until the catalogue is loaded.

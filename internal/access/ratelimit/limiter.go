@@ -55,12 +55,26 @@ const DefaultExactMax = 1024
 // limit, at worst the requests of one bucket fewer. A limit of 0 means the
 // window does not apply.
 //
+// AllowN is Allow for a call that counts as n requests (a large page of
+// the change feed): it is admitted only if all n fit every window, and
+// then counts n; a refused call counts nothing. A window counts at most
+// its limit of them (n capped), so a call costing more than a whole
+// window is admitted into an empty one. Allow is AllowN with n = 1; n
+// below 1 counts as 1.
+//
 // Peek reports what Allow would decide for one more request of id, with
 // each window's Remaining as it stands, and counts nothing: for answers
 // that report on a key's windows without spending them (/api/usage).
 type Limiter interface {
 	Allow(ctx context.Context, id string, l apikey.Limits) (Decision, error)
+	AllowN(ctx context.Context, id string, l apikey.Limits, n int64) (Decision, error)
 	Peek(ctx context.Context, id string, l apikey.Limits) (Decision, error)
+}
+
+// WindowNeed is how many of n requests a window of limit counts (n capped
+// at the limit, at least 1), as every backend counts them.
+func WindowNeed(n, limit int64) int64 {
+	return max(min(n, limit), 1)
 }
 
 // Status describes the limiter backend for /healthz and /metrics.

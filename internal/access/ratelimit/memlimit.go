@@ -47,6 +47,8 @@ type keyWindows struct {
 	last        int64 // newest time seen; the clock never goes back for a key
 	idleUntil   int64 // after it, every window is empty and the key can go
 	minute, day counter
+	// the windows' limits at the last decision, which CancelN needs
+	minuteLimit, dayLimit int64
 }
 
 var _ Limiter = (*MemLimiter)(nil)
@@ -69,19 +71,29 @@ func NewMemLimiter(opts MemOptions) *MemLimiter {
 // Allow decides and, when admitted, counts one request of id. It never
 // returns an error.
 func (m *MemLimiter) Allow(_ context.Context, id string, l apikey.Limits) (Decision, error) {
-	return m.decide(id, l, true), nil
+	return m.decide(id, l, true, 1), nil
+}
+
+// AllowN decides and, when admitted, counts a call of n requests of id
+// (see Limiter). It never returns an error.
+func (m *MemLimiter) AllowN(_ context.Context, id string, l apikey.Limits, n int64) (Decision, error) {
+	return m.decide(id, l, true, n), nil
 }
 
 // Peek reports what Allow would decide, without counting anything. It
 // never returns an error.
 func (m *MemLimiter) Peek(_ context.Context, id string, l apikey.Limits) (Decision, error) {
-	return m.decide(id, l, false), nil
+	return m.decide(id, l, false, 1), nil
 }
 
 // Cancel un-counts a request that Allow admitted at at (Decision.At), for
 // a caller whose other check refused it after all: refused requests must not
 // count.
-func (m *MemLimiter) Cancel(id string, at time.Time) {
+func (m *MemLimiter) Cancel(id string, at time.Time) { m.CancelN(id, at, 1) }
+
+// CancelN un-counts a call of n requests that AllowN admitted at at, each
+// window as many as it counted (WindowNeed).
+func (m *MemLimiter) CancelN(id string, at time.Time, n int64) {
 	sh := m.shard(id)
 	sh.mu.Lock()
 	defer sh.mu.Unlock()
@@ -90,9 +102,15 @@ func (m *MemLimiter) Cancel(id string, at time.Time) {
 		return
 	}
 	t := at.UnixNano()
-	for _, c := range [...]counter{kw.minute, kw.day} {
-		if c != nil {
-			c.cancel(t)
+	for _, w := range [...]struct {
+		c     counter
+		limit int64
+	}{{kw.minute, kw.minuteLimit}, {kw.day, kw.dayLimit}} {
+		if w.c == nil {
+			continue
+		}
+		for range WindowNeed(n, w.limit) {
+			w.c.cancel(t)
 		}
 	}
 }
@@ -120,7 +138,7 @@ func (m *MemLimiter) shard(id string) *memShard {
 	return &m.shards[maphash.String(m.seed, id)%memShards]
 }
 
-func (m *MemLimiter) decide(id string, l apikey.Limits, commit bool) Decision {
+func (m *MemLimiter) decide(id string, l apikey.Limits, commit bool, n int64) Decision {
 	now := m.now().UnixNano()
 	sh := m.shard(id)
 	sh.mu.Lock()
@@ -139,27 +157,40 @@ func (m *MemLimiter) decide(id string, l apikey.Limits, commit bool) Decision {
 	}
 	now = max(now, kw.last)
 	kw.last = now
-	mc := m.prepare(&kw.minute, l.PerMinute, MinuteSpan, MinuteBucket, now)
-	dc := m.prepare(&kw.day, l.PerDay, DaySpan, DayBucket, now)
+	mNeed, dNeed := WindowNeed(n, l.PerMinute), WindowNeed(n, l.PerDay)
+	mc := m.prepare(&kw.minute, l.PerMinute, MinuteSpan, MinuteBucket, now, mNeed)
+	dc := m.prepare(&kw.day, l.PerDay, DaySpan, DayBucket, now, dNeed)
+	kw.minuteLimit, kw.dayLimit = l.PerMinute, l.PerDay
 	allowed := !mc.Refused && !dc.Refused
 	if allowed && commit {
-		for _, c := range [...]counter{kw.minute, kw.day} {
-			if c != nil {
-				c.add(now)
+		for _, w := range [...]struct {
+			c    counter
+			need int64
+		}{{kw.minute, mNeed}, {kw.day, dNeed}} {
+			if w.c == nil {
+				continue
+			}
+			for range w.need {
+				w.c.add(now)
 			}
 		}
 		kw.idleUntil = now + int64(MinuteSpan+MinuteBucket)
 		if kw.day != nil {
 			kw.idleUntil = now + int64(DaySpan+DayBucket)
 		}
-		mc.Used++
-		dc.Used++
+		if mc.Limit > 0 {
+			mc.Used += mNeed
+		}
+		if dc.Limit > 0 {
+			dc.Used += dNeed
+		}
 	}
 	return NewDecision(time.Unix(0, now), allowed, windowCount(kw.minute, mc), windowCount(kw.day, dc))
 }
 
-// prepare fits and prunes one window and reports whether it has room.
-func (m *MemLimiter) prepare(c *counter, limit int64, span, width time.Duration, now int64) WindowCount {
+// prepare fits and prunes one window and reports whether it has room for
+// need more requests.
+func (m *MemLimiter) prepare(c *counter, limit int64, span, width time.Duration, now, need int64) WindowCount {
 	if limit <= 0 {
 		*c = nil
 		return WindowCount{}
@@ -167,9 +198,9 @@ func (m *MemLimiter) prepare(c *counter, limit int64, span, width time.Duration,
 	*c = fitCounter(*c, int64(span), int64(width), limit, m.exactMax)
 	(*c).prune(now)
 	wc := WindowCount{Limit: limit, Used: (*c).used()}
-	if wc.Used+1 > limit {
+	if wc.Used+need > limit {
 		wc.Refused = true
-		wc.FreeAt = time.Unix(0, (*c).freeAt(limit))
+		wc.FreeAt = time.Unix(0, (*c).freeAt(limit, need))
 	}
 	return wc
 }

@@ -20,9 +20,9 @@ type counter interface {
 	add(now int64)
 	// oldestExpiry is when the oldest counted request leaves the window.
 	oldestExpiry() int64
-	// freeAt is when the window will hold at most limit-1 requests, so one
-	// more fits; meaningful when used() >= limit.
-	freeAt(limit int64) int64
+	// freeAt is when the window will hold at most limit-need requests, so
+	// need more fit; meaningful when used()+need > limit.
+	freeAt(limit, need int64) int64
 	// cancel un-counts one request counted at at, if still counted.
 	cancel(at int64)
 }
@@ -86,10 +86,10 @@ func (c *exactCounter) fit(limit int64) {
 
 func (c *exactCounter) oldestExpiry() int64 { return c.at(0) + c.span }
 
-func (c *exactCounter) freeAt(limit int64) int64 {
-	// Dropping the n-limit+1 oldest leaves limit-1; the last of them is at
-	// index n-limit, or 0 when fit has already trimmed to limit.
-	return c.at(max(c.n-int(limit), 0)) + c.span
+func (c *exactCounter) freeAt(limit, need int64) int64 {
+	// Dropping the n-limit+need oldest leaves limit-need; the last of them
+	// is at index n-limit+need-1, or 0 when fit has already trimmed to limit.
+	return c.at(min(max(c.n-int(limit)+int(need)-1, 0), c.n-1)) + c.span
 }
 
 func (c *exactCounter) cancel(at int64) {
@@ -154,8 +154,8 @@ func (c *bucketCounter) add(now int64) {
 
 func (c *bucketCounter) oldestExpiry() int64 { return (c.lo+1)*c.width + c.span }
 
-func (c *bucketCounter) freeAt(limit int64) int64 {
-	need := c.total - limit + 1
+func (c *bucketCounter) freeAt(limit, more int64) int64 {
+	need := c.total - limit + more
 	var acc int64
 	last := c.lo + int64(len(c.counts)) - 1
 	for i := c.lo; i <= last; i++ {

@@ -46,6 +46,8 @@ func Run(t *testing.T, newLimiter NewFunc) {
 		{"ConcurrentFreeKey", testConcurrentFreeKey},
 		{"RandomAgainstReference", testRandomAgainstReference},
 		{"PeekCountsNothing", testPeekCountsNothing},
+		{"AllowN", testAllowN},
+		{"ConcurrentAllowN", testConcurrentAllowN},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, newLimiter) })
@@ -410,5 +412,88 @@ func testPeekCountsNothing(t *testing.T, newLimiter NewFunc) {
 			f.want(20*time.Second, l, false)
 			f.want(time.Minute, l, true) // the peeks took no room
 		})
+	}
+}
+
+// testAllowN: a call of n requests is admitted only if all n fit, counts
+// n, and counts nothing when refused; its refusal says when n fit; a call
+// costing more than a window fills an empty one; exact and bucketed
+// windows alike.
+func testAllowN(t *testing.T, newLimiter NewFunc) {
+	for _, l := range []apikey.Limits{{PerMinute: 10}, {PerMinute: 2000}, {PerMinute: 10, PerDay: 15}, {PerDay: 3000}} {
+		t.Run(fmt.Sprintf("%d/%d", l.PerMinute, l.PerDay), func(t *testing.T) {
+			f := newFixture(t, newLimiter)
+			ctx := context.Background()
+			limit := l.PerMinute
+			if limit == 0 || (l.PerDay > 0 && l.PerDay < limit) {
+				limit = l.PerDay
+			}
+			allowN := func(off time.Duration, n int64, want bool) ratelimit.Decision {
+				t.Helper()
+				f.clock.Set(Base.Add(off))
+				d, err := f.lim.AllowN(ctx, f.id, l, n)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if d.Allowed != want {
+					t.Fatalf("AllowN(%d) at +%v: allowed %v, want %v (%+v)", n, off, d.Allowed, want, d)
+				}
+				return d
+			}
+			first := limit * 4 / 10
+			d := allowN(0, first, true)
+			if w := d.Windows()[0]; w.Remaining != w.Limit-first {
+				t.Errorf("after %d: remaining %d of %d", first, w.Remaining, w.Limit)
+			}
+			d = allowN(time.Second, limit-first+1, false) // one too many
+			if d.RetryAfter() <= 0 {
+				t.Errorf("a refused call of n without a Retry-After: %+v", d)
+			}
+			d = allowN(2*time.Second, limit-first, true) // exactly fills it: the refusal counted nothing
+			for _, w := range d.Windows() {
+				if w.Limit == limit && w.Remaining != 0 {
+					t.Errorf("filled window: remaining %d", w.Remaining)
+				}
+			}
+			allowN(3*time.Second, 1, false)
+
+			g := newFixture(t, newLimiter)
+			g.clock.Set(Base)
+			d, err := g.lim.AllowN(ctx, g.id, l, 10*limit)
+			if err != nil || !d.Allowed {
+				t.Fatalf("a call costing more than an empty window: %+v %v", d, err)
+			}
+			g.clock.Set(Base.Add(time.Second))
+			if d, _ := g.lim.Allow(ctx, g.id, l); d.Allowed {
+				t.Errorf("a window a large call filled admitted one more")
+			}
+		})
+	}
+}
+
+// testConcurrentAllowN: calls of n sent at once never over-fill a window.
+func testConcurrentAllowN(t *testing.T, newLimiter NewFunc) {
+	f := newFixture(t, newLimiter)
+	f.clock.Set(Base)
+	l := apikey.Limits{PerMinute: 100}
+	var admitted atomic.Int64
+	var wg sync.WaitGroup
+	for range 40 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			d, err := f.lim.AllowN(context.Background(), f.id, l, 7)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			if d.Allowed {
+				admitted.Add(7)
+			}
+		}()
+	}
+	wg.Wait()
+	if n := admitted.Load(); n > 100 || n < 98 {
+		t.Errorf("40 calls of 7 at once admitted %d requests in a window of 100, want 98 (14 calls)", n)
 	}
 }

@@ -172,11 +172,18 @@ func (l *Limiter) register(reg prometheus.Registerer) error {
 
 // Allow decides one request of id (see the package comment).
 func (l *Limiter) Allow(ctx context.Context, id string, lim apikey.Limits) (ratelimit.Decision, error) {
-	local, err := l.local.Allow(ctx, id, lim)
+	return l.AllowN(ctx, id, lim, 1)
+}
+
+// AllowN decides a call of n requests of id (see ratelimit.Limiter), as
+// Allow decides one.
+func (l *Limiter) AllowN(ctx context.Context, id string, lim apikey.Limits, n int64) (ratelimit.Decision, error) {
+	n = max(n, 1)
+	local, err := l.local.AllowN(ctx, id, lim, n)
 	if err != nil || !local.Allowed || l.degraded() {
 		return local, err
 	}
-	d, err := l.eval(ctx, id, lim, false)
+	d, err := l.eval(ctx, id, lim, false, n)
 	if err != nil {
 		if ctx.Err() == nil {
 			l.markDown(err)
@@ -184,7 +191,7 @@ func (l *Limiter) Allow(ctx context.Context, id string, lim apikey.Limits) (rate
 		return local, nil
 	}
 	if !d.Allowed {
-		l.local.Cancel(id, local.At)
+		l.local.CancelN(id, local.At, n)
 	}
 	return d, nil
 }
@@ -193,7 +200,7 @@ func (l *Limiter) Allow(ctx context.Context, id string, lim apikey.Limits) (rate
 // while Redis cannot be reached, as the in-process limiter holds them.
 func (l *Limiter) Peek(ctx context.Context, id string, lim apikey.Limits) (ratelimit.Decision, error) {
 	if !l.degraded() {
-		d, err := l.eval(ctx, id, lim, true)
+		d, err := l.eval(ctx, id, lim, true, 1)
 		if err == nil {
 			return d, nil
 		}
@@ -204,8 +211,9 @@ func (l *Limiter) Peek(ctx context.Context, id string, lim apikey.Limits) (ratel
 	return l.local.Peek(ctx, id, lim)
 }
 
-// eval runs the script for one request; peek decides without counting.
-func (l *Limiter) eval(ctx context.Context, id string, lim apikey.Limits, peek bool) (ratelimit.Decision, error) {
+// eval runs the script for a call of n requests; peek decides without
+// counting.
+func (l *Limiter) eval(ctx context.Context, id string, lim apikey.Limits, peek bool, n int64) (ratelimit.Decision, error) {
 	ctx, cancel := context.WithTimeout(ctx, l.timeout)
 	defer cancel()
 	base := l.prefix + "{" + id + "}:"
@@ -219,7 +227,7 @@ func (l *Limiter) eval(ctx context.Context, id string, lim apikey.Limits, peek b
 	if peek {
 		mode = "1"
 	}
-	res, err := l.script.Run(ctx, l.client, keys, lim.PerMinute, lim.PerDay, l.local.ExactMax(), token, now, mode).Int64Slice()
+	res, err := l.script.Run(ctx, l.client, keys, lim.PerMinute, lim.PerDay, l.local.ExactMax(), token, now, mode, n).Int64Slice()
 	if err != nil {
 		return ratelimit.Decision{}, fmt.Errorf("redislimit: run script: %w", err)
 	}

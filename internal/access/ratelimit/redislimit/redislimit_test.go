@@ -63,6 +63,10 @@ func (r *roundRobin) Allow(ctx context.Context, id string, l apikey.Limits) (rat
 	return r.replicas[r.next.Add(1)%uint64(len(r.replicas))].Allow(ctx, id, l)
 }
 
+func (r *roundRobin) AllowN(ctx context.Context, id string, l apikey.Limits, n int64) (ratelimit.Decision, error) {
+	return r.replicas[r.next.Add(1)%uint64(len(r.replicas))].AllowN(ctx, id, l, n)
+}
+
 func (r *roundRobin) Peek(ctx context.Context, id string, l apikey.Limits) (ratelimit.Decision, error) {
 	return r.replicas[r.next.Add(1)%uint64(len(r.replicas))].Peek(ctx, id, l)
 }

@@ -8,7 +8,9 @@
 -- KEYS: minute zset, minute hash, day zset, day hash (one hash slot: {id}).
 -- ARGV: minute limit, day limit, exactMax, member token, now in
 -- microseconds or "" for Redis's own clock (only tests pass a time), and
--- "1" to peek: decide as for one more request, but count nothing.
+-- "1" to peek: decide as for one more request, but count nothing; and the
+-- number of requests the call counts as (each window counts at most its
+-- limit of them).
 -- Returns: allowed (0/1), now, then per window: used, oldest expiry, free at
 -- (microseconds; 0 when not applicable).
 
@@ -71,7 +73,11 @@ local function exact(w)
   if used > 0 then
     w.oldest = tonumber(redis.call('ZRANGE', w.z, 0, 0, 'WITHSCORES')[2]) + w.span
   end
-  if used + 1 > w.limit then w.free = w.oldest end
+  if used + w.need > w.limit then
+    -- When the oldest used-limit+need have left, need more fit.
+    local r = math.max(used - w.limit + w.need - 1, 0)
+    w.free = tonumber(redis.call('ZRANGE', w.z, r, r, 'WITHSCORES')[2]) + w.span
+  end
 end
 
 local function bucketed(w)
@@ -99,8 +105,8 @@ local function bucketed(w)
   while lo < cur and not redis.call('HGET', w.h, str(lo)) do lo = lo + 1 end
   w.lo, w.cur, w.used = lo, math.max(cur, lo), n
   if n > 0 then w.oldest = (lo + 1) * w.width + w.span end
-  if n + 1 > w.limit then
-    local need, acc = n - w.limit + 1, 0
+  if n + w.need > w.limit then
+    local need, acc = n - w.limit + w.need, 0
     w.free = (lo + nb) * w.width + w.span
     for i = lo, lo + nb - 1 do
       local c = redis.call('HGET', w.h, str(i))
@@ -118,6 +124,7 @@ end
 local function prepare(w)
   w.used, w.oldest, w.free = 0, 0, 0
   if w.limit <= 0 then return end
+  w.need = math.max(math.min(tonumber(ARGV[7]), w.limit), 1)
   if w.limit <= tonumber(ARGV[3]) then
     w.mode = 'exact'
     exact(w)
@@ -131,16 +138,18 @@ local function count(w)
   if w.limit <= 0 then return end
   local ttl = str((w.span + w.width) / 1000)
   if w.mode == 'exact' then
-    redis.call('ZADD', w.z, str(now), str(now) .. ':' .. ARGV[4])
+    for i = 1, w.need do
+      redis.call('ZADD', w.z, str(now), str(now) .. ':' .. ARGV[4] .. ':' .. i)
+    end
     redis.call('PEXPIRE', w.z, ttl)
     if w.used == 0 then w.oldest = now + w.span end
   else
-    redis.call('HINCRBY', w.h, str(w.cur), 1)
-    redis.call('HSET', w.h, 'n', str(w.used + 1), 'lo', str(w.lo))
+    redis.call('HINCRBY', w.h, str(w.cur), w.need)
+    redis.call('HSET', w.h, 'n', str(w.used + w.need), 'lo', str(w.lo))
     redis.call('PEXPIRE', w.h, ttl)
     if w.used == 0 then w.oldest = (w.cur + 1) * w.width + w.span end
   end
-  w.used = w.used + 1
+  w.used = w.used + w.need
 end
 
 -- save keeps a pruned hash consistent when nothing was counted.
@@ -157,7 +166,7 @@ local m = {z = KEYS[1], h = KEYS[2], limit = tonumber(ARGV[1]), span = 60000000,
 local d = {z = KEYS[3], h = KEYS[4], limit = tonumber(ARGV[2]), span = 86400000000, width = 60000000}
 prepare(m)
 prepare(d)
-local allowed = (m.limit <= 0 or m.used + 1 <= m.limit) and (d.limit <= 0 or d.used + 1 <= d.limit)
+local allowed = (m.limit <= 0 or m.used + m.need <= m.limit) and (d.limit <= 0 or d.used + d.need <= d.limit)
 if allowed and ARGV[6] ~= '1' then
   count(m)
   count(d)

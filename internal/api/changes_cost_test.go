@@ -1,0 +1,70 @@
+package api_test
+
+import (
+	"context"
+	"path/filepath"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/fragrance-data/fragrance/internal/access"
+	"github.com/fragrance-data/fragrance/internal/apikey"
+	"github.com/fragrance-data/fragrance/internal/sqlite"
+)
+
+// TestChangeFeedChargedBySize: a change feed page asked for with limit=N
+// counts ⌈N/100⌉ requests against the key's windows, as its rate-limit
+// headers show; a page that does not fit what is left is refused 429 and
+// counts nothing.
+func TestChangeFeedChargedBySize(t *testing.T) {
+	ctx := context.Background()
+	db, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "keys.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	clock := func() time.Time { return time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC) }
+	m := testMeter(t, db, clock)
+	tiers := apikey.DefaultTiers()
+	tiers[apikey.Free] = apikey.Limits{PerMinute: 25, PerDay: 1000}
+	g, err := access.NewGuard(db, m, nil, access.Config{Now: clock, Tiers: tiers})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close(ctx)
+	_, secret, err := apikey.Issue(ctx, db, apikey.NewKey{Name: "walker", Tier: apikey.Free})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := newServer(t, func(c *newConfig) { c.Guard, c.Caller, c.Usage = g, g, m })
+	for i, c := range []struct {
+		query     string
+		status    int
+		remaining int
+	}{
+		{"limit=1000", 200, 15}, // 10
+		{"limit=250", 200, 12},  // 3
+		{"limit=100", 200, 11},  // 1
+		{"", 200, 10},           // the default page, 100: 1
+		{"limit=1", 200, 9},     // 1
+		{"limit=1000", 429, -1}, // 10 do not fit in 9
+		{"limit=900", 200, 0},   // 9 do
+		{"limit=1", 429, -1},
+	} {
+		rec := do(t, h, "GET", "/api/perfumes/changes?"+c.query, "X-API-Key", secret)
+		if rec.Code != c.status {
+			t.Fatalf("page %d (%s): %d, want %d: %.200s", i+1, c.query, rec.Code, c.status, rec.Body)
+		}
+		if c.remaining < 0 {
+			continue
+		}
+		if got := rec.Header().Get("X-Ratelimit-Remaining"); got != strconv.Itoa(c.remaining) {
+			t.Errorf("page %d (%s): X-RateLimit-Remaining %s, want %d", i+1, c.query, got, c.remaining)
+		}
+	}
+	// Other endpoints still count one request a call.
+	_, secret2, _ := apikey.Issue(ctx, db, apikey.NewKey{Name: "other", Tier: apikey.Free})
+	if rec := do(t, h, "GET", "/api/perfumes?limit=100", "X-API-Key", secret2); rec.Header().Get("X-Ratelimit-Remaining") != "24" {
+		t.Errorf("a list page of 100: remaining %s, want 24", rec.Header().Get("X-Ratelimit-Remaining"))
+	}
+}
