@@ -52,6 +52,7 @@ type Site struct {
 	partSize int
 	cache    pageCache
 	lists    listsCache
+	sitemaps sitemapParts
 }
 
 // The page sizes of the lists.

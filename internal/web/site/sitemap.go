@@ -2,6 +2,7 @@ package site
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -34,6 +35,39 @@ func (l *loaded) since(ix *index.Index) time.Time {
 		l.ix, l.at = ix, time.Now().UTC()
 	}
 	return l.at
+}
+
+// sitemapParts keeps the sitemap parts of one catalogue as the bytes
+// served: a part is made once per catalogue (some 4.5 MB and 30 ms for
+// 50,000 perfumes), not once per crawler's request. A new catalogue
+// forgets them all; each is made by its first request, which the others
+// asking for it at the time wait for.
+type sitemapParts struct {
+	mu    sync.Mutex
+	ix    *index.Index
+	parts map[string]*sitemapPart
+}
+
+// sitemapPart is one kept part, made once.
+type sitemapPart struct {
+	once sync.Once
+	body []byte
+}
+
+// get returns part name of ix, made by build when it is not kept yet.
+func (c *sitemapParts) get(ix *index.Index, name string, build func() []byte) []byte {
+	c.mu.Lock()
+	if c.ix != ix {
+		c.ix, c.parts = ix, map[string]*sitemapPart{}
+	}
+	p := c.parts[name]
+	if p == nil {
+		p = &sitemapPart{}
+		c.parts[name] = p
+	}
+	c.mu.Unlock()
+	p.once.Do(func() { p.body = build() })
+	return p.body
 }
 
 // sitemapCount is the number of pages of a kind.
@@ -100,12 +134,20 @@ func (s *Site) sitemapPart(w http.ResponseWriter, r *http.Request, ix *index.Ind
 		s.web.NotFoundPage(w, r)
 		return
 	}
-	lastmod := s.loaded.since(ix).Format(time.RFC3339)
+	body := s.sitemaps.get(ix, name, func() []byte { return s.makeSitemapPart(ix, kind, n) })
 	xmlHeaders(w)
-	b := bufio.NewWriterSize(w, 64<<10)
+	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+	w.Write(body)
+}
+
+// makeSitemapPart writes part n of kind of ix.
+func (s *Site) makeSitemapPart(ix *index.Index, kind string, n int) []byte {
+	lastmod := s.loaded.since(ix).Format(time.RFC3339)
+	var b bytes.Buffer
+	b.Grow(min(sitemapCount(ix, kind), s.partSize) * 120)
 	b.WriteString(`<?xml version="1.0" encoding="UTF-8"?>` + "\n" + `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">` + "\n")
 	base := xmlText(s.base)
-	sitemapPaths(ix, kind, n, size, func(path string) {
+	sitemapPaths(ix, kind, n, s.partSize, func(path string) {
 		b.WriteString("<url><loc>")
 		b.WriteString(base)
 		b.WriteString(xmlText(path))
@@ -114,7 +156,7 @@ func (s *Site) sitemapPart(w http.ResponseWriter, r *http.Request, ix *index.Ind
 		b.WriteString("</lastmod></url>\n")
 	})
 	b.WriteString("</urlset>\n")
-	b.Flush()
+	return b.Bytes()
 }
 
 func xmlHeaders(w http.ResponseWriter) {

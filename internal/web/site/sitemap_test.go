@@ -1,7 +1,13 @@
 package site_test
 
 import (
+	"bytes"
+	"crypto/sha256"
 	"encoding/xml"
+	"hash"
+	"net/http"
+	"net/http/httptest"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -97,3 +103,49 @@ func TestSitemap(t *testing.T) {
 		t.Errorf("robots.txt:\n%s", robots)
 	}
 }
+
+// TestSitemapPartsMadeOncePerCatalogue: a sitemap part is made once per
+// catalogue and served again as kept bytes: asking again allocates a
+// small fraction of the part's size, and answers the same bytes.
+func TestSitemapPartsMadeOncePerCatalogue(t *testing.T) {
+	holder := servetest.Catalogue(t)
+	ground, err := web.New(web.Config{Catalogue: holder, BaseURL: servetest.BaseURL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pages, err := site.New(site.Config{Web: ground, Catalogue: holder, URLs: view.NewURLs(servetest.BaseURL, nil, nil)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := servetest.NewServer(t, func(c *servetest.Config) { c.Catalogue, c.Pages = holder, web.Join(ground, pages) })
+	first := servetest.Do(t, h, "GET", "/sitemaps/perfumes-1.xml")
+	if first.Code != 200 || first.Body.Len() < 1<<20 {
+		t.Fatalf("perfumes-1.xml = %d, %d bytes", first.Code, first.Body.Len())
+	}
+	want := sha256.Sum256(first.Body.Bytes())
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	const asks = 5
+	for range asks {
+		w := &hashWriter{header: http.Header{}, sum: sha256.New()}
+		h.ServeHTTP(w, httptest.NewRequest("GET", "/sitemaps/perfumes-1.xml", nil))
+		if got := w.sum.Sum(nil); !bytes.Equal(got, want[:]) {
+			t.Fatal("the part changed while the catalogue did not")
+		}
+	}
+	runtime.ReadMemStats(&after)
+	if perAsk := (after.TotalAlloc - before.TotalAlloc) / asks; perAsk > uint64(first.Body.Len())/10 {
+		t.Errorf("asking again for a %d-byte part allocated %d bytes an ask: made again, not kept", first.Body.Len(), perAsk)
+	}
+}
+
+// hashWriter is a ResponseWriter that keeps only the hash of the body.
+type hashWriter struct {
+	header http.Header
+	sum    hash.Hash
+}
+
+func (w *hashWriter) Header() http.Header         { return w.header }
+func (w *hashWriter) WriteHeader(int)             {}
+func (w *hashWriter) Write(b []byte) (int, error) { return w.sum.Write(b) }
