@@ -212,6 +212,8 @@ listen_addr() {
 start_serve() {
 	local flags=(--db "$db" --addr 127.0.0.1:0 --image-workers 0)
 	[ -n "$answer_cache" ] && flags+=(--answer-cache-mb "$answer_cache")
+	# The load comes from one address: the pages' per-IP limit is off.
+	"$bin" serve -h 2>&1 | grep -q -- -page-limit && flags+=(--page-limit 0)
 	# shellcheck disable=SC2206 # split on purpose: several flags
 	[ -n "$serve_flags" ] && flags+=($serve_flags)
 	"${on_server[@]}" "$bin" serve "${flags[@]}" 2>"$work/serve.log" &

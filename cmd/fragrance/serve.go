@@ -65,6 +65,7 @@ type serveConfig struct {
 	// The website's (serve_web.go).
 	analyticsSnippet *string
 	siteSearchLimit  *int
+	pageLimit        *int
 	portal           portalFlags
 	dashboard        dashboardFlags // serve_admin.go
 

@@ -19,6 +19,12 @@ import (
 // defaultSiteSearchLimit is the default of --site-search-limit.
 const defaultSiteSearchLimit = 60
 
+// defaultPageLimit is the default of --page-limit: five pages a second
+// from one address, which no one reading pages and no crawler at
+// robots.txt's pace (a page a second) reaches, and which leaves room for
+// people behind one address (an office, a carrier's NAT).
+const defaultPageLimit = 300
+
 // maxAnalyticsSnippet bounds --analytics-snippet: a snippet is a few
 // lines, and it goes into every page of a consenting visitor.
 const maxAnalyticsSnippet = 64 << 10
@@ -28,6 +34,7 @@ func addWebFlags(f *flags, c *serveConfig) {
 	c.analyticsSnippet = f.String("analytics-snippet", "", "file of the operator's analytics snippet (HTML with <script> elements), put in pages only after a visitor consents to analytics; each script gets the page's CSP nonce")
 	c.portal = addPortalFlags(f)
 	c.siteSearchLimit = f.Int("site-search-limit", defaultSiteSearchLimit, "requests a minute per client IP to the keyless site search (/api/search); 0: no limit")
+	c.pageLimit = f.Int("page-limit", defaultPageLimit, "pages a minute per client IP (an IPv6 /64) of the website and the docs, their Markdown twins and the sitemaps, one window for all (robots.txt gives crawlers the pace); 0: no limit")
 	c.docs = addDocsFlags(f)
 	c.dashboard = addDashboardFlags(f)
 }
@@ -77,7 +84,7 @@ func newPages(c *serveConfig, d pageDeps) (pages, error) {
 	if err != nil {
 		return pages{}, fmt.Errorf("--analytics-snippet: %w", err)
 	}
-	public, err := site.New(site.Config{Web: ground, Catalogue: holder, View: urls})
+	public, err := site.New(site.Config{Web: ground, Catalogue: holder, View: urls, PagesPerMinute: max(*c.pageLimit, 0)})
 	if err != nil {
 		return pages{}, err
 	}
@@ -97,7 +104,11 @@ func newPages(c *serveConfig, d pageDeps) (pages, error) {
 	if err != nil {
 		return pages{}, err
 	}
-	return pages{Routes: server.Join(ground, public, dev, docs, dashboard), ground: ground, public: public}, nil
+	keyless := server.Join(public, docs)
+	if *c.pageLimit > 0 {
+		keyless = limitedPages{routes: keyless, guard: d.guard, ground: ground, perMinute: int64(*c.pageLimit)}
+	}
+	return pages{Routes: server.Join(ground, keyless, dev, dashboard), ground: ground, public: public}, nil
 }
 
 // siteSearchLimit is the per-IP limit of /api/search, none for n ≤ 0.
@@ -118,4 +129,43 @@ func clickOnce(g *access.Guard, m *meter.Meter) func(r *http.Request, perfumeID 
 			m.Click(perfumeID)
 		}
 	}
+}
+
+// PagesEndpoint is the name of the keyless pages' per-IP window
+// (--page-limit): one window for every page, twin and sitemap.
+const PagesEndpoint = "pages"
+
+// limitedPages puts every route of routes behind the pages' per-IP window
+// (Guard.AdmitAddress under PagesEndpoint, perMinute a minute; an IPv6
+// client's /64): an admitted page carries the window's rate-limit
+// headers, a refused one is the ground's short page with the refusal's
+// status (429), Retry-After and headers, which a person and a crawler can
+// both read. The assets, the buy links and the portal's and dashboard's
+// pages (limited on their own) are not among routes.
+type limitedPages struct {
+	routes    server.Routes
+	guard     *access.Guard
+	ground    *web.Ground
+	perMinute int64
+}
+
+// Register hands each route to handle behind the window.
+func (l limitedPages) Register(handle func(pattern, name string, h http.Handler)) {
+	l.routes.Register(func(pattern, name string, h http.Handler) {
+		handle(pattern, name, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			a, f := l.guard.AdmitAddress(r.Context(), l.guard.AddressCall(r, PagesEndpoint), l.perMinute)
+			if f != nil {
+				f.SetHeaders(w.Header())
+				msg := "Too many pages from your address. Crawlers are welcome at the pace robots.txt gives."
+				if f.Limited() {
+					msg = fmt.Sprintf("Too many pages from your address: at most %d a minute. Try again in %d seconds; crawlers are welcome at the pace robots.txt gives.",
+						l.perMinute, f.RetryAfterSeconds())
+				}
+				l.ground.StatusPage(w, r, f.Status(), msg)
+				return
+			}
+			a.SetHeaders(w.Header())
+			h.ServeHTTP(w, r)
+		}))
+	})
 }

@@ -355,6 +355,13 @@ func (s *Ground) renderStatus(w http.ResponseWriter, r *http.Request, status int
 	})
 }
 
+// StatusPage answers the short page of status with msg: a refusal an area
+// or the command draws as a page (a per-IP limit's 429, whose headers the
+// caller has set).
+func (s *Ground) StatusPage(w http.ResponseWriter, r *http.Request, status int, msg string) {
+	s.renderStatus(w, r, status, msg)
+}
+
 // Unavailable answers 503 while the catalogue is loading.
 func (s *Ground) Unavailable(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Retry-After", "5")

@@ -49,7 +49,7 @@ func startService(t *testing.T) *service {
 		t.Fatal(err)
 	}
 	db := filepath.Join(dir, "site.db")
-	base, cmd := testbin.Serve(t, bin, "--db", db, "--analytics-snippet", snippet, "--site-search-limit", "1000", "--admin-allow", "127.0.0.1/32")
+	base, cmd := testbin.Serve(t, bin, "--db", db, "--analytics-snippet", snippet, "--site-search-limit", "1000", "--page-limit", "100000", "--admin-allow", "127.0.0.1/32")
 	return &service{base: base, cmd: cmd, bin: bin, db: db}
 }
 

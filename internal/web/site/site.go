@@ -39,6 +39,9 @@ type Config struct {
 	// SitemapPartSize is the most URLs a sitemap part lists; 0 or more
 	// than MaxSitemapPart means MaxSitemapPart.
 	SitemapPartSize int
+	// PagesPerMinute is the per-IP limit of the pages the operator set
+	// (serve's --page-limit), which robots.txt tells crawlers; 0: none.
+	PagesPerMinute int
 }
 
 // Site serves the public pages.
@@ -50,6 +53,7 @@ type Site struct {
 	base     string
 	loaded   loaded
 	partSize int
+	perMin   int // Config.PagesPerMinute
 	cache    pageCache
 	lists    listsCache
 	sitemaps sitemapParts
@@ -74,7 +78,8 @@ func New(cfg Config) (*Site, error) {
 	if cfg.Web == nil || cfg.Catalogue == nil {
 		return nil, fmt.Errorf("site: New needs the web ground and the catalogue")
 	}
-	s := &Site{web: cfg.Web, cat: cfg.Catalogue, urls: cfg.View, base: cfg.Web.BaseURL(), partSize: cfg.SitemapPartSize}
+	s := &Site{web: cfg.Web, cat: cfg.Catalogue, urls: cfg.View, base: cfg.Web.BaseURL(), partSize: cfg.SitemapPartSize,
+		perMin: cfg.PagesPerMinute}
 	if s.partSize <= 0 || s.partSize > MaxSitemapPart {
 		s.partSize = MaxSitemapPart
 	}

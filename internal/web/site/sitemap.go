@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -168,9 +169,19 @@ func xmlHeaders(w http.ResponseWriter) {
 var xmlText = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;", "'", "&apos;").Replace
 
 // robots is GET /robots.txt: everything may be crawled but search results
-// and the API; the sitemap index is named.
+// and the API, at a page a second (Crawl-delay), and a comment says so and
+// gives the per-IP limit past which pages answer 429; the sitemap index is
+// named.
 func (s *Site) robots(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 	w.Header().Set("Cache-Control", "public, max-age=3600")
-	fmt.Fprintf(w, "User-agent: *\nDisallow: /search\nDisallow: /api/\nDisallow: /goto/\nAllow: /\n\nSitemap: %s/sitemap.xml\n", s.base)
+	b := new(strings.Builder)
+	b.WriteString("# Crawlers are welcome: please fetch at most one page a second (Crawl-delay),\n" +
+		"# and start from the sitemap, which lists every perfume, brand and perfumer page.\n")
+	if s.perMin > 0 {
+		fmt.Fprintf(b, "# One address (for IPv6, one /64) may fetch at most %d pages a minute; past that\n"+
+			"# pages answer 429 with Retry-After.\n", s.perMin)
+	}
+	fmt.Fprintf(b, "User-agent: *\nCrawl-delay: 1\nDisallow: /search\nDisallow: /api/\nDisallow: /goto/\nAllow: /\n\nSitemap: %s/sitemap.xml\n", s.base)
+	io.WriteString(w, b.String())
 }

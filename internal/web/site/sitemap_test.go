@@ -113,11 +113,11 @@ func TestSitemapPartsMadeOncePerCatalogue(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pages, err := site.New(site.Config{Web: ground, Catalogue: holder, URLs: view.NewURLs(servetest.BaseURL, nil, nil)})
+	pages, err := site.New(site.Config{Web: ground, Catalogue: holder, View: view.NewBuilder(servetest.BaseURL, nil, nil)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := servetest.NewServer(t, func(c *servetest.Config) { c.Catalogue, c.Pages = holder, web.Join(ground, pages) })
+	h := servetest.NewServer(t, func(c *servetest.Config) { c.Catalogue, c.Pages = holder, server.Join(ground, pages) })
 	first := servetest.Do(t, h, "GET", "/sitemaps/perfumes-1.xml")
 	if first.Code != 200 || first.Body.Len() < 1<<20 {
 		t.Fatalf("perfumes-1.xml = %d, %d bytes", first.Code, first.Body.Len())
