@@ -155,8 +155,10 @@ func TestReadJSONLGzip(t *testing.T) {
 }
 
 func TestReadJSONLEdges(t *testing.T) {
-	long := `{"fragranticaId":2,"name":"Long","brand":"B","gender":"unisex","description":"` +
-		strings.Repeat("x", 200_000) + `"}`
+	// A line of 200 kB whose description, its white space folded, is
+	// within the description's bound.
+	long := `{"fragranticaId":2,"name":"Long","brand":"B","gender":"unisex","description":"x` +
+		strings.Repeat(" ", 200_000) + `x"}`
 	tests := []struct {
 		name      string
 		in        string

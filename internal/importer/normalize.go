@@ -63,6 +63,9 @@ func (im *Importer) normalize(p *catalog.Perfume) string {
 	if p.Description == "" {
 		p.Description = describe(p)
 	}
+	if reason := checkBounds(p); reason != "" {
+		return reason
+	}
 	p.BrandSlug = brandSlug(p.Brand)
 	p.Slug = preferredSlug(p)
 	p.PriceTier = im.tier(p.Brand)
@@ -181,19 +184,23 @@ func preferredSlug(p *catalog.Perfume) string {
 
 func round1(v float64) float64 { return math.Round(v*10) / 10 }
 
-// cleanText trims s and folds every run of white space (including
-// non-breaking spaces) to one space.
+// cleanText drops the characters no text keeps (unsafeRune: controls,
+// bidi overrides), trims s and folds every run of white space (including
+// non-breaking spaces, tabs and newlines) to one space.
 func cleanText(s string) string {
 	if !needsClean(s) {
 		return s
 	}
-	return strings.Join(strings.FieldsFunc(s, unicode.IsSpace), " ")
+	return strings.Join(strings.FieldsFunc(strings.Map(dropUnsafe, s), unicode.IsSpace), " ")
 }
 
 // needsClean is the fast path of cleanText: most fields are already clean.
 func needsClean(s string) bool {
 	prevSpace := true
 	for _, r := range s {
+		if unsafeRune(r) {
+			return true
+		}
 		sp := unicode.IsSpace(r)
 		if sp && (prevSpace || r != ' ') {
 			return true
