@@ -5,9 +5,11 @@
 // - the key: pasted, or chosen from the signed-in developer's keys (whose
 //   secrets the browser holds only if it was given them: a key it does
 //   not hold says "paste it" in the list); a #key=<secret>
-//   fragment (the portal's link after creating a key) fills it and is
-//   removed from the address at once. Keys are kept in localStorage when
-//   the visitor allowed preferences, else in sessionStorage (this tab).
+//   fragment (the portal's link after creating a key) is removed from the
+//   address at once and offered in the page: it fills the field and is
+//   kept only when the visitor says so (a link anyone can send must not
+//   plant a key in the browser). Keys are kept in localStorage when the
+//   visitor allowed preferences, else in sessionStorage (this tab).
 // - the request lives in the address (never the key), updated as the
 //   form changes, so it can be shared as a link;
 // - Send: fetch from the browser to the API with X-API-Key, then the
@@ -135,20 +137,52 @@
     say("Forgotten: this browser holds no key of the playground now.");
   });
 
-  // The portal's link after a key is made: #key=<secret>. Read it, keep
-  // the key, and take it out of the address (and the history) at once.
+  // The portal's link after a key is made: #key=<secret>. Take it out of
+  // the address (and the history) at once, and ask before using or
+  // keeping it: the question names the key's start, the answer is two
+  // buttons in the page (no window.confirm).
+  function offerKey(secret) {
+    var offer = el("div", "notice pg-key-offer");
+    offer.id = "pg-key-offer";
+    offer.setAttribute("role", "group");
+    offer.setAttribute("aria-labelledby", "pg-key-offer-q");
+    var q = el("p", "", "A link gave this page an API key (it starts " + secret.slice(0, 12) +
+      "…). Use it here and keep it in this browser? Only say yes to a key you made yourself.");
+    q.id = "pg-key-offer-q";
+    var use = el("button", "btn", "Use this key");
+    var no = el("button", "btn ghost", "Don't use it");
+    use.type = no.type = "button";
+    use.id = "pg-key-offer-use";
+    no.id = "pg-key-offer-no";
+    var buttons = el("p");
+    buttons.appendChild(use);
+    buttons.appendChild(document.createTextNode(" "));
+    buttons.appendChild(no);
+    offer.appendChild(q);
+    offer.appendChild(buttons);
+    ask.parentNode.insertBefore(offer, ask);
+    use.addEventListener("click", function () {
+      offer.remove();
+      keyInput.value = secret;
+      keep(secret);
+      labelChoices();
+      chooseFor(secret);
+      say("Your new key is in the field. Keep a copy of it somewhere safe: it is not shown again.");
+      keyInput.focus();
+    });
+    no.addEventListener("click", function () {
+      offer.remove();
+      say("The key from the link was not used, nor kept.");
+    });
+    use.focus();
+  }
+  var fromLink = "";
   if (location.hash.indexOf("#key=") === 0) {
-    var fromLink = "";
     try { fromLink = decodeURIComponent(location.hash.slice(5)).trim(); } catch (e) { fromLink = ""; }
     history.replaceState(history.state, "", location.pathname + location.search);
-    if (fromLink) {
-      keyInput.value = fromLink;
-      keep(fromLink);
-      labelChoices();
-      chooseFor(fromLink);
-      say("Your new key is in the field. Keep a copy of it somewhere safe: it is not shown again.");
-    }
-  } else {
+    if (fromLink) offerKey(fromLink);
+  }
+  if (!fromLink) {
     // The first of the developer's keys this browser holds, else the key
     // pasted last.
     var held = heldKeys();

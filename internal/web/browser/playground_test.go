@@ -19,8 +19,9 @@ import (
 )
 
 // playground drives /developer/playground: a new key arrives in the
-// address's fragment (as the portal links it) and leaves the address at
-// once; Send asks the API from the browser and shows the status, the
+// address's fragment (as the portal links it), leaves the address at once
+// and is neither used nor kept until the visitor says so in the page (a
+// link anyone can send must not plant a key); Send asks the API from the browser and shows the status, the
 // rate-limit headers and the JSON; the key is kept for the tab only
 // without consent to preferences; the code the script writes as the form
 // changes is the code the page's Go writes for the same address; and
@@ -33,16 +34,41 @@ func playground(t *testing.T, svc *service) {
 	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
 	key := lines[len(lines)-1]
 	ctx := browser(t)
+	look := photographer(t, "playground")
+	held := func() string {
+		return get(t, ctx, chromedp.Evaluate[string](`sessionStorage.getItem("fds-playground-keys") + "|" + localStorage.getItem("fds-playground-keys")`))
+	}
+	// A key planted by someone else's link: asked about, and refused.
+	planted := "fds_planted0_" + strings.Repeat("x", 30)
+	run(t, ctx, chromedp.Navigate(svc.base+"/developer/playground#key="+url.QueryEscape(planted)), chromedp.WaitVisible(css(`#pg-key-offer`)))
+	if v := get(t, ctx, chromedp.Value(css(`#pg-key`))); v != "" || strings.Contains(held(), planted) {
+		t.Errorf("before the visitor answered, the linked key was used (%q) or kept (%q)", v, held())
+	}
+	if q := get(t, ctx, chromedp.Text(css(`#pg-key-offer`))); !strings.Contains(q, planted[:12]) {
+		t.Errorf("the question does not name the key: %q", q)
+	}
+	look(ctx, "key-offer")
+	run(t, ctx, chromedp.Click(css(`#pg-key-offer-no`)), chromedp.WaitNotPresent(css(`#pg-key-offer`)))
+	if v := get(t, ctx, chromedp.Value(css(`#pg-key`))); v != "" || strings.Contains(held(), planted) {
+		t.Errorf("a refused key was used (%q) or kept (%q)", v, held())
+	}
+
+	// The developer's own new key, from the portal's link: used and kept
+	// once accepted.
 	run(t, ctx, chromedp.Navigate(svc.base+"/developer/playground?endpoint=getPerfume&slug=dior-sauvage#key="+url.QueryEscape(key)),
-		chromedp.WaitVisible(css(`#pg-key-box`)))
+		chromedp.WaitVisible(css(`#pg-key-box`)), chromedp.WaitVisible(css(`#pg-key-offer`)))
 	if loc := get(t, ctx, chromedp.Location()); strings.Contains(loc, "key=") || strings.Contains(loc, key) {
 		t.Errorf("the key stayed in the address: %s", loc)
 	}
+	if strings.Contains(held(), key) {
+		t.Errorf("the key was kept before the visitor accepted it: %q", held())
+	}
+	run(t, ctx, chromedp.Click(css(`#pg-key-offer-use`)), chromedp.WaitNotPresent(css(`#pg-key-offer`)))
 	if v := get(t, ctx, chromedp.Value(css(`#pg-key`))); v != key {
 		t.Errorf("the key field holds %q", v)
 	}
-	if held := get(t, ctx, chromedp.Evaluate[string](`sessionStorage.getItem("fds-playground-keys") + "|" + localStorage.getItem("fds-playground-keys")`)); !strings.Contains(held, key+`"]|null`) {
-		t.Errorf("without consent to preferences the key is kept as %q", held)
+	if h := held(); !strings.Contains(h, key+`"]|null`) {
+		t.Errorf("without consent to preferences the key is kept as %q", h)
 	}
 
 	// Send: the answer, its headers and its body.

@@ -114,7 +114,8 @@ func developerJourney(t *testing.T, svc *service) {
 
 	// The playground, from the page's link: the key arrives in the
 	// fragment; match with two accords answers 200 with rate-limit headers.
-	run(t, ctx, chromedp.Navigate(svc.base+"/developer/playground#key="+key), chromedp.WaitVisible(css(`#pg-key-box`)))
+	run(t, ctx, chromedp.Navigate(svc.base+"/developer/playground#key="+key), chromedp.WaitVisible(css(`#pg-key-box`)),
+		chromedp.Click(css(`#pg-key-offer-use`)), chromedp.WaitNotPresent(css(`#pg-key-offer`)))
 	if v := get(t, ctx, chromedp.Value(css(`#pg-key`))); v != key {
 		t.Errorf("the playground's key field holds %q", v)
 	}
