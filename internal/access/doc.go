@@ -86,7 +86,10 @@
 // Two more signals are patterns of scraping: page_walk, a key walking the
 // perfume list through 50 consecutive pages within 10 minutes, and
 // slug_walk, a key fetching 200 details in ascending slug order within 10
-// minutes (AbuseConfig). A walk survives answers out of order (parallel
+// minutes (AbuseConfig); and feed_walk, a key asking the change feed for
+// 100,000 records within 10 minutes, each page counted at the size it is
+// charged for (Call.Cost: the limiter counts a page of N records as
+// ⌈N/100⌉ requests, AllowN). A walk survives answers out of order (parallel
 // clients), a page fetched again and a few requests of another client of
 // the key; walkStrays requests off it in a row end it. Each key's walks
 // take a few hundred bytes, for at most AbuseConfig.MaxWalkers keys (the
