@@ -123,8 +123,11 @@ func startImages(ctx context.Context, c *serveConfig, store backend, ref *bundle
 		RenderSlots:     *c.imageHost.renderSlots,
 		RenderBudget:    renderBudget(*c.imageHost.renderBudget),
 		MissesPerMinute: *c.imageHost.missesPerMinute, MissBurst: *c.imageHost.missesPerMinute,
-		// The Guard's rule: X-Forwarded-For counts from trusted proxies only.
-		ClientIP: func(r *http.Request) netip.Addr { return access.ClientIP(r, trusted) },
+		// The Guard's rule: X-Forwarded-For counts from trusted proxies only,
+		// and an IPv6 client is its prefix (--ipv6-prefix).
+		ClientIP: func(r *http.Request) netip.Addr {
+			return access.LimitAddr(access.ClientIP(r, trusted), *c.ipv6Prefix)
+		},
 	}, imgStore, holderCatalogue{holder})
 	if err != nil {
 		return nil, err

@@ -98,6 +98,24 @@ func isTrusted(a netip.Addr, trusted []netip.Prefix) bool {
 // one client unless configured otherwise: the /64 a client is given.
 const DefaultIPv6Prefix = 64
 
+// LimitAddr is the address a per-IP limit counts a for: an IPv6 address
+// masked to its prefix of v6Bits bits (the first address of its /64 by
+// default), any other as it is (an IPv4-mapped address as its IPv4), for
+// limits that key on a netip.Addr rather than on AddressKey's text.
+func LimitAddr(a netip.Addr, v6Bits int) netip.Addr {
+	if a = a.Unmap(); !a.Is6() {
+		return a
+	}
+	if v6Bits <= 0 {
+		v6Bits = DefaultIPv6Prefix
+	}
+	if v6Bits >= 128 {
+		return a.WithZone("")
+	}
+	p, _ := a.WithZone("").Prefix(v6Bits)
+	return p.Addr()
+}
+
 // AddressKey is the id a per-IP limit counts the client address ip under:
 // an IPv4 address as it is (an IPv4-mapped IPv6 address as its IPv4), an
 // IPv6 address as its prefix of v6Bits bits ("2001:db8:0:7::/64"; the

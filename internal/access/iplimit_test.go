@@ -6,6 +6,7 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
 	"testing"
 	"time"
 
@@ -196,5 +197,24 @@ func TestFirstClick(t *testing.T) {
 	defer down.Close(ctx)
 	if down.FirstClick(ctx, "192.0.2.1", 7) {
 		t.Error("a limiter that cannot decide counted a click")
+	}
+}
+
+// TestLimitAddr: the address an Addr-keyed per-IP limit counts.
+func TestLimitAddr(t *testing.T) {
+	for _, c := range []struct {
+		ip   string
+		bits int
+		want string
+	}{
+		{"192.0.2.7", 64, "192.0.2.7"},
+		{"::ffff:192.0.2.7", 64, "192.0.2.7"},
+		{"2001:db8:0:7:1:2:3:4", 64, "2001:db8:0:7::"},
+		{"2001:db8:0:7:1:2:3:4", 0, "2001:db8:0:7::"},
+		{"2001:db8:0:7:1:2:3:4", 128, "2001:db8:0:7:1:2:3:4"},
+	} {
+		if got := access.LimitAddr(netip.MustParseAddr(c.ip), c.bits).String(); got != c.want {
+			t.Errorf("LimitAddr(%s, %d) = %s, want %s", c.ip, c.bits, got, c.want)
+		}
 	}
 }
