@@ -32,8 +32,8 @@ type AbuseConfig struct {
 	SlugWalk int
 	// FeedWalk raises feed_walk when one key's change feed pages within
 	// Window of its first ask for this many records (each page counted at
-	// the size it is charged for); default 100,000, some two and a half
-	// walks of the bundled catalogue.
+	// the size it is charged for); default 100,000, a few walks of the
+	// bundled catalogue.
 	FeedWalk int64
 	// FeedEndpoint is the change feed's endpoint name; default
 	// "perfumes.changes".

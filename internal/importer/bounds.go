@@ -9,10 +9,9 @@ import (
 
 // The bounds of a row's text, in characters after cleaning, and of its
 // lists: a row past one is rejected with the field and its bound as the
-// reason. The bundled catalogue's largest are far inside them (a name of
-// 90 characters, a brand of 41, a description of 601, 8 accords, 12 notes
-// a layer, 2 perfumers); they keep a hostile or broken row from making
-// pages and images that cost seconds to draw (a 20,000-character name).
+// reason. Real rows are far inside them; they keep a hostile or broken row
+// from making pages, and bottle images drawn from its name, whose cost
+// grows with its text.
 const (
 	// MaxNameLen bounds a perfume's name and a perfumer's.
 	MaxNameLen = 200

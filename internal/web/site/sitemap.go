@@ -39,8 +39,8 @@ func (l *loaded) since(ix *index.Index) time.Time {
 }
 
 // sitemapParts keeps the sitemap parts of one catalogue as the bytes
-// served: a part is made once per catalogue (some 4.5 MB and 30 ms for
-// 50,000 perfumes), not once per crawler's request. A new catalogue
+// served: a part (up to 50,000 URLs) is made once per catalogue, not once
+// per crawler's request. A new catalogue
 // forgets them all; each is made by its first request, which the others
 // asking for it at the time wait for.
 type sitemapParts struct {
