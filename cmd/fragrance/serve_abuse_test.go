@@ -39,9 +39,9 @@ func TestAbuseFlags(t *testing.T) {
 	store := &auditStore{}
 	c, audit, err = abuseFlagsOf(t, map[string]string{"FRAGRANCE_ABUSE_PAGE_WALK": "30"},
 		"--abuse-window", "5m", "--abuse-limit-hits", "7", "--abuse-many-ips", "9", "--abuse-slug-walk", "120",
-		"--abuse-auto-suspend", "page_walk, Slug_Walk").config(store)
-	want := access.AbuseConfig{Window: 5 * time.Minute, LimitHits: 7, DistinctIPs: 9, PageWalk: 30, SlugWalk: 120,
-		AutoSuspend: []string{"page_walk", "slug_walk"}}
+		"--abuse-feed-walk", "5000", "--abuse-auto-suspend", "page_walk, Slug_Walk, feed_walk").config(store)
+	want := access.AbuseConfig{Window: 5 * time.Minute, LimitHits: 7, DistinctIPs: 9, PageWalk: 30, SlugWalk: 120, FeedWalk: 5000,
+		AutoSuspend: []string{"page_walk", "slug_walk", "feed_walk"}}
 	if err != nil || !reflect.DeepEqual(c, want) {
 		t.Fatalf("set: %+v, %v", c, err)
 	}
@@ -57,6 +57,7 @@ func TestAbuseFlags(t *testing.T) {
 		{[]string{"--abuse-auto-suspend", "scrapers"}, "unknown signal"},
 		{[]string{"--abuse-window", "0s"}, "--abuse-window"},
 		{[]string{"--abuse-page-walk", "0"}, "--abuse-page-walk 0"},
+		{[]string{"--abuse-feed-walk", "0"}, "--abuse-feed-walk 0"},
 		{[]string{"--abuse-many-ips", "-1"}, "--abuse-many-ips -1"},
 	} {
 		if _, _, err := abuseFlagsOf(t, nil, tc.args...).config(struct{}{}); err == nil || !strings.Contains(err.Error(), tc.want) {
@@ -68,6 +69,6 @@ func TestAbuseFlags(t *testing.T) {
 // flagPart is the part of c the flags set: the endpoints and the bound of
 // walkers are not flags.
 func flagPart(c access.AbuseConfig) access.AbuseConfig {
-	c.ListEndpoint, c.DetailEndpoint, c.MaxWalkers = "", "", 0
+	c.ListEndpoint, c.DetailEndpoint, c.FeedEndpoint, c.MaxWalkers = "", "", "", 0
 	return c
 }
