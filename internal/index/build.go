@@ -122,6 +122,7 @@ func (bl *Builder) Index() *Index {
 	var wg sync.WaitGroup
 	wg.Go(b.buildSimilarity)
 	b.buildOrder() // the text index numbers its documents by it
+	wg.Go(b.buildRenown)
 	wg.Go(b.buildText)
 	wg.Go(b.buildBrowse)
 	b.buildLists()

@@ -8,6 +8,7 @@ package index
 
 import (
 	"fmt"
+	"sync"
 	"sync/atomic"
 	"unsafe"
 
@@ -101,6 +102,37 @@ type MatchQuery struct {
 	Gender       catalog.Gender
 	Season, Time string
 	Page, Limit  int
+	// Exclude keeps out every perfume having one of its accords or notes.
+	Exclude Want
+	// Sort is "" (by matchScore) or SortPopular.
+	Sort string
+	// The terms of a description (package describe), each met or not:
+	// Wants, a perfume meeting one when it has any of its accords or
+	// notes, and Prefer's gender, season and time. A query with any
+	// ranks as SortPopular does, its matchScore the share of its terms a
+	// perfume meets.
+	Wants  []Want
+	Prefer Preference
+	// Brand is a brand's slug: only its perfumes.
+	Brand string
+}
+
+// SortPopular ranks a match by the number of wishes or terms a perfume
+// meets, and among those meeting as many, well-known and well-rated
+// perfumes first (ranking.Renown).
+const SortPopular = "popular"
+
+// Want is a scent a description asks for: a perfume meets it when it has
+// any of its accords or notes (names as the catalogue spells them).
+type Want struct{ Accords, Notes []string }
+
+// Preference is the gender, season and time of day a description asks
+// for, each a term a perfume meets or not: the gender equal or unisex,
+// the season its most voted or near it, the time likewise. Empty fields
+// ask nothing.
+type Preference struct {
+	Gender       catalog.Gender
+	Season, Time string
 }
 
 // AccordWant is an accord asked for at a strength 0–100 (callers default
@@ -182,6 +214,17 @@ type Index struct {
 	// neighbours holds the kept similar and dupes lists (neighbours.go),
 	// filled after the build; the only part of an Index that changes.
 	neighbours *neighbours
+
+	// renown is each document's place in the order of ranking.Renown,
+	// larger first (n for the first), and near the seasons and times of
+	// day it is near its most voted (match_ranked.go).
+	renown []uint32
+	near   []uint8
+	exact  struct {
+		once  sync.Once
+		names *exactNames
+	}
+	rankedPool rankedPool
 
 	// brandsKnown lists brands (places in brands) by how well known
 	// they are: their perfumes' rating counts summed, most first.

@@ -57,19 +57,30 @@ func (ix *Index) Match(q MatchQuery) (MatchResult, error) {
 	k, from, p, l := paging(q.Page, q.Limit)
 	res := MatchResult{Page: p, Limit: l, Accords: r.echoAccs, Notes: r.echoNote, Items: []Scored{}}
 	top := newTopK(k)
-	// Every perfume passing is counted, but only one scoring at least the
-	// heap's floor can enter it, so only those get a key (see topK.floor).
-	if len(r.accIDs)+len(r.noteIDs) == 0 {
+	score := keyScore
+	switch {
+	case needsRanked(&q):
+		rq, err := ix.resolveRanked(&q, &r)
+		if err != nil {
+			return MatchResult{}, err
+		}
+		res.Total = ix.matchRanked(&r, &rq, top)
+		terms := rq.terms(&r)
+		score = func(key uint64) float64 { return rankedScore(key, &rq, terms) }
+	case len(r.accIDs)+len(r.noteIDs) == 0:
+		// Every perfume passing is counted, but only one scoring at least
+		// the heap's floor can enter it, so only those get a key (see
+		// topK.floor).
 		res.Total = ix.matchFilters(r.need, r.shares, top)
-	} else {
+	default:
 		res.Total = ix.matchWishes(&r, top)
 	}
 	res.Pages = pages(res.Total, l)
-	ranked := top.sorted()
-	if from < len(ranked) {
-		for _, kd := range ranked[from:] {
+	sorted := top.sorted()
+	if from < len(sorted) {
+		for _, kd := range sorted[from:] {
 			res.Items = append(res.Items, Scored{
-				Entry: &ix.entries[kd.doc], Score: ranking.Score(keyScore(kd.key)),
+				Entry: &ix.entries[kd.doc], Score: ranking.Score(score(kd.key)),
 			})
 		}
 	}

@@ -1,5 +1,7 @@
 package ranking
 
+import "math"
+
 // WeightedRating is a perfume's rating (1–5) weighted by its number of
 // ratings: the Bayesian average of the rating and prior (usually the
 // catalogue's mean rating), as if ConfidenceRatings ratings of prior were
@@ -12,4 +14,15 @@ package ranking
 func WeightedRating(rating float64, ratings int, prior float64) float64 {
 	n := float64(max(ratings, 0))
 	return (n*rating + ConfidenceRatings*prior) / (n + ConfidenceRatings)
+}
+
+// Renown is how far a perfume is known and liked, the order of popular
+// lists (a description's results, match's sort=popular, the
+// recommendations among near-equals): its WeightedRating above the floor
+// of the 1–5 scale, times the logarithm of its number of ratings. A
+// perfume rated well by tens of thousands leads one rated a little
+// better by a few hundred, and one rated badly falls back however many
+// rated it.
+func Renown(rating float64, ratings int, prior float64) float64 {
+	return (WeightedRating(rating, ratings, prior) - 1) * math.Log1p(float64(max(ratings, 0)))
 }

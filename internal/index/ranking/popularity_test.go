@@ -23,3 +23,19 @@ func TestWeightedRating(t *testing.T) {
 		t.Error("at equal counts the better rating must lead")
 	}
 }
+
+func TestRenownPutsKnownWellRatedPerfumesFirst(t *testing.T) {
+	const prior = 3.9
+	known := Renown(4.3, 25000, prior)
+	niche := Renown(4.7, 300, prior)
+	panned := Renown(2.5, 30000, prior)
+	if !(known > niche) {
+		t.Errorf("4.3 by 25,000 (%v) not above 4.7 by 300 (%v)", known, niche)
+	}
+	if !(known > panned) {
+		t.Errorf("4.3 by 25,000 (%v) not above 2.5 by 30,000 (%v)", known, panned)
+	}
+	if Renown(4, 0, prior) != 0 {
+		t.Errorf("an unrated perfume has renown %v, want 0", Renown(4, 0, prior))
+	}
+}
