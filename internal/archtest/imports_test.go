@@ -30,7 +30,7 @@ var (
 	areas = []string{"internal/web/site", "internal/web/docs", "internal/web/portal", "internal/web/dashboard"}
 	// pure packages compute and know nothing of HTTP.
 	pure = []string{"internal/catalog", "internal/apikey", "internal/account", "internal/admin", "internal/usage", "internal/imgstore", "internal/search",
-		"internal/index", "internal/index/ranking", "internal/view", "internal/jsonenc", "internal/importer", "internal/evaluation"}
+		"internal/index", "internal/index/ranking", "internal/view", "internal/jsonenc", "internal/importer", "internal/evaluation", "internal/describe"}
 	// ranking is what ranks perfumes (the similarity formula, the dupes
 	// and line rules, the kept lists' format): only the index ranks, so
 	// only the index imports it, and every surface ranks through it.
