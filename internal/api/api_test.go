@@ -16,6 +16,8 @@ func TestEndpointsGolden(t *testing.T) {
 		{"perfume_similar", "/api/perfumes/dior-sauvage/similar?limit=3"},
 		{"perfume_dupes", "/api/perfumes/creed-aventus/dupes?limit=3"},
 		{"perfume_match", "/api/perfumes/match?accords=woody:40,vanilla&notes=Tonka+Bean&gender=masculine&season=winter&limit=3"},
+		{"perfume_match_described", "/api/perfumes/match?q=vanilla+tobacco+for+winter,+no+oud&limit=3"},
+		{"perfume_match_popular", "/api/perfumes/match?notes=rose,-oud&sort=popular&limit=3"},
 		{"brands", "/api/brands?q=hermes"},
 		{"notes", "/api/notes?limit=3"},
 		{"perfumer_detail", "/api/perfumers/dominique-ropion?limit=2"},

@@ -430,7 +430,9 @@ func (s stampedImages) Stamp() uint64 { return *s.stamp }
 // fields, slices included, and no two queries of this set share a key.
 func TestCacheKeyEveryField(t *testing.T) {
 	base := index.MatchQuery{Accords: []index.AccordWant{{Name: "woody", Strength: 40}}, Notes: []string{"rose"},
-		Gender: "masculine", Season: "winter", Time: "day", Page: 1, Limit: 20}
+		Gender: "masculine", Season: "winter", Time: "day", Page: 1, Limit: 20,
+		Exclude: index.Want{Accords: []string{"sweet"}, Notes: []string{"oud"}}, Sort: "popular",
+		Wants: []index.Want{{Accords: []string{"vanilla"}}}, Prefer: index.Preference{Gender: "feminine", Season: "fall", Time: "night"}, Brand: "dior"}
 	variants := []index.MatchQuery{base}
 	v := reflect.ValueOf(base)
 	for i := range v.NumField() {
@@ -443,6 +445,21 @@ func TestCacheKeyEveryField(t *testing.T) {
 			f.SetInt(f.Int() + 1)
 		case reflect.Slice:
 			f.Set(reflect.MakeSlice(f.Type(), 0, 0))
+		case reflect.Struct: // each of its fields, as a query's
+			for j := range f.NumField() {
+				q := base
+				g := reflect.ValueOf(&q).Elem().Field(i).Field(j)
+				switch g.Kind() {
+				case reflect.String:
+					g.SetString(g.String() + "x")
+				case reflect.Slice:
+					g.Set(reflect.MakeSlice(g.Type(), 0, 0))
+				default:
+					t.Fatalf("field %s.%s of kind %s: extend this test", v.Type().Field(i).Name, f.Type().Field(j).Name, g.Kind())
+				}
+				variants = append(variants, q)
+			}
+			continue
 		default:
 			t.Fatalf("field %s of kind %s: extend this test", v.Type().Field(i).Name, f.Kind())
 		}

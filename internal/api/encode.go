@@ -538,19 +538,20 @@ func appendCountsAnswer(b []byte, cs []index.Count, total, limit int) []byte {
 }
 
 // appendMatchAnswer appends GET /api/perfumes/match: the page of matches
-// and the filters echoed with their canonical names.
-func (en *encoder) appendMatchAnswer(b []byte, q index.MatchQuery, res index.MatchResult) []byte {
+// and the filters echoed with their canonical names (view.EchoMatch), and
+// for a described match the exclusions, brand and words ignored.
+func (en *encoder) appendMatchAnswer(b []byte, e view.MatchEcho, res index.MatchResult) []byte {
 	b = append(b, `{"data":`...)
 	b = en.appendMatches(b, res.Items)
 	b = append(b, `,"filters":{"accords":[`...)
-	for i, a := range res.Accords {
+	for i, a := range e.Accords {
 		if i > 0 {
 			b = append(b, ',')
 		}
 		b = jsonenc.AppendString(b, a.Name)
 	}
 	b = append(b, `],"accordStrengths":{`...)
-	for i, a := range strengthsByName(res.Accords) {
+	for i, a := range strengthsByName(e.Accords) {
 		if i > 0 {
 			b = append(b, ',')
 		}
@@ -559,13 +560,21 @@ func (en *encoder) appendMatchAnswer(b []byte, q index.MatchQuery, res index.Mat
 		b = jsonenc.AppendFloat(b, a.Strength)
 	}
 	b = append(b, `},"notes":`...)
-	b = jsonenc.AppendStrings(b, res.Notes)
+	b = jsonenc.AppendStrings(b, e.Notes)
 	b = append(b, `,"gender":`...)
-	b = jsonenc.AppendOptString(b, string(q.Gender))
+	b = jsonenc.AppendOptString(b, e.Gender)
 	b = append(b, `,"season":`...)
-	b = jsonenc.AppendOptString(b, q.Season)
+	b = jsonenc.AppendOptString(b, e.Season)
 	b = append(b, `,"time":`...)
-	b = jsonenc.AppendOptString(b, q.Time)
+	b = jsonenc.AppendOptString(b, e.Time)
+	if e.Described {
+		b = append(b, `,"excluded":`...)
+		b = jsonenc.AppendStrings(b, e.Excluded)
+		b = append(b, `,"brand":`...)
+		b = jsonenc.AppendOptString(b, e.Brand)
+		b = append(b, `,"ignored":`...)
+		b = jsonenc.AppendStrings(b, e.Ignored)
+	}
 	b = append(b, '}')
 	return appendPaging(b, res.Total, res.Page, res.Pages, res.Limit)
 }

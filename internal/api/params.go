@@ -134,9 +134,10 @@ func (p *params) list(name string) []string {
 }
 
 // accordWants returns match's accords: "woody:40,vanilla" as names with
-// strengths (100 when not given), reporting the items that are not valid.
-func (p *params) accordWants(name string) []index.AccordWant {
-	items := p.list(name)
+// strengths (100 when not given), reporting the items that are not valid,
+// and apart the names excluded with a leading "-" ("-sweet").
+func (p *params) accordWants(name string) ([]index.AccordWant, []string) {
+	items, excluded := p.excluding(name, p.list(name))
 	var out []index.AccordWant
 	for _, item := range items {
 		w, perr := view.ParseAccordWant(item)
@@ -146,7 +147,25 @@ func (p *params) accordWants(name string) []index.AccordWant {
 		}
 		out = append(out, w)
 	}
-	return out
+	return out, excluded
+}
+
+// excluding splits a list into the items wanted and the names of those
+// excluded by a leading "-" (which take no strength).
+func (p *params) excluding(name string, items []string) (wanted, excluded []string) {
+	for _, item := range items {
+		x, ok := strings.CutPrefix(item, "-")
+		if !ok {
+			wanted = append(wanted, item)
+			continue
+		}
+		if x = strings.TrimSpace(x); x == "" || strings.Contains(x, ":") {
+			p.fail(name, "an exclusion is a name after \"-\", without a strength: "+strconv.Quote(item))
+			continue
+		}
+		excluded = append(excluded, x)
+	}
+	return wanted, excluded
 }
 
 // err returns the collected problems, or nil.

@@ -102,35 +102,53 @@ func (a *API) dupePerfumes(w http.ResponseWriter, r *http.Request) error {
 	})
 }
 
-// matchPerfumes is GET /api/perfumes/match: at least one of accords,
-// notes, gender, season and time is required.
+// matchPerfumes is GET /api/perfumes/match: at least one of q, accords,
+// notes, gender, season and time is required. q is a description read by
+// package describe and combined with the other parameters (AND; a
+// parameter given wins over what q says of the same thing); a leading "-"
+// in accords or notes excludes.
 func (a *API) matchPerfumes(w http.ResponseWriter, r *http.Request) error {
 	p := newParams(r.URL)
-	q := index.MatchQuery{
-		Accords: p.accordWants("accords"),
-		Notes:   p.list("notes"),
+	accords, exAccords := p.accordWants("accords")
+	notes, exNotes := p.excluding("notes", p.list("notes"))
+	key := matchKey{Text: p.text("q"), Q: index.MatchQuery{
+		Accords: accords,
+		Notes:   notes,
 		Gender:  catalog.Gender(p.oneOf("gender", view.Genders)),
 		Season:  p.oneOf("season", view.Seasons),
 		Time:    p.oneOf("time", view.Times),
+		Sort:    p.oneOf("sort", view.MatchSorts),
+		Exclude: index.Want{Accords: exAccords, Notes: exNotes},
 		Page:    p.page(),
 		Limit:   p.limit(view.MatchLimit),
-	}
+	}}
 	if err := p.err(); err != nil {
 		return err
 	}
-	if len(q.Accords) == 0 && len(q.Notes) == 0 && q.Gender == "" && q.Season == "" && q.Time == "" {
+	q := key.Q
+	if key.Text == "" && len(q.Accords) == 0 && len(q.Notes) == 0 && q.Gender == "" && q.Season == "" && q.Time == "" {
 		// Nothing to match: every perfume would score alike.
-		p.fail("query", "match needs at least one of accords, notes, gender, season or time (page and limit only page the answer)")
+		p.fail("query", "match needs at least one of q, accords, notes, gender, season or time (page, limit, sort and exclusions only order or narrow the answer)")
 	}
 	if err := p.err(); err != nil {
 		return err
 	}
 	ix := a.cfg.Catalogue.Load()
-	return a.answer(w, r, ix, cacheKey("match", q), func(en *encoder, b []byte) ([]byte, error) {
-		res, err := ix.Match(q)
+	return a.answer(w, r, ix, cacheKey("match", key), func(en *encoder, b []byte) ([]byte, error) {
+		res, echo, err := view.DescribedMatch(ix, key.Text, q)
 		if err != nil {
 			return nil, err
 		}
-		return en.appendMatchAnswer(b, q, res), nil
+		if res.Total == 0 && key.Text != "" {
+			en.counts.emptySearch = search.Fold(key.Text)
+		}
+		return en.appendMatchAnswer(b, echo, res), nil
 	})
+}
+
+// matchKey is a match request as the answer cache keys it: the
+// description as sent and the structured query.
+type matchKey struct {
+	Text string
+	Q    index.MatchQuery
 }

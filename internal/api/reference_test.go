@@ -174,19 +174,26 @@ func checkScoredAnswers(t *testing.T, ix *index.Index, fast *render, rr view.Bui
 		sameBytes(t, "dupes "+slug, refEncode(t, rr.DupeList(e, items, 50)),
 			fastEncode(fast, func(en *encoder, b []byte) []byte { return en.appendDupesAnswer(b, e, items, 50) }))
 	}
-	for _, q := range []index.MatchQuery{
-		{Accords: []index.AccordWant{{Name: "woody", Strength: 40}, {Name: "vanilla", Strength: 100}, {Name: "Woody", Strength: 55.5}},
-			Notes: []string{"tonka bean"}, Gender: catalog.Masculine, Season: "winter", Page: 1, Limit: 50},
-		{Notes: []string{"rose", "oud"}, Time: "night", Page: 2, Limit: 7},
-		{Season: "summer", Page: 1, Limit: 20},
-		{Accords: []index.AccordWant{{Name: "citrus", Strength: 100}}, Page: 1000, Limit: 20},
+	for _, m := range []struct {
+		text string
+		q    index.MatchQuery
+	}{
+		{"", index.MatchQuery{Accords: []index.AccordWant{{Name: "woody", Strength: 40}, {Name: "vanilla", Strength: 100}, {Name: "Woody", Strength: 55.5}},
+			Notes: []string{"tonka bean"}, Gender: catalog.Masculine, Season: "winter", Page: 1, Limit: 50}},
+		{"", index.MatchQuery{Notes: []string{"rose", "oud"}, Time: "night", Page: 2, Limit: 7}},
+		{"", index.MatchQuery{Season: "summer", Page: 1, Limit: 20}},
+		{"", index.MatchQuery{Accords: []index.AccordWant{{Name: "citrus", Strength: 100}}, Page: 1000, Limit: 20}},
+		{"", index.MatchQuery{Notes: []string{"rose"}, Exclude: index.Want{Notes: []string{"oud"}, Accords: []string{"Sweet"}}, Sort: index.SortPopular, Page: 1, Limit: 20}},
+		{"vanilla tobacco for winter, not sweet, by tom ford, zzz", index.MatchQuery{Page: 1, Limit: 20}},
+		{"fresh citrus for the office", index.MatchQuery{Gender: catalog.Masculine, Notes: []string{"bergamot"}, Page: 1, Limit: 10}},
+		{"zzz qqq", index.MatchQuery{Page: 1, Limit: 10}},
 	} {
-		res, err := ix.Match(q)
+		res, echo, err := view.DescribedMatch(ix, m.text, m.q)
 		if err != nil {
 			t.Fatal(err)
 		}
-		sameBytes(t, fmt.Sprintf("match %+v", q), refEncode(t, rr.MatchList(q, res)),
-			fastEncode(fast, func(en *encoder, b []byte) []byte { return en.appendMatchAnswer(b, q, res) }))
+		sameBytes(t, fmt.Sprintf("match %q %+v", m.text, m.q), refEncode(t, rr.MatchList(echo, res)),
+			fastEncode(fast, func(en *encoder, b []byte) []byte { return en.appendMatchAnswer(b, echo, res) }))
 	}
 	c, pg, err := ix.Perfumer("dominique-ropion", 1, 100)
 	if err != nil {

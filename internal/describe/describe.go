@@ -236,3 +236,30 @@ func appendNew(xs []string, x string) []string {
 	}
 	return append(xs, x)
 }
+
+// Apply returns q with what r asks added: its wanted scents as terms
+// (Wants), its exclusions, its brand, and its gender, season and time as
+// terms (Prefer) where q has no filter of that kind: a parameter given
+// explicitly wins over the description.
+func (r *Reading) Apply(q index.MatchQuery) index.MatchQuery {
+	q.Wants = append(q.Wants[:len(q.Wants):len(q.Wants)], r.Wants...)
+	if len(r.Exclude.Accords)+len(r.Exclude.Notes) > 0 {
+		q.Exclude = index.Want{
+			Accords: append(q.Exclude.Accords[:len(q.Exclude.Accords):len(q.Exclude.Accords)], r.Exclude.Accords...),
+			Notes:   append(q.Exclude.Notes[:len(q.Exclude.Notes):len(q.Exclude.Notes)], r.Exclude.Notes...),
+		}
+	}
+	if q.Gender == "" {
+		q.Prefer.Gender = r.Gender
+	}
+	if q.Season == "" {
+		q.Prefer.Season = r.Season
+	}
+	if q.Time == "" {
+		q.Prefer.Time = r.Time
+	}
+	if q.Brand == "" {
+		q.Brand = r.BrandSlug
+	}
+	return q
+}

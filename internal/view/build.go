@@ -1,9 +1,12 @@
 package view
 
 import (
+	"cmp"
 	"math"
+	"slices"
 
 	"github.com/fragrance-data/fragrance/internal/catalog"
+	"github.com/fragrance-data/fragrance/internal/describe"
 	"github.com/fragrance-data/fragrance/internal/index"
 )
 
@@ -198,22 +201,23 @@ func (u Builder) Matches(ss []index.Scored) []Match {
 	return out
 }
 
-// MatchList is the answer of a match query q whose result is res.
-func (u Builder) MatchList(q index.MatchQuery, res index.MatchResult) MatchList {
+// MatchList is the answer of a match whose filters echo e and whose
+// result is res.
+func (u Builder) MatchList(e MatchEcho, res index.MatchResult) MatchList {
 	f := MatchFilters{
-		Accords:         make([]string, len(res.Accords)),
-		AccordStrengths: make(map[string]float64, len(res.Accords)),
-		Notes:           res.Notes,
-		Gender:          OptString(string(q.Gender)),
-		Season:          OptString(q.Season),
-		Time:            OptString(q.Time),
+		Accords:         make([]string, len(e.Accords)),
+		AccordStrengths: make(map[string]float64, len(e.Accords)),
+		Notes:           e.Notes,
+		Gender:          OptString(e.Gender),
+		Season:          OptString(e.Season),
+		Time:            OptString(e.Time),
 	}
-	if f.Notes == nil {
-		f.Notes = []string{}
-	}
-	for i, a := range res.Accords {
+	for i, a := range e.Accords {
 		f.Accords[i] = a.Name
 		f.AccordStrengths[a.Name] = a.Strength
+	}
+	if e.Described {
+		f.DescribedFilters = &DescribedFilters{Excluded: e.Excluded, Brand: OptString(e.Brand), Ignored: e.Ignored}
 	}
 	return MatchList{Data: u.Matches(res.Items), Filters: f, Total: res.Total, Page: res.Page, Pages: res.Pages, Limit: res.Limit}
 }
@@ -245,4 +249,103 @@ func (u Builder) SiteSearch(es []*index.Entry) SiteSearch {
 			Image: u.Image(e.ID), ImageTransparent: u.Transparent(e.ID)}
 	}
 	return out
+}
+
+// MatchEcho is what a match answer's filters echo: the structured
+// filters with their canonical names and, for a described match (one
+// with q, an exclusion or a sort), what the description added, what was
+// excluded, the brand and the words not understood.
+type MatchEcho struct {
+	Accords              []index.AccordWant
+	Notes                []string
+	Gender, Season, Time string
+	Described            bool
+	Excluded             []string
+	Brand                string
+	Ignored              []string
+}
+
+// EchoMatch is the echo of the structured query q (before the reading r
+// was applied; r nil when there is no description), whose result is res,
+// with excluded the canonical names of q's exclusions. described says
+// whether the answer carries the described members.
+func EchoMatch(q index.MatchQuery, res index.MatchResult, r *describe.Reading, excluded []string, described bool) MatchEcho {
+	e := MatchEcho{Accords: res.Accords, Notes: res.Notes, Gender: string(q.Gender), Season: q.Season, Time: q.Time, Described: described}
+	if e.Notes == nil {
+		e.Notes = []string{}
+	}
+	if !described {
+		return e
+	}
+	e.Excluded, e.Ignored = append([]string{}, excluded...), []string{}
+	if r == nil {
+		return e
+	}
+	e.Accords = slices.Clone(e.Accords)
+	for _, a := range r.Accords {
+		if !slices.ContainsFunc(e.Accords, func(w index.AccordWant) bool { return w.Name == a }) {
+			e.Accords = append(e.Accords, index.AccordWant{Name: a, Strength: 100})
+		}
+	}
+	for _, n := range r.Notes {
+		if !slices.Contains(e.Notes, n) {
+			e.Notes = append(slices.Clip(e.Notes), n)
+		}
+	}
+	for _, x := range r.Excluded {
+		if !slices.Contains(e.Excluded, x) {
+			e.Excluded = append(e.Excluded, x)
+		}
+	}
+	e.Gender = cmp.Or(e.Gender, string(r.Gender))
+	e.Season = cmp.Or(e.Season, r.Season)
+	e.Time = cmp.Or(e.Time, r.Time)
+	e.Brand = r.Brand
+	e.Ignored = append(e.Ignored, r.Ignored...)
+	return e
+}
+
+// DescribedMatch runs the structured query q with the description text
+// (none when empty) applied, and returns the result with its echo. A
+// description that understands nothing, with nothing else asked, matches
+// nothing rather than everything.
+func DescribedMatch(ix *index.Index, text string, q index.MatchQuery) (index.MatchResult, MatchEcho, error) {
+	var reading *describe.Reading
+	run := q
+	if text != "" {
+		rd := describe.For(ix).Parse(text)
+		reading, run = &rd, rd.Apply(q)
+	}
+	var res index.MatchResult
+	var err error
+	if reading != nil && !reading.Understood() && len(q.Accords)+len(q.Notes) == 0 && q.Gender == "" && q.Season == "" && q.Time == "" {
+		res = index.MatchResult{Items: []index.Scored{}, Page: q.Page, Limit: q.Limit, Accords: []index.AccordWant{}, Notes: []string{}}
+	} else if res, err = ix.Match(run); err != nil {
+		return res, MatchEcho{}, err
+	}
+	var excluded []string
+	for _, n := range q.Exclude.Accords {
+		c, _ := ix.CanonicalAccord(n)
+		excluded = append(excluded, c)
+	}
+	for _, n := range q.Exclude.Notes {
+		c, _ := ix.CanonicalNote(n)
+		excluded = append(excluded, c)
+	}
+	described := text != "" || q.Sort != "" || len(excluded) > 0
+	return res, EchoMatch(q, res, reading, excluded, described), nil
+}
+
+// Always returns e with the described members, empty where nothing was
+// described: for a surface whose answers always carry them (MCP, whose
+// output schema names them).
+func (e MatchEcho) Always() MatchEcho {
+	e.Described = true
+	if e.Excluded == nil {
+		e.Excluded = []string{}
+	}
+	if e.Ignored == nil {
+		e.Ignored = []string{}
+	}
+	return e
 }

@@ -58,6 +58,8 @@ var (
 	Genders = []string{string(catalog.Masculine), string(catalog.Feminine), string(catalog.Unisex)}
 	Seasons = []string{"winter", "spring", "summer", "fall"}
 	Times   = []string{"day", "night"}
+	// MatchSorts are match's orders besides the default (by matchScore).
+	MatchSorts = []string{index.SortPopular}
 )
 
 // TextTooLong reports whether a free-text parameter (q, search) is longer

@@ -184,6 +184,19 @@ type MatchFilters struct {
 	Gender          *string            `json:"gender"`
 	Season          *string            `json:"season"`
 	Time            *string            `json:"time"`
+	// DescribedFilters is set for a match with a description (q), an
+	// exclusion or a sort; its members appear only then.
+	*DescribedFilters
+}
+
+// DescribedFilters are the filters only a described match echoes.
+type DescribedFilters struct {
+	// Excluded names the accords and notes kept out.
+	Excluded []string `json:"excluded"`
+	// Brand is the brand the description named.
+	Brand *string `json:"brand"`
+	// Ignored lists the words of q not understood.
+	Ignored []string `json:"ignored"`
 }
 
 // MatchList is GET /api/perfumes/match.
