@@ -168,6 +168,12 @@ func exercise(t *testing.T, cs *mcpsdk.ClientSession) {
 	if len(m.Data) != 3 || m.Filters.Gender == nil || *m.Filters.Gender != "masculine" {
 		t.Errorf("match_perfumes: %+v", m)
 	}
+	var described view.MatchList
+	call(t, cs, "match_perfumes", map[string]any{"description": "vanilla tobacco for winter, no oud, blorp", "limit": 5}, &described)
+	if f := described.Filters; len(described.Data) != 5 || f.Season == nil || *f.Season != "winter" || f.DescribedFilters == nil ||
+		!slices.Equal(f.Ignored, []string{"blorp"}) || !slices.Equal(f.Excluded, []string{"Agarwood (Oud)"}) {
+		t.Errorf("match_perfumes with a description: %+v", described)
+	}
 	var r mcp.Resolved
 	call(t, cs, "resolve_perfume", map[string]any{"text": "aventus creed"}, &r)
 	if len(r.Candidates) == 0 || r.Candidates[0].Slug != "creed-aventus" || r.Candidates[0].Score != 1 {
@@ -202,6 +208,9 @@ func exercise(t *testing.T, cs *mcpsdk.ClientSession) {
 	}{
 		{"match_perfumes", map[string]any{"accords": []any{map[string]any{"name": "vanila"}}}, `did you mean "vanilla"`},
 		{"match_perfumes", map[string]any{}, "at least one of"},
+		{"match_perfumes", map[string]any{"description": strings.Repeat("a", 201)}, "at most 200"},
+		{"match_perfumes", map[string]any{"notes": []string{"Rose"}, "sort": "cheapest"}, "sort"},
+		{"match_perfumes", map[string]any{"notes": []string{"Rose"}, "exclude": []string{"vanillla"}}, "did you mean"},
 		{"match_perfumes", map[string]any{"gender": "other"}, "use masculine, feminine, unisex"},
 		{"match_perfumes", map[string]any{"accords": []any{map[string]any{"name": "woody", "strength": 101}}}, "from 0 to 100"},
 		{"get_perfume", map[string]any{"slug": "no-such-perfume"}, "resolve_perfume"},

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -71,12 +72,15 @@ type AccordWant struct {
 
 // MatchInput is match_perfumes' input: at least one field besides limit.
 type MatchInput struct {
+	Description string `json:"description,omitempty" jsonschema:"the perfume wanted, in words, e.g. 'vanilla tobacco for winter', 'fresh citrus for the office for men', 'something smoky but not oud': accords, notes, words for scents (boozy, clean, beachy...), gender, season, time of day, a brand and negations are understood; combined with the other fields, which win where both say the same thing; filters.ignored lists the words not understood"`
 	Accords []AccordWant `json:"accords,omitempty" jsonschema:"accords wanted, up to 20, each with a strength"`
 	Notes   []string     `json:"notes,omitempty" jsonschema:"notes wanted as list_notes spells them, e.g. 'bergamot', up to 20"`
 	Gender  string       `json:"gender,omitempty" jsonschema:"only perfumes of this gender: masculine, feminine or unisex"`
 	Season  string       `json:"season,omitempty" jsonschema:"only perfumes suited to this season: winter, spring, summer or fall"`
 	Time    string       `json:"time,omitempty" jsonschema:"only perfumes suited to this time of day: day or night"`
 	Limit   int          `json:"limit,omitempty" jsonschema:"how many perfumes to return, 1 to 50 (default 20)"`
+	Sort    string       `json:"sort,omitempty" jsonschema:"'popular': perfumes meeting the most wishes first, well-known and well-rated ones leading (a description always ranks so); empty: by matchScore"`
+	Exclude []string     `json:"exclude,omitempty" jsonschema:"accord or note names no result may have, e.g. 'oud', 'sweet'"`
 }
 
 // ResolveInput is resolve_perfume's input.
@@ -219,10 +223,12 @@ func (t *tools) register(s *mcpsdk.Server) {
 			}
 			return u.DupeList(e, items, n), nil
 		})
-	add(s, t, ToolMatch, "Match a scent profile",
-		"Perfumes that fit a profile: accords wanted (with strengths), notes, and optional hard filters gender, season and time "+
-			"of day. Give at least one of them. Names are checked against list_accords and list_notes; an unknown name "+
-			"comes back as an error with suggestions.",
+	add(s, t, ToolMatch, "Match a scent profile or a description",
+		"Perfumes that fit a description in words (\"vanilla tobacco for winter\", \"clean soapy scent for her, no musk\") and/or a "+
+			"profile: accords wanted (with strengths), notes, exclusions, and optional hard filters gender, season and time of day. "+
+			"Give at least one of them. A description ranks perfumes meeting all it asks first, well-known ones leading; "+
+			"filters echoes what it understood and filters.ignored what it did not. Names are checked against list_accords "+
+			"and list_notes; an unknown name comes back as an error with suggestions.",
 		func(ix *index.Index, in MatchInput) (view.MatchList, error) { return matchProfile(ix, u, in) })
 	add(s, t, ToolResolve, "Resolve a perfume name",
 		"Turn a perfume as a person names it (\"aventus creed\", \"the Sauvage by Dior\") into the best catalogue slugs with a "+
@@ -325,17 +331,43 @@ func matchProfile(ix *index.Index, u view.Builder, in MatchInput) (view.MatchLis
 		errs = append(errs, err.Error())
 	}
 	q.Limit = n
-	if len(q.Accords) == 0 && len(q.Notes) == 0 && in.Gender == "" && in.Season == "" && in.Time == "" {
-		errs = append(errs, "give at least one of accords, notes, gender, season or time")
+	desc, err := text("description", in.Description)
+	if err != nil {
+		errs = append(errs, err.Error())
+	}
+	switch s := strings.TrimSpace(in.Sort); {
+	case s == "":
+	case slices.Contains(view.MatchSorts, s):
+		q.Sort = s
+	default:
+		errs = append(errs, fmt.Sprintf("sort: use %s or leave it empty", strings.Join(view.MatchSorts, ", ")))
+	}
+	if len(in.Exclude) > view.MaxListItems {
+		errs = append(errs, fmt.Sprintf("exclude: at most %d", view.MaxListItems))
+	}
+	for _, x := range in.Exclude {
+		x = strings.TrimSpace(x)
+		name, isAccord := ix.CanonicalAccord(x)
+		switch {
+		case x == "":
+			errs = append(errs, "exclude: a name is empty")
+		case isAccord:
+			q.Exclude.Accords = append(q.Exclude.Accords, name)
+		default: // a note, or unknown: the match names it with suggestions
+			q.Exclude.Notes = append(q.Exclude.Notes, x)
+		}
+	}
+	if desc == "" && len(q.Accords) == 0 && len(q.Notes) == 0 && in.Gender == "" && in.Season == "" && in.Time == "" {
+		errs = append(errs, "give at least one of description, accords, notes, gender, season or time")
 	}
 	if len(errs) > 0 {
 		return view.MatchList{}, errors.New(strings.Join(errs, "; "))
 	}
-	res, err := ix.Match(q)
+	res, echo, err := view.DescribedMatch(ix, desc, q)
 	if err != nil {
 		return view.MatchList{}, explain(err, "", "")
 	}
-	return u.MatchList(q, res), nil
+	return u.MatchList(echo.Always(), res), nil
 }
 
 // resolve finds the perfumes a free text names through the search index,
