@@ -100,12 +100,12 @@ func TestMatchSortPopular(t *testing.T) {
 func TestMatchRefusesBadDescriptionParameters(t *testing.T) {
 	h := newServer(t, nil)
 	for target, param := range map[string]string{
-		"/api/perfumes/match?q=" + strings.Repeat("a", 201): "q",
-		"/api/perfumes/match?notes=-":                       "notes",
-		"/api/perfumes/match?accords=-woody:40":             "accords",
-		"/api/perfumes/match?notes=rose&sort=cheapest":      "sort",
+		"/api/perfumes/match?q=" + strings.Repeat("a", 201):   "q",
+		"/api/perfumes/match?notes=-":                         "notes",
+		"/api/perfumes/match?accords=-woody:40":               "accords",
+		"/api/perfumes/match?notes=rose&sort=cheapest":        "sort",
 		"/api/perfumes/match?notes=-vanillla&gender=feminine": "notes",
-		"/api/perfumes/match?notes=-oud":                    "query",
+		"/api/perfumes/match?notes=-oud":                      "query",
 	} {
 		rec := do(t, h, "GET", target)
 		if rec.Code != http.StatusBadRequest {

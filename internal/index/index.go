@@ -220,7 +220,13 @@ type Index struct {
 	// day it is near its most voted (match_ranked.go).
 	renown []uint32
 	near   []uint8
-	exact  struct {
+	// byRenown lists the documents by renown, first first; nearBits are
+	// near's bits as bitmaps (bit i's documents at i*bits.words), for the
+	// popular match (match_popular.go).
+	byRenown []uint32
+	nearBits []uint64
+	popular  popularPool
+	exact    struct {
 		once  sync.Once
 		names *exactNames
 	}

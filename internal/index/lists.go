@@ -227,3 +227,22 @@ func filterCounts(t *search.TextIndex, lx *search.Lexicon, q string, n int, coun
 	}
 	return out
 }
+
+// CanonicalAccord returns the catalogue's spelling of an accord named in
+// any case, accents or punctuation; false when the catalogue lacks it.
+func (ix *Index) CanonicalAccord(name string) (string, bool) {
+	id, ok := ix.accordIDs[search.Fold(name)]
+	if !ok {
+		return "", false
+	}
+	return ix.accordName[id], true
+}
+
+// CanonicalNote is CanonicalAccord for a note.
+func (ix *Index) CanonicalNote(name string) (string, bool) {
+	id, ok := ix.noteIDs[search.Fold(name)]
+	if !ok {
+		return "", false
+	}
+	return ix.noteName[id], true
+}

@@ -64,9 +64,14 @@ func (ix *Index) Match(q MatchQuery) (MatchResult, error) {
 		if err != nil {
 			return MatchResult{}, err
 		}
-		res.Total = ix.matchRanked(&r, &rq, top)
 		terms := rq.terms(&r)
 		score = func(key uint64) float64 { return rankedScore(key, &rq, terms) }
+		if rq.popular {
+			total, ranked := ix.matchPopular(&r, &rq, k)
+			top.h, res.Total = ranked, total // already in order: sorted() keeps it
+			break
+		}
+		res.Total = ix.matchRanked(&r, &rq, top)
 	case len(r.accIDs)+len(r.noteIDs) == 0:
 		// Every perfume passing is counted, but only one scoring at least
 		// the heap's floor can enter it, so only those get a key (see

@@ -72,8 +72,17 @@ func (b *builder) buildRenown() {
 	}
 	slices.SortFunc(recs, func(x, y rec) int { return cmp.Or(cmp.Compare(y.renown, x.renown), cmp.Compare(x.pos, y.pos)) })
 	ix.renown = make([]uint32, n)
+	ix.byRenown = make([]uint32, n)
 	for pos, r := range recs {
 		ix.renown[r.doc] = uint32(n - pos)
+		ix.byRenown[pos] = r.doc
+	}
+	words := (n + matchBlock - 1) / matchBlock * blockWords // as matchBits'
+	ix.nearBits = make([]uint64, 6*words)
+	for d, near := range ix.near {
+		for ; near != 0; near &= near - 1 {
+			ix.nearBits[bits.TrailingZeros8(near)*words+d/64] |= 1 << (d % 64)
+		}
 	}
 }
 
@@ -270,11 +279,11 @@ func (ix *Index) putRankedWork(w *rankedWork) {
 }
 
 // matchRanked pushes into top the perfumes that r and rq select and
-// counts them. A perfume is selected when it passes the hard filters
-// (gender, season, time, brand), has no excluded accord or note, and
-// meets at least one term when any is asked. By matchScore (the default)
-// its key is match's (the fit of the wishes, or of the filters alone);
-// by popularity it is the number of terms met, then ranking.Renown.
+// counts them, for a match by matchScore with an exclusion or a brand
+// (a popular one is matchPopular's). A perfume is selected when it
+// passes the hard filters (gender, season, time, brand), has no excluded
+// accord or note, and meets at least one term when any is asked; its
+// key is match's (the fit of the wishes, or of the filters alone).
 func (ix *Index) matchRanked(r *resolved, rq *rankedQuery, top *topK) int {
 	if rq.brand == -2 {
 		return 0
@@ -383,10 +392,6 @@ func (sc *rankedScan) consider(d uint32) {
 		return
 	}
 	sc.total++
-	if rq.popular {
-		sc.top.push(uint64(met)<<32|uint64(ix.renown[d]), d)
-		return
-	}
 	var fit float64
 	if sc.wishes > 0 {
 		fit = float64(sc.w.sum[d] / sc.wishes)

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/fragrance-data/fragrance/internal/catalog"
+	"github.com/fragrance-data/fragrance/internal/search"
 )
 
 func mustMatch(t *testing.T, ix *Index, q MatchQuery) MatchResult {
@@ -122,4 +123,107 @@ func TestMatchRefusesUnknownExclusionsAndSorts(t *testing.T) {
 	if !errors.As(err, &pe) || len(pe) != 2 || pe[0].Parameter != "sort" || pe[1].Parameter != "notes" {
 		t.Fatalf("err %v: want sort and notes refused", err)
 	}
+}
+
+// TestMatchPopularMatchesReference checks the popular match, bitmaps and
+// all, against a plain reading of its rule on the bundled catalogue: per
+// perfume the terms met, the filters, the exclusions, then terms met and
+// renown.
+func TestMatchPopularMatchesReference(t *testing.T) {
+	ix := realIndex(t)
+	queries := []MatchQuery{
+		{Wants: []Want{{Accords: []string{"vanilla"}, Notes: []string{"Vanilla", "Madagascar Vanilla"}}, {Accords: []string{"tobacco"}}}, Prefer: Preference{Season: "winter"}},
+		{Wants: []Want{{Accords: []string{"citrus"}}, {Accords: []string{"fresh"}}}, Prefer: Preference{Gender: catalog.Masculine, Time: "day"}, Exclude: Want{Accords: []string{"sweet"}}},
+		{Notes: []string{"rose", "oud"}, Sort: SortPopular, Gender: catalog.Feminine},
+		{Prefer: Preference{Season: "summer", Time: "night"}},
+		{Wants: []Want{{Notes: []string{"Saffron"}}}, Brand: "montale"},
+		{Exclude: Want{Notes: []string{"Musk"}}, Sort: SortPopular, Season: "fall"},
+	}
+	for _, q := range queries {
+		q.Page, q.Limit = 2, 7
+		got := mustMatch(t, ix, q)
+		r, err := ix.resolve(q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rq, err := ix.resolveRanked(&q, &r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		type ref struct {
+			doc uint32
+			met int
+		}
+		var all []ref
+		for d := range ix.entries {
+			e := &ix.entries[d]
+			accs := map[uint32]bool{}
+			for _, a := range e.Accords().Slice() {
+				accs[ix.accordIDs[search.Fold(a.Name)]] = true
+			}
+			notes := map[uint32]bool{}
+			p := e.Notes().Pyramid()
+			for _, n := range slices.Concat(p.Top, p.Middle, p.Base, p.Unplaced) {
+				notes[ix.noteIDs[search.Fold(n)]] = true
+			}
+			hasAny := func(as, ns []uint32) bool {
+				return slices.ContainsFunc(as, func(id uint32) bool { return accs[id] }) || slices.ContainsFunc(ns, func(id uint32) bool { return notes[id] })
+			}
+			if hasAny(rq.exclAcc, rq.exclNote) || ix.has[d]&r.need != r.need || (rq.brand >= 0 && ix.brandOf[d] != uint32(rq.brand)) {
+				continue
+			}
+			met, scents := 0, 0
+			for _, id := range r.accIDs {
+				met += b2i(accs[id])
+			}
+			for _, id := range r.noteIDs {
+				met += b2i(notes[id])
+			}
+			for i := range rq.wantAcc {
+				met += b2i(hasAny(rq.wantAcc[i], rq.wantNote[i]))
+			}
+			scents = met
+			asked := len(r.accIDs)+len(r.noteIDs)+len(rq.wantAcc) > 0
+			g := e.Gender()
+			if q.Prefer.Gender != "" {
+				met += b2i(g == q.Prefer.Gender || g == catalog.Unisex)
+			}
+			if q.Prefer.Season != "" {
+				met += b2i(nearOf(e)&(1<<seasonIndex(q.Prefer.Season)) != 0)
+			}
+			if q.Prefer.Time == "day" {
+				met += b2i(nearOf(e)&nearDay != 0)
+			}
+			if q.Prefer.Time == "night" {
+				met += b2i(nearOf(e)&nearNight != 0)
+			}
+			if (asked && scents == 0) || (rq.terms(&r) > 0 && met == 0) {
+				continue
+			}
+			all = append(all, ref{uint32(d), met})
+		}
+		slices.SortFunc(all, func(a, b ref) int {
+			if a.met != b.met {
+				return b.met - a.met
+			}
+			return int(ix.renown[b.doc]) - int(ix.renown[a.doc])
+		})
+		if got.Total != len(all) {
+			t.Errorf("%+v: total %d, want %d", q, got.Total, len(all))
+		}
+		var want []string
+		for _, x := range all[min(7, len(all)):min(14, len(all))] {
+			want = append(want, ix.entries[x.doc].Slug())
+		}
+		if g := slugsOf(got.Items); !slices.Equal(g, want) {
+			t.Errorf("%+v: page 2 %q, want %q", q, g, want)
+		}
+	}
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -72,15 +72,15 @@ type AccordWant struct {
 
 // MatchInput is match_perfumes' input: at least one field besides limit.
 type MatchInput struct {
-	Description string `json:"description,omitempty" jsonschema:"the perfume wanted, in words, e.g. 'vanilla tobacco for winter', 'fresh citrus for the office for men', 'something smoky but not oud': accords, notes, words for scents (boozy, clean, beachy...), gender, season, time of day, a brand and negations are understood; combined with the other fields, which win where both say the same thing; filters.ignored lists the words not understood"`
-	Accords []AccordWant `json:"accords,omitempty" jsonschema:"accords wanted, up to 20, each with a strength"`
-	Notes   []string     `json:"notes,omitempty" jsonschema:"notes wanted as list_notes spells them, e.g. 'bergamot', up to 20"`
-	Gender  string       `json:"gender,omitempty" jsonschema:"only perfumes of this gender: masculine, feminine or unisex"`
-	Season  string       `json:"season,omitempty" jsonschema:"only perfumes suited to this season: winter, spring, summer or fall"`
-	Time    string       `json:"time,omitempty" jsonschema:"only perfumes suited to this time of day: day or night"`
-	Limit   int          `json:"limit,omitempty" jsonschema:"how many perfumes to return, 1 to 50 (default 20)"`
-	Sort    string       `json:"sort,omitempty" jsonschema:"'popular': perfumes meeting the most wishes first, well-known and well-rated ones leading (a description always ranks so); empty: by matchScore"`
-	Exclude []string     `json:"exclude,omitempty" jsonschema:"accord or note names no result may have, e.g. 'oud', 'sweet'"`
+	Description string       `json:"description,omitempty" jsonschema:"the perfume wanted, in words, e.g. 'vanilla tobacco for winter', 'fresh citrus for the office for men', 'something smoky but not oud': accords, notes, words for scents (boozy, clean, beachy...), gender, season, time of day, a brand and negations are understood; combined with the other fields, which win where both say the same thing; filters.ignored lists the words not understood"`
+	Accords     []AccordWant `json:"accords,omitempty" jsonschema:"accords wanted, up to 20, each with a strength"`
+	Notes       []string     `json:"notes,omitempty" jsonschema:"notes wanted as list_notes spells them, e.g. 'bergamot', up to 20"`
+	Gender      string       `json:"gender,omitempty" jsonschema:"only perfumes of this gender: masculine, feminine or unisex"`
+	Season      string       `json:"season,omitempty" jsonschema:"only perfumes suited to this season: winter, spring, summer or fall"`
+	Time        string       `json:"time,omitempty" jsonschema:"only perfumes suited to this time of day: day or night"`
+	Limit       int          `json:"limit,omitempty" jsonschema:"how many perfumes to return, 1 to 50 (default 20)"`
+	Sort        string       `json:"sort,omitempty" jsonschema:"'popular': perfumes meeting the most wishes first, well-known and well-rated ones leading (a description always ranks so); empty: by matchScore"`
+	Exclude     []string     `json:"exclude,omitempty" jsonschema:"accord or note names no result may have, e.g. 'oud', 'sweet'"`
 }
 
 // ResolveInput is resolve_perfume's input.
