@@ -489,6 +489,21 @@ func (e MatchSeason) Valid() bool {
 	}
 }
 
+// Defines values for MatchSort.
+const (
+	MatchSortPopular MatchSort = "popular"
+)
+
+// Valid indicates whether the value is a known member of the MatchSort enum.
+func (e MatchSort) Valid() bool {
+	switch e {
+	case MatchSortPopular:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for MatchTime.
 const (
 	MatchTimeDay   MatchTime = "day"
@@ -501,6 +516,27 @@ func (e MatchTime) Valid() bool {
 	case MatchTimeDay:
 		return true
 	case MatchTimeNight:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for RecommendGender.
+const (
+	RecommendGenderFeminine  RecommendGender = "feminine"
+	RecommendGenderMasculine RecommendGender = "masculine"
+	RecommendGenderUnisex    RecommendGender = "unisex"
+)
+
+// Valid indicates whether the value is a known member of the RecommendGender enum.
+func (e RecommendGender) Valid() bool {
+	switch e {
+	case RecommendGenderFeminine:
+		return true
+	case RecommendGenderMasculine:
+		return true
+	case RecommendGenderUnisex:
 		return true
 	default:
 		return false
@@ -633,6 +669,42 @@ func (e MatchPerfumesParamsTime) Valid() bool {
 	case MatchPerfumesParamsTimeDay:
 		return true
 	case MatchPerfumesParamsTimeNight:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for MatchPerfumesParamsSort.
+const (
+	MatchPerfumesParamsSortPopular MatchPerfumesParamsSort = "popular"
+)
+
+// Valid indicates whether the value is a known member of the MatchPerfumesParamsSort enum.
+func (e MatchPerfumesParamsSort) Valid() bool {
+	switch e {
+	case MatchPerfumesParamsSortPopular:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for RecommendPerfumesParamsGender.
+const (
+	RecommendPerfumesParamsGenderFeminine  RecommendPerfumesParamsGender = "feminine"
+	RecommendPerfumesParamsGenderMasculine RecommendPerfumesParamsGender = "masculine"
+	RecommendPerfumesParamsGenderUnisex    RecommendPerfumesParamsGender = "unisex"
+)
+
+// Valid indicates whether the value is a known member of the RecommendPerfumesParamsGender enum.
+func (e RecommendPerfumesParamsGender) Valid() bool {
+	switch e {
+	case RecommendPerfumesParamsGenderFeminine:
+		return true
+	case RecommendPerfumesParamsGenderMasculine:
+		return true
+	case RecommendPerfumesParamsGenderUnisex:
 		return true
 	default:
 		return false
@@ -860,14 +932,23 @@ type Health struct {
 // HealthStatus ok when ready, starting before.
 type HealthStatus string
 
-// MatchFilters The filters applied, echoed with canonical names; null for a filter not given.
+// MatchFilters The filters applied, echoed with canonical names; null for a filter not given. A described match (with q, an exclusion or sort) adds excluded, brand and ignored; accords, notes, gender, season and time then include what q was understood to ask.
 type MatchFilters struct {
 	// AccordStrengths Accord name → the strength asked for (100 when not given).
 	AccordStrengths map[string]float32 `json:"accordStrengths"`
 
 	// Accords Canonical names of the accords asked for.
-	Accords []string            `json:"accords"`
-	Gender  *MatchFiltersGender `json:"gender"`
+	Accords []string `json:"accords"`
+
+	// Brand The brand q named (only its perfumes are listed); null when none.
+	Brand *string `json:"brand,omitempty"`
+
+	// Excluded Names of the accords and notes excluded (by a leading - or a negation in q).
+	Excluded *[]string           `json:"excluded,omitempty"`
+	Gender   *MatchFiltersGender `json:"gender"`
+
+	// Ignored The words of q not understood, in order (folded: lowercase, without accents).
+	Ignored *[]string `json:"ignored,omitempty"`
 
 	// Notes Canonical names of the notes asked for.
 	Notes  []string            `json:"notes"`
@@ -915,7 +996,7 @@ type MatchItem struct {
 type MatchList struct {
 	Data []MatchItem `json:"data"`
 
-	// Filters The filters applied, echoed with canonical names; null for a filter not given.
+	// Filters The filters applied, echoed with canonical names; null for a filter not given. A described match (with q, an exclusion or sort) adds excluded, brand and ignored; accords, notes, gender, season and time then include what q was understood to ask.
 	Filters MatchFilters `json:"filters"`
 
 	// Limit The effective limit, after clamping to the maximum.
@@ -1230,6 +1311,65 @@ type Ranked struct {
 	Score float32 `json:"score"`
 }
 
+// RecommendList defines model for RecommendList.
+type RecommendList struct {
+	Data  []Recommendation `json:"data"`
+	Limit int              `json:"limit"`
+	Page  int              `json:"page"`
+	Pages int              `json:"pages"`
+
+	// Source The liked perfumes, in the order given.
+	Source []SourceRef `json:"source"`
+
+	// Total How many perfumes are close to the taste at all.
+	Total int `json:"total"`
+}
+
+// RecommendReason What a recommendation shares with one liked perfume.
+type RecommendReason struct {
+	// Accords The accords it shares with that perfume, with its own strengths, strongest first.
+	Accords []Accord `json:"accords"`
+
+	// Notes The notes it shares with that perfume, in pyramid order.
+	Notes []string `json:"notes"`
+
+	// Perfume The perfume the results are relative to.
+	Perfume SourceRef `json:"perfume"`
+}
+
+// Recommendation A perfume recommended for a taste: a match item with its transparent image and its reasons.
+type Recommendation struct {
+	Accords []Accord `json:"accords"`
+	Brand   string   `json:"brand"`
+
+	// Id Slug identifier, used as {slug} in paths.
+	//
+	// Examples: dior-sauvage
+	Id string `json:"id"`
+
+	// Image JPEG bottle image (about 20–30 KB), always available: /img/perfume/<numeric id>.jpg?v=<version>; the version changes when the image does.
+	Image string `json:"image"`
+
+	// ImageTransparent Transparent-background WebP: /img/perfume-nobg/<numeric id>.webp (404 until processed).
+	ImageTransparent string `json:"imageTransparent"`
+
+	// MatchScore 0–100, how close the perfume is to the taste (100 = closest); at most one decimal.
+	MatchScore float32 `json:"matchScore"`
+	Name       string  `json:"name"`
+
+	// Rating Mean rating on 0–5 (votes are 1–5), two decimals at most; null when unknown.
+	Rating *float32 `json:"rating"`
+
+	// RatingCount Number of rating votes.
+	RatingCount int `json:"ratingCount"`
+
+	// Reasons What it shares with which liked perfume, the liked perfumes sharing the most first (at most three).
+	Reasons []RecommendReason `json:"reasons"`
+
+	// Slug Equal to id (clients use either as the {slug} path segment).
+	Slug string `json:"slug"`
+}
+
 // Seasons Share of season votes, each 0–100.
 type Seasons struct {
 	// Fall Vote share, 0–100.
@@ -1447,8 +1587,14 @@ type MatchLimit = int
 // MatchNotes defines model for MatchNotes.
 type MatchNotes = string
 
+// MatchQ defines model for MatchQ.
+type MatchQ = string
+
 // MatchSeason defines model for MatchSeason.
 type MatchSeason string
+
+// MatchSort defines model for MatchSort.
+type MatchSort string
 
 // MatchTime defines model for MatchTime.
 type MatchTime string
@@ -1473,6 +1619,21 @@ type PerfumerSlug = string
 
 // PerfumesLimit defines model for PerfumesLimit.
 type PerfumesLimit = int
+
+// RecommendAvoid defines model for RecommendAvoid.
+type RecommendAvoid = string
+
+// RecommendDisliked defines model for RecommendDisliked.
+type RecommendDisliked = string
+
+// RecommendGender defines model for RecommendGender.
+type RecommendGender string
+
+// RecommendLiked defines model for RecommendLiked.
+type RecommendLiked = string
+
+// RecommendLimit defines model for RecommendLimit.
+type RecommendLimit = int
 
 // SimilarLimit defines model for SimilarLimit.
 type SimilarLimit = int
@@ -1599,10 +1760,13 @@ type PerfumeChangesParams struct {
 
 // MatchPerfumesParams defines parameters for MatchPerfumes.
 type MatchPerfumesParams struct {
-	// Accords Comma-separated accord names, each optionally followed by :strength (0–100, default 100), e.g. woody:40,vanilla. Soft: they score, and a perfume must share at least one accord or note to appear. At most 20 items and 1000 characters; an unknown name, an empty name or a strength outside 0–100 answers 400 (unknown names with did-you-mean suggestions in detail).
+	// Q A description in words, e.g. "vanilla tobacco for winter", "fresh citrus for the office, for men", "something smoky but not oud". Understood: every accord and note of the catalogue (case, accents, plurals, multi-word names; "tonka" is Tonka Bean, "oud" Agarwood (Oud), and a note brings the notes named after it), words people use for scents (boozy, gourmand, clean, soapy, beachy, smoky, powdery, woodsy, citrusy, creamy, fresh …), gender ("for men", "for her", "unisex" …), season ("winter", "cold weather", "fall", "hot days" …), time ("office", "date night", "evening" …), a brand ("dior vanilla"), and negations ("no oud", "without vanilla", "not sweet") as exclusions; filler words ("perfume", "something", "for" …) are dropped. Combined with the other parameters (AND); a parameter given explicitly wins over what q says of the same thing. Described scents, gender, season and time are terms a perfume meets or not (a scent by any of its accords or notes, the gender equal or unisex, the season or time its most voted or near it): perfumes meeting every term come first, well-known and well-rated ones leading, then partial matches; matchScore is the share of the terms met. A brand named is a filter. filters echoes what was understood, and filters.ignored the words that were not; a q understanding nothing, with nothing else asked, answers an empty list. At most 200 characters (over: 400).
+	Q *MatchQ `form:"q,omitempty" json:"q,omitempty"`
+
+	// Accords Comma-separated accord names, each optionally followed by :strength (0–100, default 100), e.g. woody:40,vanilla. A leading - excludes an accord (-sweet: no perfume having it appears; no strength). Soft: they score, and a perfume must share at least one accord or note to appear. At most 20 items and 1000 characters; an unknown name, an empty name or a strength outside 0–100 answers 400 (unknown names with did-you-mean suggestions in detail).
 	Accords *MatchAccords `form:"accords,omitempty" json:"accords,omitempty"`
 
-	// Notes Comma-separated note names, e.g. Tonka Bean,Lavender. Soft, like accords. At most 20 items and 1000 characters; an unknown name answers 400 with suggestions.
+	// Notes Comma-separated note names, e.g. Tonka Bean,Lavender; a leading - excludes (-oud: no perfume having the note appears). Soft, like accords. At most 20 items and 1000 characters; an unknown name answers 400 with suggestions.
 	Notes *MatchNotes `form:"notes,omitempty" json:"notes,omitempty"`
 
 	// Gender Hard filter: only perfumes for this audience (case-insensitive; anything else is 400).
@@ -1613,6 +1777,9 @@ type MatchPerfumesParams struct {
 
 	// Time Hard filter: only perfumes with at least half of the day/night votes for this time (case-insensitive; anything else is 400).
 	Time *MatchPerfumesParamsTime `form:"time,omitempty" json:"time,omitempty"`
+
+	// Sort popular: perfumes meeting the most accords and notes asked first, and among them well-known, well-rated ones (a rating weighted by its number of ratings, times the log of that number), with matchScore the share of the wishes met. Without it, matches are ordered by matchScore as before. A match with q always ranks this way.
+	Sort *MatchPerfumesParamsSort `form:"sort,omitempty" json:"sort,omitempty"`
 
 	// Page Page number, 1-based; default 1. A page past the last answers 200 with empty data. Not a positive whole number, or above 1,000,000: 400.
 	Page *Page `form:"page,omitempty" json:"page,omitempty"`
@@ -1629,6 +1796,33 @@ type MatchPerfumesParamsSeason string
 
 // MatchPerfumesParamsTime defines parameters for MatchPerfumes.
 type MatchPerfumesParamsTime string
+
+// MatchPerfumesParamsSort defines parameters for MatchPerfumes.
+type MatchPerfumesParamsSort string
+
+// RecommendPerfumesParams defines parameters for RecommendPerfumes.
+type RecommendPerfumesParams struct {
+	// Liked Required: the slugs of 1 to 10 perfumes liked, comma-separated, e.g. creed-aventus,parfums-de-marly-layton. Unknown slugs (here or in disliked) answer 404 naming them all.
+	Liked RecommendLiked `form:"liked" json:"liked"`
+
+	// Disliked The slugs of up to 10 perfumes disliked, comma-separated: recommendations move away from what they are like. Never recommended themselves.
+	Disliked *RecommendDisliked `form:"disliked,omitempty" json:"disliked,omitempty"`
+
+	// Avoid Accord or note names never to include, comma-separated (e.g. oud,sweet): no perfume having one is recommended. An unknown name answers 400 with suggestions.
+	Avoid *RecommendAvoid `form:"avoid,omitempty" json:"avoid,omitempty"`
+
+	// Gender Only perfumes of this gender or unisex (case-insensitive; anything else is 400).
+	Gender *RecommendPerfumesParamsGender `form:"gender,omitempty" json:"gender,omitempty"`
+
+	// Page Page number, 1-based; default 1. A page past the last answers 200 with empty data. Not a positive whole number, or above 1,000,000: 400.
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// Limit Recommendations per page: default 10, maximum 50. A value above 50 is clamped to 50 (never refused) and the effective value is echoed as limit; a value that is not a positive whole number answers 400.
+	Limit *RecommendLimit `form:"limit,omitempty" json:"limit,omitempty"`
+}
+
+// RecommendPerfumesParamsGender defines parameters for RecommendPerfumes.
+type RecommendPerfumesParamsGender string
 
 // DupePerfumesParams defines parameters for DupePerfumes.
 type DupePerfumesParams struct {
@@ -1873,12 +2067,19 @@ type ClientInterface interface {
 	// Corresponds with GET /api/perfumes/changes (the `PerfumeChanges` operationId).
 	PerfumeChanges(ctx context.Context, params *PerfumeChangesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// MatchPerfumes Match perfumes to a profile
+	// MatchPerfumes Match perfumes to a profile or a description
 	//
-	// gender, season and time are hard filters combined with AND; accords (name[:strength]) and notes are soft: they score, and a perfume must share at least one of them to appear. Ordered by matchScore (how well the perfume fits the profile, 0–100). With no accords and no notes the filters alone apply, ordered by how strongly the perfume fits the season/time, then rating count. At least one of accords, notes, gender, season and time is required: without any, 400 invalid_parameter (parameter query), since every perfume would score alike. This literal path is a separate endpoint from /api/perfumes/{slug}.
+	// gender, season and time are hard filters combined with AND; accords (name[:strength]) and notes are soft: they score, and a perfume must share at least one of them to appear. Ordered by matchScore (how well the perfume fits the profile, 0–100). With no accords and no notes the filters alone apply, ordered by how strongly the perfume fits the season/time, then rating count. q describes the perfume in words and ranks by the terms met, well-known perfumes first (see q); sort=popular ranks a structured match the same way; a leading - in accords or notes excludes. At least one of q, accords, notes, gender, season and time is required: without any, 400 invalid_parameter (parameter query), since every perfume would score alike. This literal path is a separate endpoint from /api/perfumes/{slug}.
 	//
 	// Corresponds with GET /api/perfumes/match (the `MatchPerfumes` operationId).
 	MatchPerfumes(ctx context.Context, params *MatchPerfumesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// RecommendPerfumes Recommendations from a taste
+	//
+	// Perfumes close to what the liked perfumes share (the accord cosine and note overlap of similar, against the sum of the liked perfumes' profiles less half the disliked ones'), away from the disliked ones; never a liked or disliked perfume, never one having an avoided accord or note; at most half of a page from one brand while other perfumes remain; well-known perfumes lead among those within a point of each other. Each item says what it shares with which liked perfume (reasons). Unknown slugs answer 404 naming them. This literal path is a separate endpoint from /api/perfumes/{slug}.
+	//
+	// Corresponds with GET /api/perfumes/recommend (the `RecommendPerfumes` operationId).
+	RecommendPerfumes(ctx context.Context, params *RecommendPerfumesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetPerfume Full perfume details
 	//
@@ -2105,13 +2306,30 @@ func (c *RawClient) PerfumeChanges(ctx context.Context, params *PerfumeChangesPa
 	return c.Client.Do(req)
 }
 
-// MatchPerfumes Match perfumes to a profile
+// MatchPerfumes Match perfumes to a profile or a description
 //
-// gender, season and time are hard filters combined with AND; accords (name[:strength]) and notes are soft: they score, and a perfume must share at least one of them to appear. Ordered by matchScore (how well the perfume fits the profile, 0–100). With no accords and no notes the filters alone apply, ordered by how strongly the perfume fits the season/time, then rating count. At least one of accords, notes, gender, season and time is required: without any, 400 invalid_parameter (parameter query), since every perfume would score alike. This literal path is a separate endpoint from /api/perfumes/{slug}.
+// gender, season and time are hard filters combined with AND; accords (name[:strength]) and notes are soft: they score, and a perfume must share at least one of them to appear. Ordered by matchScore (how well the perfume fits the profile, 0–100). With no accords and no notes the filters alone apply, ordered by how strongly the perfume fits the season/time, then rating count. q describes the perfume in words and ranks by the terms met, well-known perfumes first (see q); sort=popular ranks a structured match the same way; a leading - in accords or notes excludes. At least one of q, accords, notes, gender, season and time is required: without any, 400 invalid_parameter (parameter query), since every perfume would score alike. This literal path is a separate endpoint from /api/perfumes/{slug}.
 //
 // Corresponds with GET /api/perfumes/match (the `MatchPerfumes` operationId).
 func (c *RawClient) MatchPerfumes(ctx context.Context, params *MatchPerfumesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewMatchPerfumesRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// RecommendPerfumes Recommendations from a taste
+//
+// Perfumes close to what the liked perfumes share (the accord cosine and note overlap of similar, against the sum of the liked perfumes' profiles less half the disliked ones'), away from the disliked ones; never a liked or disliked perfume, never one having an avoided accord or note; at most half of a page from one brand while other perfumes remain; well-known perfumes lead among those within a point of each other. Each item says what it shares with which liked perfume (reasons). Unknown slugs answer 404 naming them. This literal path is a separate endpoint from /api/perfumes/{slug}.
+//
+// Corresponds with GET /api/perfumes/recommend (the `RecommendPerfumes` operationId).
+func (c *RawClient) RecommendPerfumes(ctx context.Context, params *RecommendPerfumesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewRecommendPerfumesRequest(c.Server, params)
 	if err != nil {
 		return nil, err
 	}
@@ -2935,6 +3153,18 @@ func NewMatchPerfumesRequest(server string, params *MatchPerfumesParams) (*http.
 		// per the OpenAPI spec (e.g. "color=blue,black,brown").
 		var rawQueryFragments []string
 
+		if params.Q != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "q", *params.Q, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
 		if params.Accords != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "accords", *params.Accords, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
@@ -2986,6 +3216,128 @@ func NewMatchPerfumesRequest(server string, params *MatchPerfumesParams) (*http.
 		if params.Time != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "time", *params.Time, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Sort != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "sort", *params.Sort, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Page != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "page", *params.Page, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewRecommendPerfumesRequest constructs an http.Request for the RecommendPerfumes method
+func NewRecommendPerfumesRequest(server string, params *RecommendPerfumesParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/perfumes/recommend")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "liked", params.Liked, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if params.Disliked != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "disliked", *params.Disliked, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Avoid != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "avoid", *params.Avoid, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Gender != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "gender", *params.Gender, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
 				return nil, err
 			} else {
 				for _, qp := range strings.Split(queryFrag, "&") {
@@ -3705,14 +4057,23 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /api/perfumes/changes (the `PerfumeChanges` operationId).
 	PerfumeChangesWithResponse(ctx context.Context, params *PerfumeChangesParams, reqEditors ...RequestEditorFn) (*PerfumeChangesResponse, error)
 
-	// MatchPerfumesWithResponse Match perfumes to a profile
+	// MatchPerfumesWithResponse Match perfumes to a profile or a description
 	//
-	// gender, season and time are hard filters combined with AND; accords (name[:strength]) and notes are soft: they score, and a perfume must share at least one of them to appear. Ordered by matchScore (how well the perfume fits the profile, 0–100). With no accords and no notes the filters alone apply, ordered by how strongly the perfume fits the season/time, then rating count. At least one of accords, notes, gender, season and time is required: without any, 400 invalid_parameter (parameter query), since every perfume would score alike. This literal path is a separate endpoint from /api/perfumes/{slug}.
+	// gender, season and time are hard filters combined with AND; accords (name[:strength]) and notes are soft: they score, and a perfume must share at least one of them to appear. Ordered by matchScore (how well the perfume fits the profile, 0–100). With no accords and no notes the filters alone apply, ordered by how strongly the perfume fits the season/time, then rating count. q describes the perfume in words and ranks by the terms met, well-known perfumes first (see q); sort=popular ranks a structured match the same way; a leading - in accords or notes excludes. At least one of q, accords, notes, gender, season and time is required: without any, 400 invalid_parameter (parameter query), since every perfume would score alike. This literal path is a separate endpoint from /api/perfumes/{slug}.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /api/perfumes/match (the `MatchPerfumes` operationId).
 	MatchPerfumesWithResponse(ctx context.Context, params *MatchPerfumesParams, reqEditors ...RequestEditorFn) (*MatchPerfumesResponse, error)
+
+	// RecommendPerfumesWithResponse Recommendations from a taste
+	//
+	// Perfumes close to what the liked perfumes share (the accord cosine and note overlap of similar, against the sum of the liked perfumes' profiles less half the disliked ones'), away from the disliked ones; never a liked or disliked perfume, never one having an avoided accord or note; at most half of a page from one brand while other perfumes remain; well-known perfumes lead among those within a point of each other. Each item says what it shares with which liked perfume (reasons). Unknown slugs answer 404 naming them. This literal path is a separate endpoint from /api/perfumes/{slug}.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/perfumes/recommend (the `RecommendPerfumes` operationId).
+	RecommendPerfumesWithResponse(ctx context.Context, params *RecommendPerfumesParams, reqEditors ...RequestEditorFn) (*RecommendPerfumesResponse, error)
 
 	// GetPerfumeWithResponse Full perfume details
 	//
@@ -5343,6 +5704,206 @@ func (r MatchPerfumesResponse) ContentType() string {
 	return ""
 }
 
+// RecommendPerfumesResponse200Headers the declared response headers of an HTTP 200 response for RecommendPerfumes
+type RecommendPerfumesResponse200Headers struct {
+	AccessControlAllowOrigin string
+	RateLimit                *string
+	RateLimitPolicy          *string
+	XAPIVersion              string
+	XRateLimitLimit          *int
+	XRateLimitRemaining      *int
+	XRateLimitReset          *int
+	XRequestId               string
+}
+
+// RecommendPerfumesResponse400Headers the declared response headers of an HTTP 400 response for RecommendPerfumes
+type RecommendPerfumesResponse400Headers struct {
+	AccessControlAllowOrigin string
+	RateLimit                *string
+	RateLimitPolicy          *string
+	XAPIVersion              string
+	XRateLimitLimit          *int
+	XRateLimitRemaining      *int
+	XRateLimitReset          *int
+	XRequestId               string
+}
+
+// RecommendPerfumesResponse401Headers the declared response headers of an HTTP 401 response for RecommendPerfumes
+type RecommendPerfumesResponse401Headers struct {
+	AccessControlAllowOrigin string
+	XAPIVersion              string
+	XRequestId               string
+}
+
+// RecommendPerfumesResponse403Headers the declared response headers of an HTTP 403 response for RecommendPerfumes
+type RecommendPerfumesResponse403Headers struct {
+	AccessControlAllowOrigin string
+	XAPIVersion              string
+	XRequestId               string
+}
+
+// RecommendPerfumesResponse404Headers the declared response headers of an HTTP 404 response for RecommendPerfumes
+type RecommendPerfumesResponse404Headers struct {
+	AccessControlAllowOrigin string
+	RateLimit                *string
+	RateLimitPolicy          *string
+	XAPIVersion              string
+	XRateLimitLimit          *int
+	XRateLimitRemaining      *int
+	XRateLimitReset          *int
+	XRequestId               string
+}
+
+// RecommendPerfumesResponse405Headers the declared response headers of an HTTP 405 response for RecommendPerfumes
+type RecommendPerfumesResponse405Headers struct {
+	Allow       string
+	XAPIVersion string
+	XRequestId  string
+}
+
+// RecommendPerfumesResponse429Headers the declared response headers of an HTTP 429 response for RecommendPerfumes
+type RecommendPerfumesResponse429Headers struct {
+	AccessControlAllowOrigin string
+	RateLimit                *string
+	RateLimitPolicy          *string
+	RetryAfter               int
+	XAPIVersion              string
+	XRateLimitLimit          *int
+	XRateLimitRemaining      *int
+	XRateLimitReset          *int
+	XRequestId               string
+}
+
+// RecommendPerfumesResponse500Headers the declared response headers of an HTTP 500 response for RecommendPerfumes
+type RecommendPerfumesResponse500Headers struct {
+	AccessControlAllowOrigin string
+	XAPIVersion              string
+	XRequestId               string
+}
+
+// RecommendPerfumesResponse503Headers the declared response headers of an HTTP 503 response for RecommendPerfumes
+type RecommendPerfumesResponse503Headers struct {
+	AccessControlAllowOrigin string
+	RetryAfter               *int
+	XAPIVersion              string
+	XRequestId               string
+}
+
+type RecommendPerfumesResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *RecommendList
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON405 the response for an HTTP 405 `application/problem+json` response
+	ApplicationproblemJSON405 *MethodNotAllowed
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *InternalError
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *RecommendPerfumesResponse200Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *RecommendPerfumesResponse400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *RecommendPerfumesResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *RecommendPerfumesResponse403Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *RecommendPerfumesResponse404Headers
+	// Headers405 the parsed response headers for an HTTP 405 response
+	Headers405 *RecommendPerfumesResponse405Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *RecommendPerfumesResponse429Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *RecommendPerfumesResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *RecommendPerfumesResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r RecommendPerfumesResponse) GetJSON200() *RecommendList {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r RecommendPerfumesResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r RecommendPerfumesResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r RecommendPerfumesResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r RecommendPerfumesResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON405 returns the response for an HTTP 405 `application/problem+json` response
+func (r RecommendPerfumesResponse) GetApplicationproblemJSON405() *MethodNotAllowed {
+	return r.ApplicationproblemJSON405
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r RecommendPerfumesResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r RecommendPerfumesResponse) GetApplicationproblemJSON500() *InternalError {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r RecommendPerfumesResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r RecommendPerfumesResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r RecommendPerfumesResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r RecommendPerfumesResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r RecommendPerfumesResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // GetPerfumeResponse200Headers the declared response headers of an HTTP 200 response for GetPerfume
 type GetPerfumeResponse200Headers struct {
 	AccessControlAllowOrigin string
@@ -6954,9 +7515,9 @@ func (c *ClientWithResponses) PerfumeChangesWithResponse(ctx context.Context, pa
 	return ParsePerfumeChangesResponse(rsp)
 }
 
-// MatchPerfumesWithResponse Match perfumes to a profile
+// MatchPerfumesWithResponse Match perfumes to a profile or a description
 //
-// gender, season and time are hard filters combined with AND; accords (name[:strength]) and notes are soft: they score, and a perfume must share at least one of them to appear. Ordered by matchScore (how well the perfume fits the profile, 0–100). With no accords and no notes the filters alone apply, ordered by how strongly the perfume fits the season/time, then rating count. At least one of accords, notes, gender, season and time is required: without any, 400 invalid_parameter (parameter query), since every perfume would score alike. This literal path is a separate endpoint from /api/perfumes/{slug}.
+// gender, season and time are hard filters combined with AND; accords (name[:strength]) and notes are soft: they score, and a perfume must share at least one of them to appear. Ordered by matchScore (how well the perfume fits the profile, 0–100). With no accords and no notes the filters alone apply, ordered by how strongly the perfume fits the season/time, then rating count. q describes the perfume in words and ranks by the terms met, well-known perfumes first (see q); sort=popular ranks a structured match the same way; a leading - in accords or notes excludes. At least one of q, accords, notes, gender, season and time is required: without any, 400 invalid_parameter (parameter query), since every perfume would score alike. This literal path is a separate endpoint from /api/perfumes/{slug}.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -6967,6 +7528,21 @@ func (c *ClientWithResponses) MatchPerfumesWithResponse(ctx context.Context, par
 		return nil, err
 	}
 	return ParseMatchPerfumesResponse(rsp)
+}
+
+// RecommendPerfumesWithResponse Recommendations from a taste
+//
+// Perfumes close to what the liked perfumes share (the accord cosine and note overlap of similar, against the sum of the liked perfumes' profiles less half the disliked ones'), away from the disliked ones; never a liked or disliked perfume, never one having an avoided accord or note; at most half of a page from one brand while other perfumes remain; well-known perfumes lead among those within a point of each other. Each item says what it shares with which liked perfume (reasons). Unknown slugs answer 404 naming them. This literal path is a separate endpoint from /api/perfumes/{slug}.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/perfumes/recommend (the `RecommendPerfumes` operationId).
+func (c *ClientWithResponses) RecommendPerfumesWithResponse(ctx context.Context, params *RecommendPerfumesParams, reqEditors ...RequestEditorFn) (*RecommendPerfumesResponse, error) {
+	rsp, err := c.RecommendPerfumes(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseRecommendPerfumesResponse(rsp)
 }
 
 // GetPerfumeWithResponse Full perfume details
@@ -10384,6 +10960,461 @@ func ParseMatchPerfumesResponse(rsp *http.Response) (*MatchPerfumesResponse, err
 		response.Headers500 = &headers
 	case rsp.StatusCode == 503:
 		var headers MatchPerfumesResponse503Headers
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-API-Version"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-API-Version", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XAPIVersion = value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseRecommendPerfumesResponse parses an HTTP response from a RecommendPerfumesWithResponse call
+func ParseRecommendPerfumesResponse(rsp *http.Response) (*RecommendPerfumesResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &RecommendPerfumesResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest RecommendList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 405:
+		var dest MethodNotAllowed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON405 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers RecommendPerfumesResponse200Headers
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = value
+		}
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("X-API-Version"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-API-Version", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XAPIVersion = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 400:
+		var headers RecommendPerfumesResponse400Headers
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = value
+		}
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("X-API-Version"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-API-Version", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XAPIVersion = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers RecommendPerfumesResponse401Headers
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = value
+		}
+		if values := rsp.Header.Values("X-API-Version"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-API-Version", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XAPIVersion = value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers RecommendPerfumesResponse403Headers
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = value
+		}
+		if values := rsp.Header.Values("X-API-Version"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-API-Version", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XAPIVersion = value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 404:
+		var headers RecommendPerfumesResponse404Headers
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = value
+		}
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("X-API-Version"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-API-Version", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XAPIVersion = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 405:
+		var headers RecommendPerfumesResponse405Headers
+		if values := rsp.Header.Values("Allow"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Allow", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Allow = value
+		}
+		if values := rsp.Header.Values("X-API-Version"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-API-Version", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XAPIVersion = value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers405 = &headers
+	case rsp.StatusCode == 429:
+		var headers RecommendPerfumesResponse429Headers
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = value
+		}
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		if values := rsp.Header.Values("X-API-Version"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-API-Version", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XAPIVersion = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 500:
+		var headers RecommendPerfumesResponse500Headers
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = value
+		}
+		if values := rsp.Header.Values("X-API-Version"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-API-Version", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XAPIVersion = value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers RecommendPerfumesResponse503Headers
 		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {

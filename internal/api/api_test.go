@@ -18,6 +18,7 @@ func TestEndpointsGolden(t *testing.T) {
 		{"perfume_match", "/api/perfumes/match?accords=woody:40,vanilla&notes=Tonka+Bean&gender=masculine&season=winter&limit=3"},
 		{"perfume_match_described", "/api/perfumes/match?q=vanilla+tobacco+for+winter,+no+oud&limit=3"},
 		{"perfume_match_popular", "/api/perfumes/match?notes=rose,-oud&sort=popular&limit=3"},
+		{"perfume_recommend", "/api/perfumes/recommend?liked=creed-aventus,dior-sauvage&avoid=oud&limit=3"},
 		{"brands", "/api/brands?q=hermes"},
 		{"notes", "/api/notes?limit=3"},
 		{"perfumer_detail", "/api/perfumers/dominique-ropion?limit=2"},

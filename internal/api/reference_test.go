@@ -195,6 +195,18 @@ func checkScoredAnswers(t *testing.T, ix *index.Index, fast *render, rr view.Bui
 		sameBytes(t, fmt.Sprintf("match %q %+v", m.text, m.q), refEncode(t, rr.MatchList(echo, res)),
 			fastEncode(fast, func(en *encoder, b []byte) []byte { return en.appendMatchAnswer(b, echo, res) }))
 	}
+	for _, q := range []index.RecommendQuery{
+		{Liked: []string{"creed-aventus", "dior-sauvage"}, Page: 1, Limit: 10},
+		{Liked: []string{"tom-ford-tobacco-vanille"}, Disliked: []string{"creed-aventus"}, Avoid: []string{"oud"}, Gender: catalog.Masculine, Page: 2, Limit: 7},
+		{Liked: []string{"dior-sauvage"}, Page: 100000, Limit: 50},
+	} {
+		res, err := ix.Recommend(q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameBytes(t, fmt.Sprintf("recommend %+v", q), refEncode(t, rr.RecommendList(res)),
+			fastEncode(fast, func(en *encoder, b []byte) []byte { return en.appendRecommendAnswer(b, res) }))
+	}
 	c, pg, err := ix.Perfumer("dominique-ropion", 1, 100)
 	if err != nil {
 		t.Fatal(err)

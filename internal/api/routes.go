@@ -17,6 +17,7 @@ func (a *API) Register(handle func(pattern, name string, h http.Handler)) {
 	}
 	keyed("/api/perfumes", "perfumes.list", a.listPerfumes)
 	keyed("/api/perfumes/match", "perfumes.match", a.matchPerfumes)
+	keyed("/api/perfumes/recommend", "perfumes.recommend", a.recommendPerfumes)
 	if a.cfg.Changes != nil {
 		// Charged by size: a page counts one request per 100 records.
 		handle("/api/perfumes/changes", "perfumes.changes", a.sized("perfumes.changes", changesCost, a.handle(a.perfumeChanges)))

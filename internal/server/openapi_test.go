@@ -233,6 +233,11 @@ func TestOpenAPIResponses(t *testing.T) {
 		{"GET", "/api/perfumes/match?notes=rose,-oud&accords=-sweet&sort=popular&limit=3", 200, true},
 		{"GET", "/api/perfumes/match?q=" + long, 400, false},
 		{"GET", "/api/perfumes/match?notes=rose&sort=cheapest", 400, false},
+		{"GET", "/api/perfumes/recommend?liked=creed-aventus,dior-sauvage&disliked=chanel-bleu-de-chanel&avoid=oud&gender=masculine&limit=3", 200, true},
+		{"GET", "/api/perfumes/recommend?liked=dior-sauvage&page=9999", 200, true},
+		{"GET", "/api/perfumes/recommend", 400, false},
+		{"GET", "/api/perfumes/recommend?liked=dior-sauvage&avoid=vanillla", 400, false},
+		{"GET", "/api/perfumes/recommend?liked=no-such-perfume", 404, false},
 		{"GET", "/api/perfumes/changes?limit=2", 200, true},
 		{"GET", "/api/perfumes/changes?since=djE6Mg&limit=3", 200, true},
 		{"GET", "/api/perfumes/changes?since=not-a-cursor", 400, false},
@@ -374,6 +379,17 @@ func docPaths(t *testing.T, doc *openapi3.T) []docPath {
 			}
 			for _, ex := range p.Value.Examples {
 				target = strings.ReplaceAll(target, "{"+p.Value.Name+"}", fmt.Sprint(ex.Value.Value))
+				break
+			}
+		}
+		sep := "?"
+		for _, p := range op.Parameters { // a required query parameter takes its example too
+			if p.Value.In != openapi3.ParameterInQuery || !p.Value.Required {
+				continue
+			}
+			for _, ex := range p.Value.Examples {
+				target += sep + p.Value.Name + "=" + url.QueryEscape(fmt.Sprint(ex.Value.Value))
+				sep = "&"
 				break
 			}
 		}

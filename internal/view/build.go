@@ -349,3 +349,29 @@ func (e MatchEcho) Always() MatchEcho {
 	}
 	return e
 }
+
+// RecommendList is the answer of a recommendation whose result is res.
+func (u URLs) RecommendList(res index.RecommendResult) RecommendList {
+	out := RecommendList{Source: make([]SourceRef, len(res.Source)), Data: make([]Recommendation, len(res.Items)),
+		Total: res.Total, Page: res.Page, Pages: res.Pages, Limit: res.Limit}
+	for i, e := range res.Source {
+		out.Source[i] = Source(e)
+	}
+	for i, it := range res.Items {
+		r := Recommendation{
+			ID: it.Slug(), Slug: it.Slug(), Name: it.Name(), Brand: it.Brand(),
+			MatchScore: it.Score, Rating: OptFloat(it.Rating), RatingCount: it.RatingCount,
+			Image: u.Image(it.ID), ImageTransparent: u.Transparent(it.ID), Accords: u.Accords(it.Accords().Slice()),
+			Reasons: make([]Reason, len(it.Reasons)),
+		}
+		for j, why := range it.Reasons {
+			notes := why.Notes
+			if notes == nil {
+				notes = []string{}
+			}
+			r.Reasons[j] = Reason{Perfume: Source(why.Liked), Accords: u.Accords(why.Accords.Slice()), Notes: notes}
+		}
+		out.Data[i] = r
+	}
+	return out
+}

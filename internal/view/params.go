@@ -26,13 +26,15 @@ func (l Limit) Clamp(n int) int {
 var (
 	PerfumesLimit = Limit{Default: 20, Max: 100}
 	// ChangesLimit is the change feed's page size.
-	ChangesLimit  = Limit{Default: 100, Max: 1000}
-	SimilarLimit  = Limit{Default: 10, Max: 20}
-	DupesLimit    = Limit{Default: 20, Max: 50}
-	MatchLimit    = Limit{Default: 20, Max: 50}
-	AccordsLimit  = Limit{Default: 50, Max: 100}
-	PerfumerLimit = Limit{Default: 20, Max: 100}
-	NotesLimit    = Limit{Default: 0, Max: 100_000}
+	ChangesLimit = Limit{Default: 100, Max: 1000}
+	SimilarLimit = Limit{Default: 10, Max: 20}
+	DupesLimit   = Limit{Default: 20, Max: 50}
+	MatchLimit   = Limit{Default: 20, Max: 50}
+	// RecommendLimit is the recommendations' page size.
+	RecommendLimit = Limit{Default: 10, Max: 50}
+	AccordsLimit   = Limit{Default: 50, Max: 100}
+	PerfumerLimit  = Limit{Default: 20, Max: 100}
+	NotesLimit     = Limit{Default: 0, Max: 100_000}
 	// SiteSearchLimit is the keyless site search's (/api/search).
 	SiteSearchLimit = Limit{Default: 8, Max: 20}
 )
@@ -48,6 +50,8 @@ const (
 	MaxPage = 1_000_000
 	// MaxListItems is how many accords or notes a match may ask for.
 	MaxListItems = 20
+	// MaxLiked is how many perfumes a taste may like, and dislike.
+	MaxLiked = 10
 	// MaxListLen is the longest comma-separated list parameter, in
 	// characters.
 	MaxListLen = 1000

@@ -246,3 +246,37 @@ type SiteSearchItem struct {
 type SiteSearch struct {
 	Perfumes []SiteSearchItem `json:"perfumes"`
 }
+
+// Recommendation is a perfume recommended for a taste
+// (/api/perfumes/recommend): a match item with its transparent image and
+// the reasons, what it shares with which liked perfume.
+type Recommendation struct {
+	ID               string   `json:"id"`
+	Slug             string   `json:"slug"`
+	Name             string   `json:"name"`
+	Brand            string   `json:"brand"`
+	MatchScore       float64  `json:"matchScore"`
+	Rating           *float64 `json:"rating"`
+	RatingCount      int      `json:"ratingCount"`
+	Image            string   `json:"image"`
+	ImageTransparent string   `json:"imageTransparent"`
+	Accords          []Accord `json:"accords"`
+	Reasons          []Reason `json:"reasons"`
+}
+
+// Reason is what a recommendation shares with one liked perfume.
+type Reason struct {
+	Perfume SourceRef `json:"perfume"`
+	Accords []Accord  `json:"accords"`
+	Notes   []string  `json:"notes"`
+}
+
+// RecommendList is GET /api/perfumes/recommend.
+type RecommendList struct {
+	Source []SourceRef      `json:"source"`
+	Data   []Recommendation `json:"data"`
+	Total  int              `json:"total"`
+	Page   int              `json:"page"`
+	Pages  int              `json:"pages"`
+	Limit  int              `json:"limit"`
+}

@@ -32,10 +32,30 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Match perfumes to a profile
-         * @description gender, season and time are hard filters combined with AND; accords (name[:strength]) and notes are soft: they score, and a perfume must share at least one of them to appear. Ordered by matchScore (how well the perfume fits the profile, 0–100). With no accords and no notes the filters alone apply, ordered by how strongly the perfume fits the season/time, then rating count. At least one of accords, notes, gender, season and time is required: without any, 400 invalid_parameter (parameter query), since every perfume would score alike. This literal path is a separate endpoint from /api/perfumes/{slug}.
+         * Match perfumes to a profile or a description
+         * @description gender, season and time are hard filters combined with AND; accords (name[:strength]) and notes are soft: they score, and a perfume must share at least one of them to appear. Ordered by matchScore (how well the perfume fits the profile, 0–100). With no accords and no notes the filters alone apply, ordered by how strongly the perfume fits the season/time, then rating count. q describes the perfume in words and ranks by the terms met, well-known perfumes first (see q); sort=popular ranks a structured match the same way; a leading - in accords or notes excludes. At least one of q, accords, notes, gender, season and time is required: without any, 400 invalid_parameter (parameter query), since every perfume would score alike. This literal path is a separate endpoint from /api/perfumes/{slug}.
          */
         get: operations["matchPerfumes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/perfumes/recommend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Recommendations from a taste
+         * @description Perfumes close to what the liked perfumes share (the accord cosine and note overlap of similar, against the sum of the liked perfumes' profiles less half the disliked ones'), away from the disliked ones; never a liked or disliked perfume, never one having an avoided accord or note; at most half of a page from one brand while other perfumes remain; well-known perfumes lead among those within a point of each other. Each item says what it shares with which liked perfume (reasons). Unknown slugs answer 404 naming them. This literal path is a separate endpoint from /api/perfumes/{slug}.
+         */
+        get: operations["recommendPerfumes"];
         put?: never;
         post?: never;
         delete?: never;
@@ -774,7 +794,7 @@ export interface components {
             /** @description The effective limit, after clamping to the maximum. */
             limit: number;
         };
-        /** @description The filters applied, echoed with canonical names; null for a filter not given. */
+        /** @description The filters applied, echoed with canonical names; null for a filter not given. A described match (with q, an exclusion or sort) adds excluded, brand and ignored; accords, notes, gender, season and time then include what q was understood to ask. */
         MatchFilters: {
             /** @description Canonical names of the accords asked for. */
             accords: string[];
@@ -790,6 +810,12 @@ export interface components {
             season: "winter" | "spring" | "summer" | "fall" | null;
             /** @enum {string|null} */
             time: "day" | "night" | null;
+            /** @description Names of the accords and notes excluded (by a leading - or a negation in q). */
+            excluded?: string[];
+            /** @description The brand q named (only its perfumes are listed); null when none. */
+            brand?: string | null;
+            /** @description The words of q not understood, in order (folded: lowercase, without accents). */
+            ignored?: string[];
         };
         MatchList: {
             data: components["schemas"]["MatchItem"][];
@@ -991,6 +1017,55 @@ export interface components {
             notes?: components["schemas"]["FacetCount"][];
             year?: components["schemas"]["FacetCount"][];
         };
+        /** @description What a recommendation shares with one liked perfume. */
+        RecommendReason: {
+            perfume: components["schemas"]["SourceRef"];
+            /** @description The accords it shares with that perfume, with its own strengths, strongest first. */
+            accords: components["schemas"]["Accord"][];
+            /** @description The notes it shares with that perfume, in pyramid order. */
+            notes: string[];
+        };
+        /** @description A perfume recommended for a taste: a match item with its transparent image and its reasons. */
+        Recommendation: {
+            /**
+             * @description Slug identifier, used as {slug} in paths.
+             * @example dior-sauvage
+             */
+            id: string;
+            /** @description Equal to id (clients use either as the {slug} path segment). */
+            slug: string;
+            name: string;
+            brand: string;
+            /** @description 0–100, how close the perfume is to the taste (100 = closest); at most one decimal. */
+            matchScore: number;
+            /** @description Mean rating on 0–5 (votes are 1–5), two decimals at most; null when unknown. */
+            rating: number | null;
+            /** @description Number of rating votes. */
+            ratingCount: number;
+            /**
+             * Format: uri
+             * @description JPEG bottle image (about 20–30 KB), always available: /img/perfume/<numeric id>.jpg?v=<version>; the version changes when the image does.
+             */
+            image: string;
+            /**
+             * Format: uri
+             * @description Transparent-background WebP: /img/perfume-nobg/<numeric id>.webp (404 until processed).
+             */
+            imageTransparent: string;
+            accords: components["schemas"]["Accord"][];
+            /** @description What it shares with which liked perfume, the liked perfumes sharing the most first (at most three). */
+            reasons: components["schemas"]["RecommendReason"][];
+        };
+        RecommendList: {
+            /** @description The liked perfumes, in the order given. */
+            source: components["schemas"]["SourceRef"][];
+            data: components["schemas"]["Recommendation"][];
+            /** @description How many perfumes are close to the taste at all. */
+            total: number;
+            page: number;
+            pages: number;
+            limit: number;
+        };
     };
     responses: {
         /** @description An invalid parameter: every invalid one is listed in errors. */
@@ -1135,9 +1210,9 @@ export interface components {
         BrandQuery: string;
         /** @description Only accords whose name matches: case-, accent- and punctuation-insensitive, words match whole or as a prefix (wood finds woody). At most 200 characters (else 400). */
         AccordSearch: string;
-        /** @description Comma-separated accord names, each optionally followed by :strength (0–100, default 100), e.g. woody:40,vanilla. Soft: they score, and a perfume must share at least one accord or note to appear. At most 20 items and 1000 characters; an unknown name, an empty name or a strength outside 0–100 answers 400 (unknown names with did-you-mean suggestions in detail). */
+        /** @description Comma-separated accord names, each optionally followed by :strength (0–100, default 100), e.g. woody:40,vanilla. A leading - excludes an accord (-sweet: no perfume having it appears; no strength). Soft: they score, and a perfume must share at least one accord or note to appear. At most 20 items and 1000 characters; an unknown name, an empty name or a strength outside 0–100 answers 400 (unknown names with did-you-mean suggestions in detail). */
         MatchAccords: string;
-        /** @description Comma-separated note names, e.g. Tonka Bean,Lavender. Soft, like accords. At most 20 items and 1000 characters; an unknown name answers 400 with suggestions. */
+        /** @description Comma-separated note names, e.g. Tonka Bean,Lavender; a leading - excludes (-oud: no perfume having the note appears). Soft, like accords. At most 20 items and 1000 characters; an unknown name answers 400 with suggestions. */
         MatchNotes: string;
         /** @description Hard filter: only perfumes for this audience (case-insensitive; anything else is 400). */
         MatchGender: "masculine" | "feminine" | "unisex";
@@ -1182,6 +1257,20 @@ export interface components {
         BrowseFacets: string;
         /** @description A lookup of several perfumes at once: 1–100 comma-separated slugs. data lists the perfumes in the order asked (a slug named twice, once), missing the slugs not found; total is the number found, on one page. Over 100 slugs, or together with q, brand or another filter, sort or facets, answers 400; page and limit do not apply. */
         BrowseIDs: string;
+        /** @description A description in words, e.g. "vanilla tobacco for winter", "fresh citrus for the office, for men", "something smoky but not oud". Understood: every accord and note of the catalogue (case, accents, plurals, multi-word names; "tonka" is Tonka Bean, "oud" Agarwood (Oud), and a note brings the notes named after it), words people use for scents (boozy, gourmand, clean, soapy, beachy, smoky, powdery, woodsy, citrusy, creamy, fresh …), gender ("for men", "for her", "unisex" …), season ("winter", "cold weather", "fall", "hot days" …), time ("office", "date night", "evening" …), a brand ("dior vanilla"), and negations ("no oud", "without vanilla", "not sweet") as exclusions; filler words ("perfume", "something", "for" …) are dropped. Combined with the other parameters (AND); a parameter given explicitly wins over what q says of the same thing. Described scents, gender, season and time are terms a perfume meets or not (a scent by any of its accords or notes, the gender equal or unisex, the season or time its most voted or near it): perfumes meeting every term come first, well-known and well-rated ones leading, then partial matches; matchScore is the share of the terms met. A brand named is a filter. filters echoes what was understood, and filters.ignored the words that were not; a q understanding nothing, with nothing else asked, answers an empty list. At most 200 characters (over: 400). */
+        MatchQ: string;
+        /** @description popular: perfumes meeting the most accords and notes asked first, and among them well-known, well-rated ones (a rating weighted by its number of ratings, times the log of that number), with matchScore the share of the wishes met. Without it, matches are ordered by matchScore as before. A match with q always ranks this way. */
+        MatchSort: "popular";
+        /** @description Required: the slugs of 1 to 10 perfumes liked, comma-separated, e.g. creed-aventus,parfums-de-marly-layton. Unknown slugs (here or in disliked) answer 404 naming them all. */
+        RecommendLiked: string;
+        /** @description The slugs of up to 10 perfumes disliked, comma-separated: recommendations move away from what they are like. Never recommended themselves. */
+        RecommendDisliked: string;
+        /** @description Accord or note names never to include, comma-separated (e.g. oud,sweet): no perfume having one is recommended. An unknown name answers 400 with suggestions. */
+        RecommendAvoid: string;
+        /** @description Only perfumes of this gender or unisex (case-insensitive; anything else is 400). */
+        RecommendGender: "masculine" | "feminine" | "unisex";
+        /** @description Recommendations per page: default 10, maximum 50. A value above 50 is clamped to 50 (never refused) and the effective value is echoed as limit; a value that is not a positive whole number answers 400. */
+        RecommendLimit: number;
     };
     requestBodies: never;
     headers: {
@@ -1285,9 +1374,11 @@ export interface operations {
     matchPerfumes: {
         parameters: {
             query?: {
-                /** @description Comma-separated accord names, each optionally followed by :strength (0–100, default 100), e.g. woody:40,vanilla. Soft: they score, and a perfume must share at least one accord or note to appear. At most 20 items and 1000 characters; an unknown name, an empty name or a strength outside 0–100 answers 400 (unknown names with did-you-mean suggestions in detail). */
+                /** @description A description in words, e.g. "vanilla tobacco for winter", "fresh citrus for the office, for men", "something smoky but not oud". Understood: every accord and note of the catalogue (case, accents, plurals, multi-word names; "tonka" is Tonka Bean, "oud" Agarwood (Oud), and a note brings the notes named after it), words people use for scents (boozy, gourmand, clean, soapy, beachy, smoky, powdery, woodsy, citrusy, creamy, fresh …), gender ("for men", "for her", "unisex" …), season ("winter", "cold weather", "fall", "hot days" …), time ("office", "date night", "evening" …), a brand ("dior vanilla"), and negations ("no oud", "without vanilla", "not sweet") as exclusions; filler words ("perfume", "something", "for" …) are dropped. Combined with the other parameters (AND); a parameter given explicitly wins over what q says of the same thing. Described scents, gender, season and time are terms a perfume meets or not (a scent by any of its accords or notes, the gender equal or unisex, the season or time its most voted or near it): perfumes meeting every term come first, well-known and well-rated ones leading, then partial matches; matchScore is the share of the terms met. A brand named is a filter. filters echoes what was understood, and filters.ignored the words that were not; a q understanding nothing, with nothing else asked, answers an empty list. At most 200 characters (over: 400). */
+                q?: components["parameters"]["MatchQ"];
+                /** @description Comma-separated accord names, each optionally followed by :strength (0–100, default 100), e.g. woody:40,vanilla. A leading - excludes an accord (-sweet: no perfume having it appears; no strength). Soft: they score, and a perfume must share at least one accord or note to appear. At most 20 items and 1000 characters; an unknown name, an empty name or a strength outside 0–100 answers 400 (unknown names with did-you-mean suggestions in detail). */
                 accords?: components["parameters"]["MatchAccords"];
-                /** @description Comma-separated note names, e.g. Tonka Bean,Lavender. Soft, like accords. At most 20 items and 1000 characters; an unknown name answers 400 with suggestions. */
+                /** @description Comma-separated note names, e.g. Tonka Bean,Lavender; a leading - excludes (-oud: no perfume having the note appears). Soft, like accords. At most 20 items and 1000 characters; an unknown name answers 400 with suggestions. */
                 notes?: components["parameters"]["MatchNotes"];
                 /** @description Hard filter: only perfumes for this audience (case-insensitive; anything else is 400). */
                 gender?: components["parameters"]["MatchGender"];
@@ -1295,6 +1386,8 @@ export interface operations {
                 season?: components["parameters"]["MatchSeason"];
                 /** @description Hard filter: only perfumes with at least half of the day/night votes for this time (case-insensitive; anything else is 400). */
                 time?: components["parameters"]["MatchTime"];
+                /** @description popular: perfumes meeting the most accords and notes asked first, and among them well-known, well-rated ones (a rating weighted by its number of ratings, times the log of that number), with matchScore the share of the wishes met. Without it, matches are ordered by matchScore as before. A match with q always ranks this way. */
+                sort?: components["parameters"]["MatchSort"];
                 /** @description Page number, 1-based; default 1. A page past the last answers 200 with empty data. Not a positive whole number, or above 1,000,000: 400. */
                 page?: components["parameters"]["Page"];
                 /** @description Matches per page: default 20, maximum 50. A value above 50 is clamped to 50 (never refused) and the effective value is echoed as limit; a value that is not a positive whole number answers 400. */
@@ -1326,6 +1419,55 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    recommendPerfumes: {
+        parameters: {
+            query: {
+                /** @description Required: the slugs of 1 to 10 perfumes liked, comma-separated, e.g. creed-aventus,parfums-de-marly-layton. Unknown slugs (here or in disliked) answer 404 naming them all. */
+                liked: components["parameters"]["RecommendLiked"];
+                /** @description The slugs of up to 10 perfumes disliked, comma-separated: recommendations move away from what they are like. Never recommended themselves. */
+                disliked?: components["parameters"]["RecommendDisliked"];
+                /** @description Accord or note names never to include, comma-separated (e.g. oud,sweet): no perfume having one is recommended. An unknown name answers 400 with suggestions. */
+                avoid?: components["parameters"]["RecommendAvoid"];
+                /** @description Only perfumes of this gender or unisex (case-insensitive; anything else is 400). */
+                gender?: components["parameters"]["RecommendGender"];
+                /** @description Page number, 1-based; default 1. A page past the last answers 200 with empty data. Not a positive whole number, or above 1,000,000: 400. */
+                page?: components["parameters"]["Page"];
+                /** @description Recommendations per page: default 10, maximum 50. A value above 50 is clamped to 50 (never refused) and the effective value is echoed as limit; a value that is not a positive whole number answers 400. */
+                limit?: components["parameters"]["RecommendLimit"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of recommendations with their reasons. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecommendList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];

@@ -360,7 +360,7 @@ class DupeList(TypedDict):
 
 
 class MatchFilters(TypedDict):
-    """The filters applied, echoed with canonical names; null for a filter not given."""
+    """The filters applied, echoed with canonical names; null for a filter not given. A described match (with q, an exclusion or sort) adds excluded, brand and ignored; accords, notes, gender, season and time then include what q was understood to ask."""
 
     #: Canonical names of the accords asked for.
     accords: list[str]
@@ -371,6 +371,12 @@ class MatchFilters(TypedDict):
     gender: Literal["masculine", "feminine", "unisex"] | None
     season: Literal["winter", "spring", "summer", "fall"] | None
     time: Literal["day", "night"] | None
+    #: Names of the accords and notes excluded (by a leading - or a negation in q).
+    excluded: NotRequired[list[str]]
+    #: The brand q named (only its perfumes are listed); null when none.
+    brand: NotRequired[str | None]
+    #: The words of q not understood, in order (folded: lowercase, without accents).
+    ignored: NotRequired[list[str]]
 
 
 class MatchList(TypedDict):
@@ -591,6 +597,53 @@ class Problem(TypedDict):
     dailyRemaining: NotRequired[int]
 
 
+class RecommendReason(TypedDict):
+    """What a recommendation shares with one liked perfume."""
+
+    perfume: SourceRef
+    #: The accords it shares with that perfume, with its own strengths, strongest first.
+    accords: list[Accord]
+    #: The notes it shares with that perfume, in pyramid order.
+    notes: list[str]
+
+
+class Recommendation(TypedDict):
+    """A perfume recommended for a taste: a match item with its transparent image and its reasons."""
+
+    #: Slug identifier, used as {slug} in paths.
+    id: str
+    #: Equal to id (clients use either as the {slug} path segment).
+    slug: str
+    name: str
+    brand: str
+    #: 0–100, how close the perfume is to the taste (100 = closest); at most one decimal.
+    matchScore: float
+    #: Mean rating on 0–5 (votes are 1–5), two decimals at most; null when unknown.
+    rating: float | None
+    #: Number of rating votes.
+    ratingCount: int
+    #: JPEG bottle image (about 20–30 KB), always available: /img/perfume/<numeric id>.jpg?v=<version>; the version changes when the image does.
+    image: str
+    #: Transparent-background WebP: /img/perfume-nobg/<numeric id>.webp (404 until processed).
+    imageTransparent: str
+    accords: list[Accord]
+    #: What it shares with which liked perfume, the liked perfumes sharing the most first (at most three).
+    reasons: list[RecommendReason]
+
+
+class RecommendList(TypedDict):
+    """RecommendList."""
+
+    #: The liked perfumes, in the order given.
+    source: list[SourceRef]
+    data: list[Recommendation]
+    #: How many perfumes are close to the taste at all.
+    total: int
+    page: int
+    pages: int
+    limit: int
+
+
 class SiteSearchAnswerPerfumesItem(TypedDict):
     """SiteSearchAnswerPerfumesItem."""
 
@@ -621,9 +674,13 @@ class Endpoints:
         """GET /api/perfumes: List and search perfumes."""
         return self._get(f"/api/perfumes", {"q": q, "brand": brand, "page": page, "limit": limit, "gender": gender, "accords": accords, "notes": notes, "season": season, "time": time, "year": year, "minRating": min_rating, "sort": sort, "facets": facets, "ids": ids})  # type: ignore[return-value]
 
-    def match_perfumes(self, *, accords: str | None = None, notes: str | None = None, gender: Literal["masculine", "feminine", "unisex"] | None = None, season: Literal["winter", "spring", "summer", "fall"] | None = None, time: Literal["day", "night"] | None = None, page: int | None = None, limit: int | None = None) -> MatchList:
-        """GET /api/perfumes/match: Match perfumes to a profile."""
-        return self._get(f"/api/perfumes/match", {"accords": accords, "notes": notes, "gender": gender, "season": season, "time": time, "page": page, "limit": limit})  # type: ignore[return-value]
+    def match_perfumes(self, *, q: str | None = None, accords: str | None = None, notes: str | None = None, gender: Literal["masculine", "feminine", "unisex"] | None = None, season: Literal["winter", "spring", "summer", "fall"] | None = None, time: Literal["day", "night"] | None = None, sort: Literal["popular"] | None = None, page: int | None = None, limit: int | None = None) -> MatchList:
+        """GET /api/perfumes/match: Match perfumes to a profile or a description."""
+        return self._get(f"/api/perfumes/match", {"q": q, "accords": accords, "notes": notes, "gender": gender, "season": season, "time": time, "sort": sort, "page": page, "limit": limit})  # type: ignore[return-value]
+
+    def recommend_perfumes(self, *, liked: str | None = None, disliked: str | None = None, avoid: str | None = None, gender: Literal["masculine", "feminine", "unisex"] | None = None, page: int | None = None, limit: int | None = None) -> RecommendList:
+        """GET /api/perfumes/recommend: Recommendations from a taste."""
+        return self._get(f"/api/perfumes/recommend", {"liked": liked, "disliked": disliked, "avoid": avoid, "gender": gender, "page": page, "limit": limit})  # type: ignore[return-value]
 
     def perfume_changes(self, *, since: str | None = None, limit: int | None = None) -> ChangePage:
         """GET /api/perfumes/changes: Bulk change feed."""
