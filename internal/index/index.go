@@ -104,7 +104,9 @@ type MatchQuery struct {
 	Page, Limit  int
 	// Exclude keeps out every perfume having one of its accords or notes.
 	Exclude Want
-	// Sort is "" (by matchScore) or SortPopular.
+	// Sort is "" (by matchScore) or SortPopular: for a match, by the
+	// number of wishes or terms a perfume meets, and among those meeting
+	// as many, well-known and well-rated perfumes first (ranking.Renown).
 	Sort string
 	// The terms of a description (package describe), each met or not:
 	// Wants, a perfume meeting one when it has any of its accords or
@@ -116,11 +118,6 @@ type MatchQuery struct {
 	// Brand is a brand's slug: only its perfumes.
 	Brand string
 }
-
-// SortPopular ranks a match by the number of wishes or terms a perfume
-// meets, and among those meeting as many, well-known and well-rated
-// perfumes first (ranking.Renown).
-const SortPopular = "popular"
 
 // Want is a scent a description asks for: a perfume meets it when it has
 // any of its accords or notes (names as the catalogue spells them).

@@ -174,6 +174,16 @@ func exercise(t *testing.T, cs *mcpsdk.ClientSession) {
 		!slices.Equal(f.Ignored, []string{"blorp"}) || !slices.Equal(f.Excluded, []string{"Agarwood (Oud)"}) {
 		t.Errorf("match_perfumes with a description: %+v", described)
 	}
+	var rec view.RecommendList
+	call(t, cs, "recommend_perfumes", map[string]any{"liked": []string{"creed-aventus", "parfums-de-marly-layton"}, "avoid": []string{"oud"}, "limit": 4}, &rec)
+	if len(rec.Source) != 2 || len(rec.Data) != 4 || len(rec.Data[0].Reasons) == 0 {
+		t.Errorf("recommend_perfumes: %+v", rec)
+	}
+	var byDior mcp.Resolved
+	call(t, cs, "resolve_perfume", map[string]any{"text": "the Sauvage by Dior"}, &byDior)
+	if len(byDior.Candidates) == 0 || byDior.Candidates[0].Slug != "dior-sauvage" || byDior.Candidates[0].Score != 1 {
+		t.Errorf("resolve_perfume: %+v", byDior)
+	}
 	var r mcp.Resolved
 	call(t, cs, "resolve_perfume", map[string]any{"text": "aventus creed"}, &r)
 	if len(r.Candidates) == 0 || r.Candidates[0].Slug != "creed-aventus" || r.Candidates[0].Score != 1 {
@@ -208,6 +218,9 @@ func exercise(t *testing.T, cs *mcpsdk.ClientSession) {
 	}{
 		{"match_perfumes", map[string]any{"accords": []any{map[string]any{"name": "vanila"}}}, `did you mean "vanilla"`},
 		{"match_perfumes", map[string]any{}, "at least one of"},
+		{"recommend_perfumes", map[string]any{"liked": []string{}}, "liked"},
+		{"recommend_perfumes", map[string]any{"liked": []string{"dior-sauvage", "no-such-perfume"}}, `"no-such-perfume"`},
+		{"recommend_perfumes", map[string]any{"liked": []string{"dior-sauvage"}, "avoid": []string{"vanillla"}}, "did you mean"},
 		{"match_perfumes", map[string]any{"description": strings.Repeat("a", 201)}, "at most 200"},
 		{"match_perfumes", map[string]any{"notes": []string{"Rose"}, "sort": "cheapest"}, "sort"},
 		{"match_perfumes", map[string]any{"notes": []string{"Rose"}, "exclude": []string{"vanillla"}}, "did you mean"},

@@ -10,8 +10,9 @@ import (
 
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/fragrance-data/fragrance/internal/catalog"
+	"github.com/fragrance-data/fragrance/internal/describe"
 	"github.com/fragrance-data/fragrance/internal/index"
-	"github.com/fragrance-data/fragrance/internal/search"
 	"github.com/fragrance-data/fragrance/internal/view"
 )
 
@@ -31,10 +32,11 @@ const (
 	ToolAccords     = "list_accords"
 	ToolGetPerfumer = "get_perfumer"
 	ToolGetMany     = "get_perfumes"
+	ToolRecommend   = "recommend_perfumes"
 )
 
 // Tools lists the names of every tool the server offers.
-var Tools = []string{ToolSearch, ToolGet, ToolSimilar, ToolDupes, ToolMatch, ToolResolve, ToolBrands, ToolNotes, ToolAccords, ToolGetPerfumer, ToolGetMany}
+var Tools = []string{ToolSearch, ToolGet, ToolSimilar, ToolDupes, ToolMatch, ToolResolve, ToolBrands, ToolNotes, ToolAccords, ToolGetPerfumer, ToolGetMany, ToolRecommend}
 
 // SearchInput is search_perfumes' input.
 type SearchInput struct {
@@ -81,6 +83,15 @@ type MatchInput struct {
 	Limit       int          `json:"limit,omitempty" jsonschema:"how many perfumes to return, 1 to 50 (default 20)"`
 	Sort        string       `json:"sort,omitempty" jsonschema:"'popular': perfumes meeting the most wishes first, well-known and well-rated ones leading (a description always ranks so); empty: by matchScore"`
 	Exclude     []string     `json:"exclude,omitempty" jsonschema:"accord or note names no result may have, e.g. 'oud', 'sweet'"`
+}
+
+// RecommendInput is recommend_perfumes' input.
+type RecommendInput struct {
+	Liked    []string `json:"liked" jsonschema:"slugs of 1 to 10 perfumes the person likes (from resolve_perfume), e.g. ['creed-aventus', 'parfums-de-marly-layton']"`
+	Disliked []string `json:"disliked,omitempty" jsonschema:"slugs of up to 10 perfumes the person dislikes: recommendations move away from them"`
+	Avoid    []string `json:"avoid,omitempty" jsonschema:"accord or note names no recommendation may have, e.g. 'oud'"`
+	Gender   string   `json:"gender,omitempty" jsonschema:"only perfumes of this gender or unisex: masculine, feminine or unisex"`
+	Limit    int      `json:"limit,omitempty" jsonschema:"how many perfumes to return, 1 to 50 (default 10)"`
 }
 
 // ResolveInput is resolve_perfume's input.
@@ -234,6 +245,12 @@ func (t *tools) register(s *mcpsdk.Server) {
 		"Turn a perfume as a person names it (\"aventus creed\", \"the Sauvage by Dior\") into the best catalogue slugs with a "+
 			"score; call it before the tools that take a slug when you only have a name. A low score means a weak match: ask or search instead.",
 		func(ix *index.Index, in ResolveInput) (Resolved, error) { return resolve(ix, in) })
+	add(s, t, ToolRecommend, "Recommend perfumes for a taste",
+		"Perfumes for someone who likes the given perfumes (and dislikes others): close to what the liked ones share, away from "+
+			"the disliked ones, never one of them, never one with an avoided accord or note, a mix of brands, well-known ones "+
+			"leading among near-equals. Each result says what it shares with which liked perfume (reasons). Take slugs from "+
+			"resolve_perfume; an unknown slug comes back as an error naming it.",
+		func(ix *index.Index, in RecommendInput) (view.RecommendList, error) { return recommend(ix, u, in) })
 	add(s, t, ToolBrands, "List brands",
 		"Brands with their slug and number of perfumes, optionally filtered by words of their name.",
 		func(ix *index.Index, in BrandsInput) (view.CountList, error) {
@@ -370,9 +387,51 @@ func matchProfile(ix *index.Index, u view.Builder, in MatchInput) (view.MatchLis
 	return u.MatchList(echo.Always(), res), nil
 }
 
-// resolve finds the perfumes a free text names through the search index,
-// and scores each by the share of the text's words its brand and name
-// hold.
+// recommend checks a recommend_perfumes input with the API's rules and
+// ranks the recommendations.
+func recommend(ix *index.Index, u view.URLs, in RecommendInput) (view.RecommendList, error) {
+	var errs []string
+	switch {
+	case len(in.Liked) == 0:
+		errs = append(errs, fmt.Sprintf("liked: give 1 to %d perfume slugs", view.MaxLiked))
+	case len(in.Liked) > view.MaxLiked:
+		errs = append(errs, fmt.Sprintf("liked: at most %d perfumes", view.MaxLiked))
+	}
+	if len(in.Disliked) > view.MaxLiked {
+		errs = append(errs, fmt.Sprintf("disliked: at most %d perfumes", view.MaxLiked))
+	}
+	if len(in.Avoid) > view.MaxListItems {
+		errs = append(errs, fmt.Sprintf("avoid: at most %d", view.MaxListItems))
+	}
+	q := index.RecommendQuery{Liked: in.Liked, Disliked: in.Disliked, Avoid: in.Avoid, Page: 1}
+	if in.Gender != "" {
+		g, ok := view.Canonical(strings.TrimSpace(in.Gender), view.Genders)
+		if !ok {
+			errs = append(errs, fmt.Sprintf("gender: unknown gender %q; use %s", in.Gender, strings.Join(view.Genders, ", ")))
+		}
+		q.Gender = catalog.Gender(g)
+	}
+	n, err := limit(in.Limit, view.RecommendLimit)
+	if err != nil {
+		errs = append(errs, err.Error())
+	}
+	q.Limit = n
+	if len(errs) > 0 {
+		return view.RecommendList{}, errors.New(strings.Join(errs, "; "))
+	}
+	res, err := ix.Recommend(q)
+	switch {
+	case errors.Is(err, catalog.ErrNotFound):
+		return view.RecommendList{}, notFound(err.Error() + "; call resolve_perfume with a name to find its slug")
+	case err != nil:
+		return view.RecommendList{}, explain(err, "", "")
+	}
+	return u.RecommendList(res), nil
+}
+
+// resolve finds the perfumes a free text names with the parser that
+// reads descriptions (describe.Parser.Resolve), so that both know the same
+// filler words and brand names.
 func resolve(ix *index.Index, in ResolveInput) (Resolved, error) {
 	s, err := text("text", in.Text)
 	if err != nil {
@@ -385,22 +444,10 @@ func resolve(ix *index.Index, in ResolveInput) (Resolved, error) {
 	if err != nil {
 		return Resolved{}, err
 	}
-	words := strings.Fields(search.Fold(s))
-	pg := ix.Perfumes(index.ListQuery{Q: s, Page: 1, Limit: n})
-	out := Resolved{Candidates: make([]Candidate, 0, len(pg.Entries))}
-	for _, e := range pg.Entries {
-		have := strings.Fields(search.Fold(e.Brand() + " " + e.Name()))
-		found := 0
-		for _, w := range words {
-			for _, h := range have {
-				if h == w || (len(w) >= 3 && strings.HasPrefix(h, w)) {
-					found++
-					break
-				}
-			}
-		}
-		score := math.Round(float64(found)/float64(len(words))*100) / 100
-		out.Candidates = append(out.Candidates, Candidate{Slug: e.Slug(), Name: e.Name(), Brand: e.Brand(), Score: score})
+	found := describe.For(ix).Resolve(ix, s, n)
+	out := Resolved{Candidates: make([]Candidate, 0, len(found))}
+	for _, c := range found {
+		out.Candidates = append(out.Candidates, Candidate{Slug: c.Slug(), Name: c.Name(), Brand: c.Brand(), Score: c.Score})
 	}
 	return out, nil
 }

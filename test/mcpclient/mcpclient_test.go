@@ -23,7 +23,7 @@ import (
 )
 
 var tools = []string{"search_perfumes", "get_perfume", "similar_perfumes", "find_dupes", "match_perfumes",
-	"resolve_perfume", "list_brands", "list_notes", "list_accords", "get_perfumer", "get_perfumes"}
+	"resolve_perfume", "list_brands", "list_notes", "list_accords", "get_perfumer", "get_perfumes", "recommend_perfumes"}
 
 type summary struct {
 	Tools     []string       `json:"tools"`

@@ -163,7 +163,7 @@ func (d *Docs) llms(w http.ResponseWriter, r *http.Request) {
 func (d *Docs) llmsText() string {
 	u := func(path string) string { return d.base + path }
 	var b strings.Builder
-	fmt.Fprintf(&b, "# Fragrance Data Service\n\n> %s Search perfumes; read their accords with strengths, note pyramids, seasons and ratings; find similar perfumes and cheaper alternatives; match perfumes to a profile of accords and notes. A website shows the same catalogue.\n\n",
+	fmt.Fprintf(&b, "# Fragrance Data Service\n\n> %s Search perfumes; read their accords with strengths, note pyramids, seasons and ratings; find similar perfumes and cheaper alternatives; match perfumes to a profile of accords and notes, or to a description in words (`/api/perfumes/match?q=vanilla tobacco for winter`: the answer says what was understood and which words were not); recommend perfumes from those a person likes and dislikes, with the reasons (`/api/perfumes/recommend?liked=slug,slug`). A website shows the same catalogue.\n\n",
 		d.doc.Summary)
 	b.WriteString("The API needs a free key, made in the developer portal after signing in by email. The Markdown pages and this file need none. Slugs (such as `dior-sauvage`) name perfumes and brands everywhere.\n\n")
 	b.WriteString("## Docs\n\n")
@@ -174,7 +174,7 @@ func (d *Docs) llmsText() string {
 	b.WriteString("\n## Access\n\n")
 	fmt.Fprintf(&b, "- [Developer portal](%s): sign in with an email address and create an API key (free)\n", u(portalPath))
 	fmt.Fprintf(&b, "- [Pricing](%s): the tiers and their rate limits\n", u(pricingPath))
-	fmt.Fprintf(&b, "- [MCP endpoint](%s): the Model Context Protocol server (streamable HTTP, POST, with the API key as `Authorization: Bearer <key>`): tools to search, read, compare and match perfumes\n", u(MCPPath))
+	fmt.Fprintf(&b, "- [MCP endpoint](%s): the Model Context Protocol server (streamable HTTP, POST, with the API key as `Authorization: Bearer <key>`): tools to search, read, compare and match perfumes (match_perfumes takes a description in words), and to recommend perfumes for a taste (recommend_perfumes)\n", u(MCPPath))
 	fmt.Fprintf(&b, "- [Browsing](%s): `GET /api/perfumes` filters by gender, accords and notes (a leading `-` excludes), season, time, year and rating, sorts (popular, rating, newest, oldest, name), counts facets, and looks up to 100 perfumes by slug at once (`ids`); the MCP tools `search_perfumes` (the same filters and sorts) and `get_perfumes` (several slugs)\n", u(docsMarkdownPath))
 	b.WriteString("\n## Markdown pages\n\n")
 	b.WriteString("Every perfume and brand page has a Markdown twin: add `.md` to its address, `/perfumes/{slug}.md` and `/brands/{slug}.md`.\n\n")

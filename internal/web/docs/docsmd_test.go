@@ -157,3 +157,27 @@ func TestDocsMarkdown(t *testing.T) {
 		}
 	}
 }
+
+// TestDocsDescribeDiscovery: llms.txt and /docs.md tell a model about
+// descriptions and recommendations, and the reference and the playground
+// carry the recommend endpoint and match's q.
+func TestDocsDescribeDiscovery(t *testing.T) {
+	h := servetest.NewServer(t, nil)
+	llms := getText(t, h, "/llms.txt", "text/plain; charset=utf-8")
+	for _, want := range []string{"/api/perfumes/match?q=", "/api/perfumes/recommend?liked=", "recommend_perfumes", "description in words"} {
+		if !strings.Contains(llms, want) {
+			t.Errorf("llms.txt lacks %q", want)
+		}
+	}
+	md := getText(t, h, "/docs.md", "text/markdown; charset=utf-8")
+	for _, want := range []string{"/api/perfumes/recommend", "Recommendations from a taste", "liked", "disliked", "vanilla tobacco for winter", "ignored"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("/docs.md lacks %q", want)
+		}
+	}
+	for _, page := range []string{"/docs/reference", "/developer/playground"} {
+		if body := get(t, h, page).Body.String(); !strings.Contains(body, "/api/perfumes/recommend") || !strings.Contains(body, "recommendPerfumes") && page == "/docs/reference" {
+			t.Errorf("%s does not carry the recommend endpoint", page)
+		}
+	}
+}
