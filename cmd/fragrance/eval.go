@@ -13,9 +13,11 @@ import (
 // runEval prints the relevance scores of search and dupes on the built-in
 // evaluation sets (internal/evaluation).
 func runEval(ctx context.Context, args []string, cio cmdIO) error {
-	f := newFlags("eval", "eval [search|dupes|all] [--db PATH] [--curated FILE] [--verbose]\n\n"+
-		"Scores the perfume search (accuracy and mean reciprocal rank per kind of query) and\n"+
-		"the dupes (recall at 10 and 20 of well-known clone pairs) on the evaluation sets built\n"+
+	f := newFlags("eval", "eval [search|dupes|describe|recommend|all] [--db PATH] [--curated FILE] [--verbose]\n\n"+
+		"Scores the perfume search (accuracy and mean reciprocal rank per kind of query),\n"+
+		"the dupes (recall at 10 and 20 of well-known clone pairs), descriptions and\n"+
+		"recommendations (precision at 10 against each case's intent, and how well known the\n"+
+		"first 10 are against the best the catalogue holds) on the evaluation sets built\n"+
 		"into the binary. Without --db it scores the bundled catalogue; with --db, the catalogue\n"+
 		"of that database, whose slugs must be the bundled ones (a database filled from it).", cio)
 	dsn := f.String("db", "", "score the catalogue of this database (SQLite path or postgres:// URL) instead of the bundled one")
@@ -31,33 +33,56 @@ func runEval(ctx context.Context, args []string, cio cmdIO) error {
 	}
 	switch {
 	case f.NArg() > 1 || (f.NArg() == 1 && what != ""):
-		fmt.Fprintln(cio.stderr, "fragrance eval: name one set: search, dupes or all")
+		fmt.Fprintln(cio.stderr, "fragrance eval: name one set: search, dupes, describe, recommend or all")
 		return errUsage
 	case f.NArg() == 1:
 		what = f.Arg(0)
 	case what == "":
 		what = "all"
 	}
-	if what != "search" && what != "dupes" && what != "all" {
-		fmt.Fprintf(cio.stderr, "fragrance eval: unknown set %q; use search, dupes or all\n", what)
+	sets := map[string]func(cmdIO, *index.Index, bool) error{
+		"search": printSearchScores, "dupes": printDupesScores, "describe": printDescribeScores, "recommend": printRecommendScores,
+	}
+	if sets[what] == nil && what != "all" {
+		fmt.Fprintf(cio.stderr, "fragrance eval: unknown set %q; use search, dupes, describe, recommend or all\n", what)
 		return errUsage
 	}
 	ix, err := evalIndex(ctx, *dsn, *curated)
 	if err != nil {
 		return err
 	}
-	if what != "dupes" {
-		if err := printSearchScores(cio, ix, *verbose); err != nil {
+	for i, set := range []string{"search", "dupes", "describe", "recommend"} {
+		if what != "all" && what != set {
+			continue
+		}
+		if what == "all" && i > 0 {
+			fmt.Fprintln(cio.stdout)
+		}
+		if err := sets[set](cio, ix, *verbose); err != nil {
 			return err
 		}
 	}
-	if what != "search" {
-		if what == "all" {
-			fmt.Fprintln(cio.stdout)
-		}
-		return printDupesScores(cio, ix, *verbose)
-	}
 	return nil
+}
+
+func printDescribeScores(cio cmdIO, ix *index.Index, verbose bool) error {
+	cases, err := evaluation.DescribeCases()
+	if err != nil {
+		return err
+	}
+	return evaluation.WriteDiscovery(cio.stdout, "descriptions", evaluation.EvaluateDescribe(ix, cases), verbose)
+}
+
+func printRecommendScores(cio cmdIO, ix *index.Index, verbose bool) error {
+	cases, err := evaluation.RecommendCases()
+	if err != nil {
+		return err
+	}
+	r, err := evaluation.EvaluateRecommend(ix, cases)
+	if err != nil {
+		return err
+	}
+	return evaluation.WriteDiscovery(cio.stdout, "tastes", r, verbose)
 }
 
 // evalIndex builds the index to score: the bundled catalogue's, or the

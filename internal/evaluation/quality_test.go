@@ -2,6 +2,7 @@ package evaluation
 
 import (
 	"math"
+	"slices"
 	"sync"
 	"testing"
 
@@ -149,4 +150,73 @@ func buildBundledIndex() (*index.Index, error) {
 		return nil, err
 	}
 	return index.Build(ps, index.Options{AccordColor: ref.Color}), nil
+}
+
+// The description and taste scores reached on the bundled catalogue
+// (README.md): floors a little under them, as the others.
+const (
+	describePrecisionFloor  = 0.97
+	describeRenownFloor     = 0.93
+	recommendPrecisionFloor = 0.93
+	recommendRenownFloor    = 0.77
+)
+
+func TestDescribeQuality(t *testing.T) {
+	ix := bundledIndex(t)
+	cases, err := DescribeCases()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cases) < 40 {
+		t.Fatalf("%d descriptions, want at least 40", len(cases))
+	}
+	r := EvaluateDescribe(ix, cases)
+	if !atLeast(r.Precision, describePrecisionFloor) || !atLeast(r.Renown, describeRenownFloor) {
+		t.Errorf("descriptions: precision@10 %.3f (floor %.3f), renown@10 %.3f (floor %.3f)", r.Precision, describePrecisionFloor, r.Renown, describeRenownFloor)
+	}
+	for _, c := range r.Results {
+		if len(c.Results) == 0 {
+			t.Errorf("line %d: %q found nothing", c.Line, c.Name)
+		}
+	}
+}
+
+func TestRecommendQuality(t *testing.T) {
+	ix := bundledIndex(t)
+	cases, err := RecommendCases()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cases) < 8 {
+		t.Fatalf("%d tastes, want at least 8", len(cases))
+	}
+	r, err := EvaluateRecommend(ix, cases)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !atLeast(r.Precision, recommendPrecisionFloor) || !atLeast(r.Renown, recommendRenownFloor) {
+		t.Errorf("tastes: precision@10 %.3f (floor %.3f), renown@10 %.3f (floor %.3f)", r.Precision, recommendPrecisionFloor, r.Renown, recommendRenownFloor)
+	}
+	for i, c := range r.Results {
+		for _, s := range c.Results {
+			if slices.Contains(cases[i].Liked, s) || slices.Contains(cases[i].Disliked, s) {
+				t.Errorf("line %d: %s recommended to a taste naming it", c.Line, s)
+			}
+		}
+	}
+}
+
+func TestIntentReadsItsFormat(t *testing.T) {
+	in, err := ParseIntent("need=Vanilla|vanille; need=tobacco; not=Oud; season=winter; time=night; gender=masculine")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(in.Need) != 2 || in.Need[0][1] != "vanille" || in.Not[0] != "oud" || in.Season != "winter" || in.Time != "night" || in.Gender != "masculine" {
+		t.Fatalf("%+v", in)
+	}
+	for _, bad := range []string{"need", "colour=red", "need="} {
+		if _, err := ParseIntent(bad); err == nil {
+			t.Errorf("%q: no error", bad)
+		}
+	}
 }

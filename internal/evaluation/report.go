@@ -69,3 +69,25 @@ func orDash(s string) string {
 	}
 	return s
 }
+
+// WriteDiscovery writes the scores of a description or taste set titled
+// set; verbose lists each case with its results not meeting the intent.
+func WriteDiscovery(w io.Writer, set string, r DiscoveryReport, verbose bool) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintf(tw, "%s\tcases\tprecision@%d\trenown@%d\t\n", set, DiscoveryDepth, DiscoveryDepth)
+	fmt.Fprintf(tw, "all\t%d\t%.1f%%\t%.3f\t\n", len(r.Results), 100*r.Precision, r.Renown)
+	if err := tw.Flush(); err != nil {
+		return fmt.Errorf("write %s report: %w", set, err)
+	}
+	if !verbose {
+		return nil
+	}
+	for _, c := range r.Results {
+		fmt.Fprintf(w, "%5.0f%% %5.2f  %q", 100*c.Precision, c.Renown, c.Name)
+		if len(c.Missed) > 0 {
+			fmt.Fprintf(w, "; missing the intent: %s", strings.Join(c.Missed, ", "))
+		}
+		fmt.Fprintln(w)
+	}
+	return nil
+}

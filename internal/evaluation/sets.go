@@ -1,7 +1,8 @@
-// Package evaluation measures the relevance of the perfume search and of
-// the dupes ranking on fixed evaluation sets, kept as data files embedded in
-// the binary (data/search.tsv, data/dupes.tsv), and scores an index against
-// them. The sets are evaluation data only: no ranking code reads them, so a
+// Package evaluation measures the relevance of the perfume search, of
+// the dupes ranking, of descriptions and of recommendations on fixed
+// evaluation sets, kept as data files embedded in the binary
+// (data/search.tsv, data/dupes.tsv, data/describe.tsv,
+// data/recommend.tsv), and scores an index against them. The sets are evaluation data only: no ranking code reads them, so a
 // score measures the ranking rather than a memorised answer. See README.md
 // for the metrics and the scores reached.
 package evaluation

@@ -62,6 +62,12 @@ const (
 	tasteNotes   = 24
 )
 
+// otherGenderPull scales the closeness of a perfume made for the other
+// gender than every liked one (unisex ones aside), when no gender is
+// asked: a taste of men's perfumes shares that too, yet a women's
+// perfume close enough still shows.
+const otherGenderPull = 0.85
+
 // reasonsShown is the most liked perfumes a recommendation's reasons name.
 const reasonsShown = 3
 
@@ -128,10 +134,15 @@ func (ix *Index) Recommend(q RecommendQuery) (RecommendResult, error) {
 	// Rank a few pages more than asked, so that the brand cap can take
 	// perfumes from further down; should that run short while more wait,
 	// rank more.
+	var other []uint64 // the perfumes of the other gender than every liked one
+	if g := ix.likedGender(liked); q.Gender == "" && g != 0 {
+		mb := ix.bits
+		other = mb.filter[bits.TrailingZeros16(g^(hasMasculine|hasFeminine))*mb.words:][:len(skip)]
+	}
 	var ranked []keyed
 	for k := want*2 + 16; ; k *= 4 {
 		top := newTopK(k)
-		res.Total = ix.rankTaste(sc, fa, fn, skip, top)
+		res.Total = ix.rankTaste(sc, fa, fn, skip, other, top)
 		ranked = top.sorted()
 		if len(top.h) < k || len(ranked) >= 2*want {
 			break
@@ -143,6 +154,9 @@ func (ix *Index) Recommend(q RecommendQuery) (RecommendResult, error) {
 		for _, kd := range page[from:min(from+l, len(page))] {
 			d := kd.doc
 			sim := fa*sc.dotA[d]*s.accInv[d] + fn*sc.dotN[d]*s.noteInv[d]
+			if other != nil && other[d/64]>>(d%64)&1 != 0 {
+				sim *= otherGenderPull
+			}
 			res.Items = append(res.Items, Recommended{Scored: Scored{Entry: &ix.entries[d], Score: ranking.Score(float64(sim))}})
 		}
 	}
@@ -152,15 +166,20 @@ func (ix *Index) Recommend(q RecommendQuery) (RecommendResult, error) {
 
 // rankTaste pushes into top, by closeness in steps of a point and then
 // renown, the perfumes close to the taste (sc's dot products, made a
-// similarity by fa and fn) that skip does not mark, and returns how many
-// there are. As in rankSimilar, a perfume is compared with the heap's
-// floor before any key is made; skip is read a word at a time.
-func (ix *Index) rankTaste(sc *simScratch, fa, fn float32, skip []uint64, top *topK) int {
+// similarity by fa and fn, and by otherGenderPull for those other marks)
+// that skip does not mark, and returns how many there are. As in
+// rankSimilar, a perfume is compared with the heap's floor before any key
+// is made; skip and other are read a word at a time.
+func (ix *Index) rankTaste(sc *simScratch, fa, fn float32, skip, other []uint64, top *topK) int {
 	s := ix.sim
 	n := len(sc.dotA)
 	total := 0
 	floor := float32(-1) // a closeness below it can't enter top
 	for j, sk := range skip {
+		var ot uint64
+		if other != nil {
+			ot = other[j]
+		}
 		from := j * 64
 		to := min(from+64, n)
 		dotA, dotN := sc.dotA[from:to], sc.dotN[from:to]
@@ -170,6 +189,9 @@ func (ix *Index) rankTaste(sc *simScratch, fa, fn float32, skip []uint64, top *t
 			sim := fa*a*accInv[i] + fn*dotN[i]*noteInv[i]
 			if !(sim > 0) || sk>>i&1 != 0 {
 				continue
+			}
+			if ot>>i&1 != 0 {
+				sim *= otherGenderPull
 			}
 			total++
 			if sim < floor {
@@ -184,6 +206,22 @@ func (ix *Index) rankTaste(sc *simScratch, fa, fn float32, skip []uint64, top *t
 		}
 	}
 	return total
+}
+
+// likedGender is the profile.has bit of the gender every liked perfume
+// is made for, unisex ones aside (0 when they differ or all are unisex).
+func (ix *Index) likedGender(liked []uint32) uint16 {
+	var g uint16
+	for _, d := range liked {
+		switch b := ix.has[d] & (hasMasculine | hasFeminine); {
+		case b == 0:
+		case g == 0:
+			g = b
+		case g != b:
+			return 0
+		}
+	}
+	return g
 }
 
 // docsOf returns the documents of the liked and disliked slugs, or an
