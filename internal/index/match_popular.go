@@ -23,7 +23,7 @@ const countPlanes = 5
 
 // popularWork is the working memory of a popular match, kept between
 // matches: the terms' bitmaps, the perfumes passing the filters, the
-// count's planes and a tier.
+// count's planes (each word written whole by a match) and a tier.
 type popularWork struct {
 	terms  [][]uint64
 	pass   []uint64
@@ -52,9 +52,6 @@ func (ix *Index) popularWork(terms int) *popularWork {
 func (ix *Index) putPopularWork(w *popularWork) {
 	for _, t := range w.terms {
 		clear(t)
-	}
-	for _, p := range w.planes {
-		clear(p)
 	}
 	w.docs = w.docs[:0]
 	ix.popular.p.Put(w)
@@ -112,6 +109,7 @@ func (ix *Index) matchPopular(r *resolved, rq *rankedQuery, want int) (int, []ke
 	scents := len(r.accIDs) + len(r.noteIDs) + len(rq.wantAcc)
 	total := 0
 	for j, pass := range w.pass {
+		var pl [countPlanes]uint64 // the word's count, added up in registers
 		if nt > 0 {
 			var any, anyScent uint64
 			for i, term := range terms {
@@ -121,8 +119,8 @@ func (ix *Index) matchPopular(r *resolved, rq *rankedQuery, want int) (int, []ke
 					anyScent |= carry
 				}
 				for p := 0; carry != 0 && p < countPlanes; p++ {
-					x := w.planes[p][j] & carry
-					w.planes[p][j] ^= carry
+					x := pl[p] & carry
+					pl[p] ^= carry
 					carry = x
 				}
 			}
@@ -131,6 +129,9 @@ func (ix *Index) matchPopular(r *resolved, rq *rankedQuery, want int) (int, []ke
 			}
 			pass &= any
 			w.pass[j] = pass
+		}
+		for p, x := range pl {
+			w.planes[p][j] = x
 		}
 		total += bits.OnesCount64(pass)
 	}
