@@ -157,7 +157,7 @@ func buildBundledIndex() (*index.Index, error) {
 const (
 	describePrecisionFloor  = 0.97
 	describeRenownFloor     = 0.93
-	recommendPrecisionFloor = 0.93
+	recommendPrecisionFloor = 0.95
 	recommendRenownFloor    = 0.77
 )
 
