@@ -389,7 +389,7 @@ func matchProfile(ix *index.Index, u view.Builder, in MatchInput) (view.MatchLis
 
 // recommend checks a recommend_perfumes input with the API's rules and
 // ranks the recommendations.
-func recommend(ix *index.Index, u view.URLs, in RecommendInput) (view.RecommendList, error) {
+func recommend(ix *index.Index, u view.Builder, in RecommendInput) (view.RecommendList, error) {
 	var errs []string
 	switch {
 	case len(in.Liked) == 0:

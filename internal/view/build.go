@@ -351,7 +351,7 @@ func (e MatchEcho) Always() MatchEcho {
 }
 
 // RecommendList is the answer of a recommendation whose result is res.
-func (u URLs) RecommendList(res index.RecommendResult) RecommendList {
+func (u Builder) RecommendList(res index.RecommendResult) RecommendList {
 	out := RecommendList{Source: make([]SourceRef, len(res.Source)), Data: make([]Recommendation, len(res.Items)),
 		Total: res.Total, Page: res.Page, Pages: res.Pages, Limit: res.Limit}
 	for i, e := range res.Source {
