@@ -240,8 +240,12 @@ func appendNew(xs []string, x string) []string {
 // Apply returns q with what r asks added: its wanted scents as terms
 // (Wants), its exclusions, its brand, and its gender, season and time as
 // terms (Prefer) where q has no filter of that kind: a parameter given
-// explicitly wins over the description.
+// explicitly wins over the description. A reading that understood
+// anything ranks as a description does (index.SortPopular).
 func (r *Reading) Apply(q index.MatchQuery) index.MatchQuery {
+	if r.Understood() && q.Sort == "" {
+		q.Sort = index.SortPopular
+	}
 	q.Wants = append(q.Wants[:len(q.Wants):len(q.Wants)], r.Wants...)
 	if len(r.Exclude.Accords)+len(r.Exclude.Notes) > 0 {
 		q.Exclude = index.Want{

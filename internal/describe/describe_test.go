@@ -244,3 +244,17 @@ func countExcluded(r describe.Reading) int {
 	}
 	return n
 }
+
+func TestApplyLetsParametersWin(t *testing.T) {
+	r := parser(t).Parse("woody for winter for her, no oud, by dior")
+	q := r.Apply(index.MatchQuery{Season: "summer", Notes: []string{"Rose"}, Exclude: index.Want{Accords: []string{"sweet"}}})
+	if q.Season != "summer" || q.Prefer.Season != "" || q.Prefer.Gender != "feminine" || q.Brand != "dior" || q.Sort != index.SortPopular {
+		t.Errorf("applied %+v", q)
+	}
+	if len(q.Wants) != 1 || !slices.Contains(q.Exclude.Accords, "sweet") || !slices.Contains(q.Exclude.Notes, "Agarwood (Oud)") {
+		t.Errorf("wants %+v, exclude %+v", q.Wants, q.Exclude)
+	}
+	if q := (&describe.Reading{}).Apply(index.MatchQuery{Notes: []string{"Rose"}}); q.Sort != "" {
+		t.Errorf("a reading understanding nothing set sort %q", q.Sort)
+	}
+}
