@@ -9,7 +9,7 @@ import (
 
 // version is the service's semantic version, sent as X-API-Version. The
 // release build may override it with -ldflags "-X main.version=...".
-var version = "1.6.0"
+var version = "1.7.0"
 
 func runVersion(ctx context.Context, args []string, cio cmdIO) error {
 	f := newFlags("version", "version", cio)

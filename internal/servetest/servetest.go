@@ -41,7 +41,7 @@ import (
 // Version its X-API-Version.
 const (
 	BaseURL = "https://fragrance.example"
-	Version = "1.6.0"
+	Version = "1.7.0"
 )
 
 // seeded is the bundled catalogue, imported once into a new SQLite store and

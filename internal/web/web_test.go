@@ -21,7 +21,7 @@ func TestPages(t *testing.T) {
 		contains    string
 	}{
 		{"/docs/errors", "text/html", 200, `id="daily_limit_exceeded"`},
-		{"/changelog", "text/html", 200, `<h2 id="v1.6.0">1.6.0 <time class="muted" datetime="2026-12-05">2026-12-05</time></h2>`},
+		{"/changelog", "text/html", 200, `<h2 id="v1.7.0">1.7.0 <time class="muted" datetime="2026-12-05">2026-12-05</time></h2>`},
 		{"/changelog.json", "application/json", 200, `"version": "1.0.0"`},
 		{"/privacy", "text/html", 200, `<code>consent</code>`},
 		{"/nope", "text/html", 404, "Page not found"},
@@ -39,7 +39,7 @@ func TestPages(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := s.Changelog(); len(got) != 7 || got[0].Version != "1.6.0" || got[0].Date != "2026-12-05" {
+	if got := s.Changelog(); len(got) != 8 || got[0].Version != "1.7.0" || got[0].Date != "2026-12-05" {
 		t.Errorf("changelog = %+v", got)
 	}
 }

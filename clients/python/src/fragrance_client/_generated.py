@@ -1,6 +1,6 @@
 """Generated from the service's OpenAPI document by tools/generate.py: do not edit.
 
-Document version 1.6.0.
+Document version 1.7.0.
 """
 
 from __future__ import annotations
