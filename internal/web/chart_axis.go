@@ -19,10 +19,13 @@ const (
 	axisSpan       = 150
 	axisWidth      = 48
 	axisMinBar     = 2
-	axisSteps      = 4 // the y axis is cut into this many steps
 )
 
-// AxisOf is a y axis over values up to most: axisSteps steps of a round
+// AxisSteps is how many steps a y axis is cut into (AxisOf), here and in
+// the dashboard's charts.
+const AxisSteps = 4
+
+// AxisOf is a y axis over values up to most: AxisSteps steps of a round
 // size (1, 2, 2.5 or 5 times a power of ten, 2.5 only from 10 on, so that
 // every value on it is whole), its top at least most.
 func AxisOf(most int64) (step, top int64) {
@@ -32,8 +35,8 @@ func AxisOf(most int64) (step, top int64) {
 			steps = []int64{p, 2 * p, p / 2 * 5, 5 * p}
 		}
 		for _, s := range steps {
-			if s*axisSteps >= most {
-				return s, s * axisSteps
+			if s*AxisSteps >= most {
+				return s, s * AxisSteps
 			}
 		}
 	}
@@ -63,7 +66,7 @@ func (c BarChart) axisHTML() template.HTML {
 		most = max(most, int64(r.Value))
 	}
 	limit := int64(c.Limit)
-	limitShown := limit > 0 && most*axisSteps >= limit
+	limitShown := limit > 0 && most*AxisSteps >= limit
 	step, top := AxisOf(most)
 	if limitShown {
 		step, top = AxisOf(max(most, limit))
@@ -82,16 +85,16 @@ func (c BarChart) axisHTML() template.HTML {
 	// The axis's values, beside the plot.
 	w := strconv.Itoa(axisWidth)
 	b.WriteString(`<svg class="yaxis" width="` + w + `" height="` + strconv.Itoa(axisPlotHeight) + `" aria-hidden="true">` + "\n")
-	for i := 0; i <= axisSteps && !(i > 0 && empty); i++ {
-		y := strconv.Itoa(axisBase - i*axisSpan/axisSteps + 4)
+	for i := 0; i <= AxisSteps && !(i > 0 && empty); i++ {
+		y := strconv.Itoa(axisBase - i*axisSpan/AxisSteps + 4)
 		b.WriteString(`<text x="` + strconv.Itoa(axisWidth-6) + `" y="` + y + `" text-anchor="end" font-size="12" fill="#54505e">` +
 			Compact(int64(i)*step) + "</text>\n")
 	}
 	b.WriteString("</svg>\n")
 	b.WriteString(`<svg class="bars" width="100%" height="` + strconv.Itoa(axisPlotHeight) + `" role="img" aria-labelledby="` + esc(c.ID) + `-t">` +
 		`<title id="` + esc(c.ID) + `-t">` + esc(c.Title) + "</title>\n")
-	for i := 0; i <= axisSteps && !(i > 0 && empty); i++ {
-		y := strconv.Itoa(axisBase - i*axisSpan/axisSteps)
+	for i := 0; i <= AxisSteps && !(i > 0 && empty); i++ {
+		y := strconv.Itoa(axisBase - i*axisSpan/AxisSteps)
 		color := "#e6e3eb"
 		if i == 0 {
 			color = "#8d8799"

@@ -111,3 +111,12 @@ func TestBarChartOnItsAxis(t *testing.T) {
 		}
 	}
 }
+
+// TestCompact: axis values are written short past ten thousand.
+func TestCompact(t *testing.T) {
+	for n, want := range map[int64]string{0: "0", 950: "950", 5000: "5,000", 20_000: "20k", 12_500: "12.5k", 1_500_000: "1.5M", 2_000_000: "2M"} {
+		if got := web.Compact(n); got != want {
+			t.Errorf("Compact(%d) = %q, want %q", n, got, want)
+		}
+	}
+}

@@ -52,36 +52,7 @@ const (
 	plotSpan   = 160
 	yAxisWidth = 52
 	minSegment = 2 // a segment of a count above 0 is never thinner
-	axisSteps  = 4 // the y axis is cut into this many steps
 )
-
-// axisOf is the y axis over values up to most: axisSteps steps of a round
-// size (1, 2, 2.5 or 5 times a power of ten, 2.5 only from 10 on, so that
-// every value on it is whole), its top at least most.
-func axisOf(most int64) (step, top int64) {
-	for p := int64(1); ; p *= 10 {
-		steps := []int64{p, 2 * p, 5 * p}
-		if p >= 10 {
-			steps = []int64{p, 2 * p, p / 2 * 5, 5 * p}
-		}
-		for _, s := range steps {
-			if s*axisSteps >= most {
-				return s, s * axisSteps
-			}
-		}
-	}
-}
-
-// compact writes an axis value short: 950, 5,000, 20k, 1.5M.
-func compact(n int64) string {
-	switch {
-	case n < 10_000:
-		return web.Thousands(int(n))
-	case n < 1_000_000:
-		return web.Decimal(float64(n)/1e3, 1) + "k"
-	}
-	return web.Decimal(float64(n)/1e6, 1) + "M"
-}
 
 // pct writes a share of the plot's width as an SVG length.
 func pct(f float64) string { return strconv.FormatFloat(f, 'f', 3, 64) + "%" }
@@ -91,10 +62,10 @@ func pct(f float64) string { return strconv.FormatFloat(f, 'f', 3, 64) + "%" }
 func (c stackChart) HTML() template.HTML {
 	esc := template.HTMLEscapeString
 	totals, most := c.totals()
-	limitShown := c.Limit > 0 && most*axisSteps >= c.Limit
-	step, top := axisOf(most)
+	limitShown := c.Limit > 0 && most*web.AxisSteps >= c.Limit
+	step, top := web.AxisOf(most)
 	if limitShown {
-		step, top = axisOf(max(most, c.Limit))
+		step, top = web.AxisOf(max(most, c.Limit))
 	}
 	var b strings.Builder
 	b.Grow(2048 + 400*len(c.Bars))
@@ -154,11 +125,11 @@ func (c stackChart) totals() (totals []int64, most int64) {
 // writeGrid draws the grid lines across the plot, the base darker; only
 // the base for a chart of nothing.
 func writeGrid(b *strings.Builder, empty bool) {
-	for i := 0; i <= axisSteps; i++ {
+	for i := 0; i <= web.AxisSteps; i++ {
 		if i > 0 && empty {
 			return
 		}
-		y := strconv.Itoa(plotBase - i*plotSpan/axisSteps)
+		y := strconv.Itoa(plotBase - i*plotSpan/web.AxisSteps)
 		color := "#e6e3eb"
 		if i == 0 {
 			color = "#8d8799"
@@ -186,13 +157,13 @@ func (c stackChart) writeLegend(b *strings.Builder) {
 func (c stackChart) writeAxis(b *strings.Builder, step int64, empty bool) {
 	w := strconv.Itoa(yAxisWidth)
 	b.WriteString(`<svg class="yaxis" width="` + w + `" height="` + strconv.Itoa(plotHeight) + `" aria-hidden="true">` + "\n")
-	for i := 0; i <= axisSteps; i++ {
+	for i := 0; i <= web.AxisSteps; i++ {
 		if i > 0 && empty {
 			break
 		}
-		y := strconv.Itoa(plotBase - i*plotSpan/axisSteps + 4)
+		y := strconv.Itoa(plotBase - i*plotSpan/web.AxisSteps + 4)
 		b.WriteString(`<text x="` + strconv.Itoa(yAxisWidth-6) + `" y="` + y + `" text-anchor="end" font-size="12" fill="#54505e">` +
-			compact(int64(i)*step) + "</text>\n")
+			web.Compact(int64(i)*step) + "</text>\n")
 	}
 	b.WriteString("</svg>\n")
 }

@@ -7,27 +7,6 @@ import (
 	"testing"
 )
 
-// TestAxisOf: the y axis has four steps of a round size, its top at or
-// just above the largest value.
-func TestAxisOf(t *testing.T) {
-	for _, tt := range []struct{ most, step, top int64 }{
-		{0, 1, 4}, {1, 1, 4}, {4, 1, 4}, {5, 2, 8}, {9, 5, 20}, {20, 5, 20}, {21, 10, 40},
-		{45, 20, 80}, {81, 25, 100}, {101, 50, 200}, {1000, 250, 1000}, {1001, 500, 2000}, {47_000, 20_000, 80_000},
-	} {
-		if step, top := axisOf(tt.most); step != tt.step || top != tt.top {
-			t.Errorf("axisOf(%d) = %d, %d; want %d, %d", tt.most, step, top, tt.step, tt.top)
-		}
-	}
-}
-
-func TestCompact(t *testing.T) {
-	for n, want := range map[int64]string{0: "0", 950: "950", 5000: "5,000", 20_000: "20k", 12_500: "12.5k", 1_500_000: "1.5M", 2_000_000: "2M"} {
-		if got := compact(n); got != want {
-			t.Errorf("compact(%d) = %q, want %q", n, got, want)
-		}
-	}
-}
-
 var (
 	rectRE   = regexp.MustCompile(`<rect x="([0-9.]+)%" y="([0-9.]+)" width="([0-9.]+)%" height="([0-9.]+)" fill="([^"]+)"/>`)
 	yLabelRE = regexp.MustCompile(`text-anchor="end" font-size="12" fill="#54505e">([^<]+)</text>`)
