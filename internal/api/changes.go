@@ -33,7 +33,7 @@ const ChangesPerRequest = 100
 // holds at most. A limit the handler will refuse counts as 1.
 func changesCost(r *http.Request) int64 {
 	p := newParams(r.URL)
-	limit := p.limit(view.ChangesLimit)
+	limit := p.Limit(view.ChangesLimit)
 	if p.err() != nil {
 		return 1
 	}
@@ -55,12 +55,12 @@ func changesCost(r *http.Request) int64 {
 // not the answer.
 func (a *API) perfumeChanges(w http.ResponseWriter, r *http.Request) error {
 	p := newParams(r.URL)
-	cursor, _ := p.raw("since")
+	cursor, _ := p.Raw("since")
 	since, err := catalog.ParseCursor(cursor)
 	if err != nil {
-		p.fail("since", err.Error())
+		p.Fail("since", err.Error())
 	}
-	limit := p.limit(view.ChangesLimit)
+	limit := p.Limit(view.ChangesLimit)
 	if err := p.err(); err != nil {
 		return err
 	}

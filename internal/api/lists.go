@@ -9,7 +9,7 @@ import (
 // listBrands is GET /api/brands?q=.
 func (a *API) listBrands(w http.ResponseWriter, r *http.Request) error {
 	p := newParams(r.URL)
-	q := struct{ Q string }{p.text("q")}
+	q := struct{ Q string }{p.Text("q")}
 	if err := p.err(); err != nil {
 		return err
 	}
@@ -23,7 +23,7 @@ func (a *API) listBrands(w http.ResponseWriter, r *http.Request) error {
 // listNotes is GET /api/notes?limit= (all notes by default).
 func (a *API) listNotes(w http.ResponseWriter, r *http.Request) error {
 	p := newParams(r.URL)
-	q := struct{ Limit int }{p.limit(view.NotesLimit)}
+	q := struct{ Limit int }{p.Limit(view.NotesLimit)}
 	if err := p.err(); err != nil {
 		return err
 	}
@@ -52,7 +52,7 @@ func (a *API) getPerfumer(w http.ResponseWriter, r *http.Request) error {
 	q := struct {
 		Slug        string
 		Page, Limit int
-	}{r.PathValue("slug"), p.page(), p.limit(view.PerfumerLimit)}
+	}{r.PathValue("slug"), p.Page(), p.Limit(view.PerfumerLimit)}
 	if err := p.err(); err != nil {
 		return err
 	}
@@ -72,7 +72,7 @@ func (a *API) listAccords(w http.ResponseWriter, r *http.Request) error {
 	q := struct {
 		Search string
 		Limit  int
-	}{p.text("search"), p.limit(view.AccordsLimit)}
+	}{p.Text("search"), p.Limit(view.AccordsLimit)}
 	if err := p.err(); err != nil {
 		return err
 	}

@@ -15,16 +15,16 @@ import (
 // browse parameter (view.BrowseParams) browsePerfumes.
 func (a *API) listPerfumes(w http.ResponseWriter, r *http.Request) error {
 	p := newParams(r.URL)
-	bq, err := view.ParseBrowse(p.v)
+	bq, err := view.ParseBrowse(p.Values())
 	var perrs catalog.ParamErrors
 	if errors.As(err, &perrs) {
-		p.errs = append(p.errs, perrs...)
+		p.Add(perrs...)
 	}
-	if len(p.errs) > 0 {
+	if p.err() != nil {
 		// The values the catalogue does not know are reported with the
 		// rest, so that one answer lists every problem.
 		if ix := a.cfg.Catalogue.Load(); ix != nil && errors.As(ix.CheckBrowse(bq), &perrs) {
-			p.errs = append(p.errs, perrs...)
+			p.Add(perrs...)
 		}
 		return p.err()
 	}
@@ -69,7 +69,7 @@ func (a *API) getPerfume(w http.ResponseWriter, r *http.Request) error {
 // similarPerfumes is GET /api/perfumes/{slug}/similar?limit=.
 func (a *API) similarPerfumes(w http.ResponseWriter, r *http.Request) error {
 	p := newParams(r.URL)
-	q := slugQuery{Slug: r.PathValue("slug"), Limit: p.limit(view.SimilarLimit)}
+	q := slugQuery{Slug: r.PathValue("slug"), Limit: p.Limit(view.SimilarLimit)}
 	if err := p.err(); err != nil {
 		return err
 	}
@@ -87,7 +87,7 @@ func (a *API) similarPerfumes(w http.ResponseWriter, r *http.Request) error {
 // dupePerfumes is GET /api/perfumes/{slug}/dupes?limit=.
 func (a *API) dupePerfumes(w http.ResponseWriter, r *http.Request) error {
 	p := newParams(r.URL)
-	q := slugQuery{Slug: r.PathValue("slug"), Limit: p.limit(view.DupesLimit)}
+	q := slugQuery{Slug: r.PathValue("slug"), Limit: p.Limit(view.DupesLimit)}
 	if err := p.err(); err != nil {
 		return err
 	}
@@ -111,7 +111,7 @@ func (a *API) matchPerfumes(w http.ResponseWriter, r *http.Request) error {
 	p := newParams(r.URL)
 	accords, exAccords := p.accordWants("accords")
 	notes, exNotes := p.excluding("notes", p.list("notes"))
-	key := matchKey{Text: p.text("q"), Q: index.MatchQuery{
+	key := matchKey{Text: p.Text("q"), Q: index.MatchQuery{
 		Accords: accords,
 		Notes:   notes,
 		Gender:  catalog.Gender(p.oneOf("gender", view.Genders)),
@@ -119,8 +119,8 @@ func (a *API) matchPerfumes(w http.ResponseWriter, r *http.Request) error {
 		Time:    p.oneOf("time", view.Times),
 		Sort:    p.oneOf("sort", view.MatchSorts),
 		Exclude: index.Want{Accords: exAccords, Notes: exNotes},
-		Page:    p.page(),
-		Limit:   p.limit(view.MatchLimit),
+		Page:    p.Page(),
+		Limit:   p.Limit(view.MatchLimit),
 	}}
 	if err := p.err(); err != nil {
 		return err
@@ -128,7 +128,7 @@ func (a *API) matchPerfumes(w http.ResponseWriter, r *http.Request) error {
 	q := key.Q
 	if key.Text == "" && len(q.Accords) == 0 && len(q.Notes) == 0 && q.Gender == "" && q.Season == "" && q.Time == "" {
 		// Nothing to match: every perfume would score alike.
-		p.fail("query", "match needs at least one of q, accords, notes, gender, season or time (page, limit, sort and exclusions only order or narrow the answer)")
+		p.Fail("query", "match needs at least one of q, accords, notes, gender, season or time (page, limit, sort and exclusions only order or narrow the answer)")
 	}
 	if err := p.err(); err != nil {
 		return err

@@ -20,17 +20,17 @@ func (a *API) recommendPerfumes(w http.ResponseWriter, r *http.Request) error {
 		Disliked: p.list("disliked"),
 		Avoid:    p.list("avoid"),
 		Gender:   catalog.Gender(p.oneOf("gender", view.Genders)),
-		Page:     p.page(),
-		Limit:    p.limit(view.RecommendLimit),
+		Page:     p.Page(),
+		Limit:    p.Limit(view.RecommendLimit),
 	}
 	switch {
 	case len(q.Liked) == 0 && p.err() == nil:
-		p.fail("liked", "give the perfumes liked: 1 to "+strconv.Itoa(view.MaxLiked)+" slugs, comma-separated")
+		p.Fail("liked", "give the perfumes liked: 1 to "+strconv.Itoa(view.MaxLiked)+" slugs, comma-separated")
 	case len(q.Liked) > view.MaxLiked:
-		p.fail("liked", "at most "+strconv.Itoa(view.MaxLiked)+" perfumes")
+		p.Fail("liked", "at most "+strconv.Itoa(view.MaxLiked)+" perfumes")
 	}
 	if len(q.Disliked) > view.MaxLiked {
-		p.fail("disliked", "at most "+strconv.Itoa(view.MaxLiked)+" perfumes")
+		p.Fail("disliked", "at most "+strconv.Itoa(view.MaxLiked)+" perfumes")
 	}
 	if err := p.err(); err != nil {
 		return err

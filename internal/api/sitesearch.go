@@ -15,7 +15,7 @@ import (
 // "imageTransparent"}]}; no q answers an empty list.
 func (a *API) siteSearch(w http.ResponseWriter, r *http.Request) error {
 	p := newParams(r.URL)
-	q := index.ListQuery{Q: p.text("q"), Page: 1, Limit: p.limit(view.SiteSearchLimit)}
+	q := index.ListQuery{Q: p.Text("q"), Page: 1, Limit: p.Limit(view.SiteSearchLimit)}
 	if err := p.err(); err != nil {
 		return err
 	}

@@ -37,7 +37,7 @@ const usageDefaultDays = 7
 // counts not yet written.
 func (a *API) getUsage(w http.ResponseWriter, r *http.Request) error {
 	p := newParams(r.URL)
-	days := min(p.positive("days", usageDefaultDays), usage.MaxReportDays)
+	days := min(p.Positive("days", usageDefaultDays), usage.MaxReportDays)
 	if err := p.err(); err != nil {
 		return err
 	}

@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/fragrance-data/fragrance/internal/catalog"
 	"github.com/fragrance-data/fragrance/internal/index"
@@ -33,53 +32,53 @@ const MaxIDsLen = index.MaxIDs * (MaxTextLen + 1)
 // time, sort, facet, accord or note), with suggestions, so a caller
 // answers 400 for either error.
 func ParseBrowse(v url.Values) (index.BrowseQuery, error) {
-	r := &paramReader{v: v}
+	r := &Params{v: v}
 	q := index.BrowseQuery{
-		Q:     r.text("q"),
-		Brand: r.text("brand"),
-		Page:  r.page(),
-		Limit: r.limit(PerfumesLimit),
+		Q:     r.Text("q"),
+		Brand: r.Text("brand"),
+		Page:  r.Page(),
+		Limit: r.Limit(PerfumesLimit),
 	}
-	for _, g := range r.list("gender", MaxListLen, len(Genders)) {
+	for _, g := range r.List("gender", MaxListLen, len(Genders)) {
 		q.Genders = append(q.Genders, catalog.Gender(strings.ToLower(g)))
 	}
-	q.Accords, q.NotAccords = r.signed("accords", "an accord")
-	q.Notes, q.NotNotes = r.signed("notes", "a note")
-	q.Season = r.lower("season")
-	q.Time = r.lower("time")
-	q.Sort = r.lower("sort")
-	for _, f := range r.list("facets", MaxListLen, len(index.FacetNames)) {
+	q.Accords, q.NotAccords = r.Signed("accords", "an accord")
+	q.Notes, q.NotNotes = r.Signed("notes", "a note")
+	q.Season = r.Lower("season")
+	q.Time = r.Lower("time")
+	q.Sort = r.Lower("sort")
+	for _, f := range r.List("facets", MaxListLen, len(index.FacetNames)) {
 		if f = strings.ToLower(f); !slices.Contains(q.Facets, f) {
 			q.Facets = append(q.Facets, f)
 		}
 	}
-	if s, ok := r.raw("year"); ok {
+	if s, ok := r.Raw("year"); ok {
 		y, err := ParseYearRange(s)
 		if err != nil {
-			r.errs = append(r.errs, err)
+			r.Add(err)
 		}
 		q.Years = y
 	}
-	if s, ok := r.raw("minRating"); ok {
+	if s, ok := r.Raw("minRating"); ok {
 		f, err := strconv.ParseFloat(s, 64)
 		if err != nil || f < 0 || f > 5 || f != f {
-			r.fail("minRating", "must be a number from 0 to 5")
+			r.Fail("minRating", "must be a number from 0 to 5")
 		} else {
 			q.MinRating = f
 		}
 	}
 	if _, given := v["ids"]; given {
-		q.IDs = r.list("ids", MaxIDsLen, index.MaxIDs)
-		if len(q.IDs) == 0 && len(r.errs) == 0 {
-			r.fail("ids", "name at least one perfume slug")
+		q.IDs = r.List("ids", MaxIDsLen, index.MaxIDs)
+		if len(q.IDs) == 0 && r.Err() == nil {
+			r.Fail("ids", "name at least one perfume slug")
 		}
 		for _, name := range append([]string{"q", "brand"}, BrowseParams...) {
 			if _, also := v[name]; also && name != "ids" {
-				r.fail(name, "cannot be combined with ids, a lookup of the perfumes named")
+				r.Fail(name, "cannot be combined with ids, a lookup of the perfumes named")
 			}
 		}
 	}
-	return q, r.errs.Err()
+	return q, r.Err()
 }
 
 // BrowseValues is the query that ParseBrowse reads back as q: a page
@@ -199,114 +198,13 @@ func isDigits(s string) bool {
 	return s != ""
 }
 
-// paramReader reads query parameters by the contract's rules (those of
-// the API's params), collecting every problem.
-type paramReader struct {
-	v    url.Values
-	errs catalog.ParamErrors
-}
-
-func (p *paramReader) fail(name, msg string) {
-	p.errs = append(p.errs, &catalog.ParamError{Parameter: name, Message: msg})
-}
-
-// raw returns the single value of name, trimmed; given twice is refused,
-// empty counts as absent.
-func (p *paramReader) raw(name string) (string, bool) {
-	vs := p.v[name]
-	switch {
-	case len(vs) == 0:
-		return "", false
-	case len(vs) > 1:
-		p.fail(name, "given more than once; send it once")
-		return "", false
-	case !utf8.ValidString(vs[0]):
-		p.fail(name, "not valid UTF-8")
-		return "", false
-	}
-	s := strings.TrimSpace(vs[0])
-	return s, s != ""
-}
-
-// lower is a single value in lower case.
-func (p *paramReader) lower(name string) string {
-	s, _ := p.raw(name)
-	return strings.ToLower(s)
-}
-
-// text is a free-text parameter of at most MaxTextLen characters.
-func (p *paramReader) text(name string) string {
-	s, ok := p.raw(name)
-	if !ok {
-		return ""
-	}
-	if TextTooLong(s) {
-		p.fail(name, "longer than "+strconv.Itoa(MaxTextLen)+" characters")
-		return ""
-	}
-	return s
-}
-
-// positive is a positive integer parameter, def when absent; a number
-// too large for an int counts as the largest one.
-func (p *paramReader) positive(name string, def int) int {
-	s, ok := p.raw(name)
-	if !ok {
-		return def
-	}
-	n, err := strconv.Atoi(s)
-	if err != nil || n < 1 {
-		if err != nil && isDigits(s) {
-			return int(^uint(0) >> 1)
-		}
-		p.fail(name, "must be a positive whole number")
-		return def
-	}
-	return n
-}
-
-func (p *paramReader) limit(l Limit) int { return l.Clamp(p.positive("limit", l.Default)) }
-
-func (p *paramReader) page() int {
-	n := p.positive("page", 1)
-	if n > MaxPage {
-		p.fail("page", "must be at most "+strconv.Itoa(MaxPage))
-		return 1
-	}
-	return n
-}
-
-// list is a comma-separated parameter as trimmed, non-empty items, at
-// most maxLen characters and maxItems items.
-func (p *paramReader) list(name string, maxLen, maxItems int) []string {
-	s, ok := p.raw(name)
-	if !ok {
-		return nil
-	}
-	if utf8.RuneCountInString(s) > maxLen {
-		p.fail(name, "longer than "+strconv.Itoa(maxLen)+" characters")
-		return nil
-	}
-	var out []string
-	for _, item := range strings.Split(s, ",") {
-		if item = strings.TrimSpace(item); item != "" {
-			out = append(out, item)
-		}
-	}
-	if len(out) > maxItems {
-		p.fail(name, "at most "+strconv.Itoa(maxItems)+" items")
-		return nil
-	}
-	return out
-}
-
-// signed is an accords or notes list: names required, and those with a
+// Signed is an accords or notes list: names required, and those with a
 // leading "-" excluded; kind names an item ("an accord").
-func (p *paramReader) signed(name, kind string) (want, not []string) {
-	for _, item := range p.list(name, MaxListLen, MaxListItems) {
+func (p *Params) Signed(name, kind string) (want, not []string) {
+	for _, item := range p.List(name, MaxListLen, MaxListItems) {
 		n, neg := strings.CutPrefix(item, "-")
 		if n = strings.TrimSpace(n); n == "" {
-			p.fail(name, kind+" name is empty in "+strconv.Quote(item))
+			p.Fail(name, kind+" name is empty in "+strconv.Quote(item))
 			continue
 		}
 		if neg {
