@@ -26,6 +26,7 @@ func sitePages(t *testing.T, svc *service) {
 	t.Run("PerfumePage", func(t *testing.T) { sitePerfumePage(t, svc) })
 	t.Run("Lists", func(t *testing.T) { siteLists(t, svc) })
 	t.Run("Search", func(t *testing.T) { siteSearch(t, svc) })
+	t.Run("Filters", func(t *testing.T) { siteFilters(t, svc) })
 	t.Run("Photos", func(t *testing.T) { sitePhotos(t, svc) })
 }
 

@@ -1,6 +1,7 @@
 package site
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"net/http"
@@ -21,6 +22,11 @@ type perfumeList struct {
 	Items          []view.Perfume
 	Total          int
 	Pager          web.Pager
+	// Filters is the filter panel (nil: the list has none); Errors the
+	// filters of the address it refuses; Filtered: filters were chosen.
+	Filters  *filterPanel
+	Errors   []string
+	Filtered bool
 }
 
 // home is GET /.
@@ -50,7 +56,8 @@ func (s *Site) home(w http.ResponseWriter, r *http.Request, ix *index.Index) {
 }
 
 // search is GET /search?q=&page=: the API's search (the same index and
-// ranking as /api/perfumes?q=), a page of results.
+// ranking as /api/perfumes?q=), a page of results, narrowed and ordered by
+// the filter panel; with filters and no text, the filtered catalogue.
 func (s *Site) search(w http.ResponseWriter, r *http.Request, ix *index.Index) {
 	q := r.URL.Query().Get("q")
 	if view.TextTooLong(q) {
@@ -64,30 +71,84 @@ func (s *Site) search(w http.ResponseWriter, r *http.Request, ix *index.Index) {
 	if !ok {
 		return
 	}
-	data := searchData{Q: q}
-	if q != "" {
-		pg := ix.Perfumes(index.ListQuery{Q: q, Page: page, Limit: perfumesPerPage})
-		if s.pastEnd(w, r, page, pg.Pages) {
+	base := index.BrowseQuery{Q: q}
+	l := s.filteredList(ix, r, base, page, "/search", q, "")
+	data := searchData{Q: q, Filters: l.panel, Errors: l.errs}
+	status := http.StatusOK
+	switch {
+	case l.errs != nil:
+		status = http.StatusBadRequest
+	case q != "" || l.filters.any():
+		if s.pastEnd(w, r, page, l.res.Pages) {
 			return
 		}
-		data.Items, data.Total = s.urls.Page(pg).Data, pg.Total
-		data.Pager = web.NewPager(r.URL, page, pg.Pages)
+		data.Listed, data.Filtered = true, l.filters.any()
+		data.Items, data.Total = s.urls.Page(l.res.Page).Data, l.res.Total
+		data.Pager = l.filters.pager("/search", q, page, l.res.Pages)
 	}
 	t := title("Search")
 	if q != "" {
 		t = title("“"+q+"”", "Search")
 	}
-	s.pages.Render(w, r, http.StatusOK, "search", web.Page{Title: t, NoIndex: true, HideSearch: true, Data: data})
+	s.pages.Render(w, r, status, "search", web.Page{Title: t, NoIndex: true, HideSearch: true, Data: data})
 }
 
 type searchData struct {
 	Q, Error string
-	Items    []view.Perfume
-	Total    int
-	Pager    web.Pager
+	// Errors are the filters the address holds that the panel refuses.
+	Errors []string
+	// Listed: results are shown (a text or filters were given); Filtered:
+	// filters were.
+	Listed, Filtered bool
+	Items            []view.Perfume
+	Total            int
+	Pager            web.Pager
+	Filters          *filterPanel
 }
 
-// brand is GET /brands/{slug}: a brand's perfumes, most rated first.
+// filteredList is a list narrowed by the panel's filters: the page asked
+// with its facets, or the problems of the address.
+type filteredList struct {
+	filters filters
+	res     index.BrowseResult
+	panel   *filterPanel
+	errs    []string
+}
+
+// filteredList reads the filters of r and browses base (the page's own
+// list) with them; own is the words of the page's own order where it has
+// one (the accord's, strongest first), which holds without filters only.
+// When the address cannot be read, the result and the panel's counts are
+// base's alone.
+func (s *Site) filteredList(ix *index.Index, r *http.Request, base index.BrowseQuery, page int, path, q, own string) filteredList {
+	f, errs := parseFilters(r.URL.Query())
+	l := filteredList{filters: f}
+	defaultSort := sortLabels[index.SortPopular]
+	switch {
+	case q != "":
+		defaultSort = "Relevance"
+	case own != "" && !f.any():
+		defaultSort = own
+	}
+	res, err := browseFiltered(ix, base, f, page)
+	if err != nil {
+		errs = append(errs, browseErrors(err)...)
+	}
+	if len(errs) == 0 {
+		l.res = res
+		l.panel = newPanel(path, q, f, res.Facets, base, defaultSort, false)
+		return l
+	}
+	l.errs = errs
+	whole := base
+	whole.Facets, whole.Page, whole.Limit = facetsShown, 1, 1
+	l.res, _ = ix.Browse(whole)
+	l.panel = newPanel(path, q, f, l.res.Facets, base, defaultSort, true)
+	return l
+}
+
+// brand is GET /brands/{slug}: a brand's perfumes, most rated first,
+// narrowed by the filter panel.
 func (s *Site) brand(w http.ResponseWriter, r *http.Request, ix *index.Index) {
 	slug := r.PathValue("slug")
 	if twin, ok := strings.CutSuffix(slug, mdSuffix); ok {
@@ -107,9 +168,13 @@ func (s *Site) brand(w http.ResponseWriter, r *http.Request, ix *index.Index) {
 		return
 	}
 	name := first.Entries[0].Brand()
-	pg := ix.Perfumes(index.ListQuery{Brand: slug, Page: page, Limit: perfumesPerPage})
-	s.perfumes(w, r, pg, BrandURL(slug), "Brands", "/brands", name,
-		fmt.Sprintf("%s perfumes by %s, most rated first.", web.Thousands(pg.Total), name), "", BrandMarkdownURL(slug))
+	s.filteredPerfumes(w, r, ix, page, filteredPage{
+		path: BrandURL(slug), section: "Brands", sectionPath: "/brands", name: name, twin: BrandMarkdownURL(slug),
+		base: index.BrowseQuery{Brand: slug},
+		intro: func(total int, order string) string {
+			return fmt.Sprintf("%s perfumes by %s, %s.", web.Thousands(total), name, order)
+		},
+	})
 }
 
 // perfumer is GET /perfumers/{slug}.
@@ -127,13 +192,14 @@ func (s *Site) perfumer(w http.ResponseWriter, r *http.Request, ix *index.Index)
 		fmt.Sprintf("%s perfumes composed by %s, most rated first.", web.Thousands(pg.Total), c.Name), "", "")
 }
 
-// note is GET /notes/{name}: the perfumes with a note, most rated first.
+// note is GET /notes/{name}: the perfumes with a note, most rated first,
+// narrowed by the filter panel.
 func (s *Site) note(w http.ResponseWriter, r *http.Request, ix *index.Index) {
 	page, ok := s.pageOf(w, r)
 	if !ok {
 		return
 	}
-	res, err := ix.Match(index.MatchQuery{Notes: []string{r.PathValue("name")}, Page: page, Limit: perfumesPerPage})
+	res, err := ix.Match(index.MatchQuery{Notes: []string{r.PathValue("name")}, Page: 1, Limit: 1})
 	if err != nil || len(res.Notes) != 1 {
 		s.web.NotFoundPage(w, r)
 		return
@@ -142,18 +208,25 @@ func (s *Site) note(w http.ResponseWriter, r *http.Request, ix *index.Index) {
 	if s.redirectCanonical(w, r, NoteURL(name)) {
 		return
 	}
-	s.perfumes(w, r, s.scoredPage(res), NoteURL(name), "Notes", "/notes", name,
-		fmt.Sprintf("%s perfumes with %s in their notes, most rated first.", web.Thousands(res.Total), name), "", "")
+	s.filteredPerfumes(w, r, ix, page, filteredPage{
+		path: NoteURL(name), section: "Notes", sectionPath: "/notes", name: name,
+		base: index.BrowseQuery{Notes: []string{name}},
+		intro: func(total int, order string) string {
+			return fmt.Sprintf("%s perfumes with %s in their notes, %s.", web.Thousands(total), name, order)
+		},
+	})
 }
 
 // accord is GET /accords/{name}: the perfumes with an accord, those where
-// it is strongest first.
+// it is strongest first; narrowed by the filter panel or sorted, in the
+// order chosen (most rated first by default).
 func (s *Site) accord(w http.ResponseWriter, r *http.Request, ix *index.Index) {
 	page, ok := s.pageOf(w, r)
 	if !ok {
 		return
 	}
-	res, err := ix.Match(index.MatchQuery{Accords: []index.AccordWant{{Name: r.PathValue("name"), Strength: 100}}, Page: page, Limit: perfumesPerPage})
+	want := []index.AccordWant{{Name: r.PathValue("name"), Strength: 100}}
+	res, err := ix.Match(index.MatchQuery{Accords: want, Page: 1, Limit: 1})
 	if err != nil || len(res.Accords) != 1 {
 		s.web.NotFoundPage(w, r)
 		return
@@ -162,9 +235,17 @@ func (s *Site) accord(w http.ResponseWriter, r *http.Request, ix *index.Index) {
 	if s.redirectCanonical(w, r, AccordURL(name)) {
 		return
 	}
-	s.perfumes(w, r, s.scoredPage(res), AccordURL(name), "Accords", "/accords", name,
-		fmt.Sprintf("%s perfumes with the %s accord, those where it is strongest first.", web.Thousands(res.Total), name),
-		s.urls.AccordColor(name), "")
+	s.filteredPerfumes(w, r, ix, page, filteredPage{
+		path: AccordURL(name), section: "Accords", sectionPath: "/accords", name: name, color: s.urls.AccordColor(name),
+		base: index.BrowseQuery{Accords: []string{name}},
+		intro: func(total int, order string) string {
+			return fmt.Sprintf("%s perfumes with the %s accord, %s.", web.Thousands(total), name, order)
+		},
+		own: &ownOrder{words: "those where it is strongest first", label: "Strongest accord first", page: func(page int) index.Page {
+			res, _ := ix.Match(index.MatchQuery{Accords: want, Page: page, Limit: perfumesPerPage})
+			return s.scoredPage(res)
+		}},
+	})
 }
 
 // redirectCanonical sends a note or accord page asked by another spelling
@@ -188,6 +269,63 @@ func (s *Site) scoredPage(res index.MatchResult) index.Page {
 		pg.Entries[i] = it.Entry
 	}
 	return pg
+}
+
+// filteredPage is a brand's, a note's or an accord's list with the filter
+// panel: base is the page's own filter, intro writes the words above the
+// cards from the total and the order's words.
+type filteredPage struct {
+	path, section, sectionPath, name, color, twin string
+	base                                          index.BrowseQuery
+	intro                                         func(total int, order string) string
+	own                                           *ownOrder
+}
+
+// ownOrder is a list's own order, shown without filters or a sort.
+type ownOrder struct {
+	words, label string
+	page         func(page int) index.Page
+}
+
+// sortWords are the words of each order in a list's introduction.
+var sortWords = map[string]string{
+	index.SortPopular: "most rated first", index.SortRating: "best rated first", index.SortNewest: "newest first",
+	index.SortOldest: "oldest first", index.SortName: "by name",
+}
+
+// filteredPerfumes renders one page of a list narrowed by the filter
+// panel; an address the panel cannot read is the page with its problems
+// (400), the panel, and no cards.
+func (s *Site) filteredPerfumes(w http.ResponseWriter, r *http.Request, ix *index.Index, page int, lp filteredPage) {
+	own := ""
+	if lp.own != nil {
+		own = lp.own.label
+	}
+	l := s.filteredList(ix, r, lp.base, page, lp.path, "", own)
+	pg, order := l.res.Page, sortWords[cmp.Or(l.filters.Sort, index.SortPopular)]
+	if l.errs == nil && lp.own != nil && !l.filters.any() {
+		pg, order = lp.own.page(page), lp.own.words
+	}
+	data := perfumeList{Heading: lp.name, Color: lp.color, Filters: l.panel, Errors: l.errs, Filtered: l.filters.any()}
+	status := http.StatusOK
+	t := title(lp.name, lp.section)
+	if l.errs != nil {
+		status, data.Intro = http.StatusBadRequest, lp.intro(l.res.Total, order)
+	} else {
+		if s.pastEnd(w, r, page, pg.Pages) {
+			return
+		}
+		data.Intro, data.Items, data.Total = lp.intro(pg.Total, order), s.urls.Page(pg).Data, pg.Total
+		data.Pager = l.filters.pager(lp.path, "", pg.Page, pg.Pages)
+		if pg.Page > 1 {
+			t = title(lp.name, fmt.Sprintf("page %d", pg.Page), lp.section)
+		}
+	}
+	s.pages.Render(w, r, status, "perfumes", web.Page{
+		Title: t, Description: data.Intro, Path: pagePath(lp.path, pg.Page), Markdown: lp.twin, NoIndex: data.Filtered || status != http.StatusOK,
+		Crumbs: []web.Crumb{{Name: "Home", Path: "/"}, {Name: lp.section, Path: lp.sectionPath}, {Name: lp.name, Path: lp.path}},
+		Data:   data,
+	})
 }
 
 // perfumes renders one page of perfume cards.
