@@ -199,3 +199,23 @@
     });
   });
 })();
+
+// The filter panel (form.filterform): the address it opens names only the
+// filters chosen, as the page's own links write it. Without the script the
+// form sends every field, empty ones too, and the page reads that the same.
+(function () {
+  "use strict";
+  if (!window.URLSearchParams || !window.FormData) return;
+  document.querySelectorAll("form.filterform").forEach(function (form) {
+    form.addEventListener("submit", function (e) {
+      var params = new URLSearchParams();
+      new FormData(form).forEach(function (v, k) {
+        if (typeof v !== "string" || (v = v.trim()) === "") return;
+        params.append(k, v);
+      });
+      e.preventDefault();
+      var query = params.toString();
+      location.assign(form.getAttribute("action") + (query ? "?" + query : ""));
+    });
+  });
+})();

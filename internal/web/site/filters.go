@@ -18,13 +18,10 @@ import (
 
 // The filter panel (templates/_filters.html) of the search, brand, note
 // and accord pages: a plain GET form whose address holds the filters.
-// Checkboxes send a parameter once per value; the canonical address the
-// page links (paging, the chips) joins them with commas, as the API's
-// lists do, and reading takes either.
-
-// filterParams are the panel's parameters, in the order of the canonical
-// address.
-var filterParams = []string{"gender", "season", "time", "accords", "notes", "from", "to", "minRating", "sort"}
+// Checkboxes send a parameter once per value, and the addresses the page
+// links (paging, the chips) write them the same way: a note's name may
+// hold a comma ("Sideritis, Mountain Tea"), so a value is one name. The
+// genders alone may also come as a comma list, as the API takes them.
 
 // The panel's fixed choices.
 var (
@@ -67,7 +64,7 @@ func parseFilters(v url.Values) (filters, []string) {
 	var f filters
 	var errs []string
 	fail := func(format string, args ...any) { errs = append(errs, fmt.Sprintf(format, args...)) }
-	for _, g := range listValues(v["gender"]) {
+	for _, g := range commaValues(v["gender"]) {
 		g = strings.ToLower(g)
 		if !slices.Contains(view.Genders, g) {
 			fail("Gender: “%s” is not one of feminine, masculine or unisex.", clip(g))
@@ -76,7 +73,7 @@ func parseFilters(v url.Values) (filters, []string) {
 		}
 	}
 	one := func(name, label string, allowed []string) string {
-		vs := listValues(v[name])
+		vs := values(v[name])
 		switch {
 		case len(vs) == 0:
 			return ""
@@ -124,16 +121,23 @@ func parseFilters(v url.Values) (filters, []string) {
 	return f, errs
 }
 
-// listValues splits a parameter's values at commas (the canonical address
-// joins them; a form sends one a checkbox), trimmed, empty ones dropped.
-func listValues(vs []string) []string {
+// values are a parameter's values, trimmed, empty ones (a field left as
+// it was) dropped.
+func values(vs []string) []string {
 	var out []string
 	for _, s := range vs {
-		for _, item := range strings.Split(s, ",") {
-			if item = strings.TrimSpace(item); item != "" {
-				out = append(out, item)
-			}
+		if s = strings.TrimSpace(s); s != "" {
+			out = append(out, s)
 		}
+	}
+	return out
+}
+
+// commaValues are a parameter's values with each split at its commas.
+func commaValues(vs []string) []string {
+	var out []string
+	for _, s := range vs {
+		out = append(out, values(strings.Split(s, ","))...)
 	}
 	return out
 }
@@ -142,7 +146,7 @@ func listValues(vs []string) []string {
 // catalogue knows them is the index's to say (see browseErrors).
 func names(vs []string, label string, fail func(string, ...any)) []string {
 	var out []string
-	for _, s := range listValues(vs) {
+	for _, s := range values(vs) {
 		if !utf8.ValidString(s) || view.TextTooLong(s) {
 			fail("%s: “%s” is not a name.", label, clip(s))
 			continue
@@ -218,14 +222,18 @@ func browseErrors(err error) []string {
 	return out
 }
 
-// values is f as the panel's parameters: one value each, lists joined
-// with commas; unset ones absent.
-func (f filters) values() url.Values {
-	v := url.Values{}
-	set := func(k, s string) {
-		if s != "" {
-			v.Set(k, s)
+// query is f as the panel's parameters, in the form's order, unset ones
+// absent; with the search's text q and the page (1: none).
+func (f filters) query(q string, page int) string {
+	var b strings.Builder
+	add := func(k, v string) {
+		if v == "" {
+			return
 		}
+		if b.Len() > 0 {
+			b.WriteByte('&')
+		}
+		b.WriteString(url.QueryEscape(k) + "=" + url.QueryEscape(v))
 	}
 	year := func(n int) string {
 		if n == 0 {
@@ -233,39 +241,55 @@ func (f filters) values() url.Values {
 		}
 		return strconv.Itoa(n)
 	}
-	set("gender", strings.Join(f.Genders, ","))
-	set("season", f.Season)
-	set("time", f.Time)
-	set("accords", strings.Join(f.Accords, ","))
-	set("notes", strings.Join(f.Notes, ","))
-	set("from", year(f.From))
-	set("to", year(f.To))
-	set("minRating", f.MinRating)
-	set("sort", f.Sort)
-	return v
+	add("q", q)
+	add("sort", f.Sort)
+	for _, g := range f.Genders {
+		add("gender", g)
+	}
+	add("season", f.Season)
+	add("time", f.Time)
+	for _, a := range f.Accords {
+		add("accords", a)
+	}
+	for _, n := range f.Notes {
+		add("notes", n)
+	}
+	add("from", year(f.From))
+	add("to", year(f.To))
+	add("minRating", f.MinRating)
+	if page > 1 {
+		add("page", strconv.Itoa(page))
+	}
+	return b.String()
 }
 
-// address is the canonical address of f's first page at path, with the
-// search text q kept.
-func (f filters) address(path, q string) string {
-	v := f.values()
-	if q != "" {
-		v.Set("q", q)
+// address is the address of page n of the list at path with f and the
+// search's text q.
+func (f filters) address(path, q string, n int) string {
+	if s := f.query(q, n); s != "" {
+		return path + "?" + s
 	}
-	if len(v) == 0 {
-		return path
-	}
-	return path + "?" + v.Encode()
+	return path
 }
 
 // pager is the paging of a filtered list: every link keeps the filters
-// and the search text.
+// and the search's text.
 func (f filters) pager(path, q string, page, pages int) web.Pager {
-	v := f.values()
-	if q != "" {
-		v.Set("q", q)
+	p := web.Pager{Page: page, Pages: pages}
+	if pages <= 1 {
+		return p
 	}
-	return web.NewPager(&url.URL{Path: path, RawQuery: v.Encode()}, page, pages, filterParams...)
+	plain := web.NewPager(&url.URL{Path: path}, page, pages)
+	if plain.Prev != "" {
+		p.Prev = f.address(path, q, page-1)
+	}
+	if plain.Next != "" {
+		p.Next = f.address(path, q, page+1)
+	}
+	for _, l := range plain.Links {
+		p.Links = append(p.Links, web.PageLink{N: l.N, Current: l.Current, URL: f.address(path, q, l.N)})
+	}
+	return p
 }
 
 // filterPanel is what templates/_filters.html shows: the form with the
@@ -343,7 +367,7 @@ func browseFiltered(ix *index.Index, base index.BrowseQuery, f filters, page int
 // a note chosen that they do not count (unknown, perhaps) is offered only
 // as a chip to remove.
 func newPanel(path, q string, f filters, facets *index.Facets, base index.BrowseQuery, defaultSort string, refused bool) *filterPanel {
-	p := &filterPanel{Action: path, Q: q, Season: f.Season, Time: f.Time, Clear: filters{Sort: f.Sort}.address(path, q)}
+	p := &filterPanel{Action: path, Q: q, Season: f.Season, Time: f.Time, Clear: filters{Sort: f.Sort}.address(path, q, 1)}
 	if facets == nil {
 		facets = &index.Facets{}
 	}
@@ -428,7 +452,7 @@ func (f filters) chips(path, q string) []filterChip {
 		g := f
 		g.Genders, g.Accords, g.Notes = slices.Clone(f.Genders), slices.Clone(f.Accords), slices.Clone(f.Notes)
 		without(&g)
-		out = append(out, filterChip{Label: label, URL: g.address(path, q)})
+		out = append(out, filterChip{Label: label, URL: g.address(path, q, 1)})
 	}
 	for _, v := range f.Genders {
 		add(capital(v), func(g *filters) { g.Genders = slices.DeleteFunc(g.Genders, func(x string) bool { return x == v }) })

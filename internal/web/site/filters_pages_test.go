@@ -69,7 +69,7 @@ func TestFilteredBrandPage(t *testing.T) {
 	}
 	body = servetest.Do(t, h, "GET", "/brands/chanel?gender=feminine&sort=name").Body.String()
 	next := regexp.MustCompile(`href="([^"]*)" rel="next"`).FindStringSubmatch(body)
-	if next == nil || html.UnescapeString(next[1]) != "/brands/chanel?gender=feminine&page=2&sort=name" {
+	if next == nil || html.UnescapeString(next[1]) != "/brands/chanel?sort=name&gender=feminine&page=2" {
 		t.Errorf("the next page: %v", next)
 	}
 	if !strings.Contains(body, "by Chanel, by name.") {
