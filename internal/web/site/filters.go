@@ -3,6 +3,7 @@ package site
 import (
 	"errors"
 	"fmt"
+	"html/template"
 	"net/url"
 	"regexp"
 	"slices"
@@ -290,6 +291,23 @@ func (f filters) pager(path, q string, page, pages int) web.Pager {
 		p.Links = append(p.Links, web.PageLink{N: l.N, Current: l.Current, URL: f.address(path, q, l.N)})
 	}
 	return p
+}
+
+//go:generate go test -tags tplgen -run ^TestFiltersWriterIsGenerated$ -update
+
+// filtersHTML is the panel: templates/_filters.html, written by the Go
+// that go generate makes of it (writeFilters, in filters_gen.go), as the
+// perfume page is (see perfumeHTML): html/template would spend more on the
+// panel's forty-odd choices, each escaped through reflection, than the
+// index spends counting them. TestFiltersPanelMatchesTemplate holds the
+// two to the same bytes.
+func filtersHTML(p *filterPanel) (template.HTML, error) {
+	var b strings.Builder
+	b.Grow(8 << 10)
+	if err := writeFilters(&b, p); err != nil {
+		return "", fmt.Errorf("filter panel of %s: %w", p.Action, err)
+	}
+	return template.HTML(b.String()), nil
 }
 
 // filterPanel is what templates/_filters.html shows: the form with the

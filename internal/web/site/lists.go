@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"html/template"
 	"net/http"
 	"net/url"
 	"strings"
@@ -22,9 +23,9 @@ type perfumeList struct {
 	Items          []view.Perfume
 	Total          int
 	Pager          web.Pager
-	// Filters is the filter panel (nil: the list has none); Errors the
+	// Panel is the filter panel (empty: the list has none); Errors the
 	// filters of the address it refuses; Filtered: filters were chosen.
-	Filters  *filterPanel
+	Panel    template.HTML
 	Errors   []string
 	Filtered bool
 }
@@ -72,8 +73,12 @@ func (s *Site) search(w http.ResponseWriter, r *http.Request, ix *index.Index) {
 		return
 	}
 	base := index.BrowseQuery{Q: q}
-	l := s.filteredList(ix, r, base, page, "/search", q, "")
-	data := searchData{Q: q, Filters: l.panel, Errors: l.errs}
+	l, err := s.filteredList(ix, r, base, page, "/search", q, "")
+	if err != nil {
+		s.web.ServerError(w, r, err)
+		return
+	}
+	data := searchData{Q: q, Panel: l.panel, Errors: l.errs}
 	status := http.StatusOK
 	switch {
 	case l.errs != nil:
@@ -103,7 +108,7 @@ type searchData struct {
 	Items            []view.Perfume
 	Total            int
 	Pager            web.Pager
-	Filters          *filterPanel
+	Panel            template.HTML // the filter panel
 }
 
 // filteredList is a list narrowed by the panel's filters: the page asked
@@ -111,7 +116,7 @@ type searchData struct {
 type filteredList struct {
 	filters filters
 	res     index.BrowseResult
-	panel   *filterPanel
+	panel   template.HTML
 	errs    []string
 }
 
@@ -120,7 +125,7 @@ type filteredList struct {
 // one (the accord's, strongest first), which holds without filters only.
 // When the address cannot be read, the result and the panel's counts are
 // base's alone.
-func (s *Site) filteredList(ix *index.Index, r *http.Request, base index.BrowseQuery, page int, path, q, own string) filteredList {
+func (s *Site) filteredList(ix *index.Index, r *http.Request, base index.BrowseQuery, page int, path, q, own string) (filteredList, error) {
 	f, errs := parseFilters(r.URL.Query())
 	l := filteredList{filters: f}
 	defaultSort := sortLabels[index.SortPopular]
@@ -136,15 +141,15 @@ func (s *Site) filteredList(ix *index.Index, r *http.Request, base index.BrowseQ
 	}
 	if len(errs) == 0 {
 		l.res = res
-		l.panel = newPanel(path, q, f, res.Facets, base, defaultSort, false)
-		return l
+		l.panel, err = filtersHTML(newPanel(path, q, f, res.Facets, base, defaultSort, false))
+		return l, err
 	}
 	l.errs = errs
 	whole := base
 	whole.Facets, whole.Page, whole.Limit = facetsShown, 1, 1
 	l.res, _ = ix.Browse(whole)
-	l.panel = newPanel(path, q, f, l.res.Facets, base, defaultSort, true)
-	return l
+	l.panel, err = filtersHTML(newPanel(path, q, f, l.res.Facets, base, defaultSort, true))
+	return l, err
 }
 
 // brand is GET /brands/{slug}: a brand's perfumes, most rated first,
@@ -301,12 +306,16 @@ func (s *Site) filteredPerfumes(w http.ResponseWriter, r *http.Request, ix *inde
 	if lp.own != nil {
 		own = lp.own.label
 	}
-	l := s.filteredList(ix, r, lp.base, page, lp.path, "", own)
+	l, err := s.filteredList(ix, r, lp.base, page, lp.path, "", own)
+	if err != nil {
+		s.web.ServerError(w, r, err)
+		return
+	}
 	pg, order := l.res.Page, sortWords[cmp.Or(l.filters.Sort, index.SortPopular)]
 	if l.errs == nil && lp.own != nil && !l.filters.any() {
 		pg, order = lp.own.page(page), lp.own.words
 	}
-	data := perfumeList{Heading: lp.name, Color: lp.color, Filters: l.panel, Errors: l.errs, Filtered: l.filters.any()}
+	data := perfumeList{Heading: lp.name, Color: lp.color, Panel: l.panel, Errors: l.errs, Filtered: l.filters.any()}
 	status := http.StatusOK
 	t := title(lp.name, lp.section)
 	if l.errs != nil {
