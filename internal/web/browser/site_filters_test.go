@@ -89,8 +89,9 @@ func siteFilters(t *testing.T, svc *service) {
 	if _, err := chromedp.Call(noJS, emulation.SetScriptExecutionDisabled, emulation.SetScriptExecutionDisabledParams{Value: true}); err != nil {
 		t.Fatal(err)
 	}
-	run(t, noJS, chromedp.Navigate(svc.base+"/accords/woody"), chromedp.WaitReady(css(`footer`)),
-		chromedp.Click(css(`input[name=time][value=night]`)), chromedp.SetValue(css(`#f-from`), "2010"), chromedp.SetValue(css(`#f-rating`), "4"))
+	run(t, noJS, chromedp.Navigate(svc.base+"/accords/woody"), chromedp.WaitReady(css(`footer`)))
+	run(t, noJS, chromedp.Evaluate[chromedp.Void](`document.querySelector("input[name=time][value=night]").checked = true;
+		document.querySelector("#f-from").value = "2010"; document.querySelector("#f-rating").value = "4"`))
 	submit(t, noJS, `.filterform button[type=submit]`)
 	if q := query(t, noJS); q.Get("time") != "night" || q.Get("from") != "2010" || q.Get("minRating") != "4" {
 		t.Errorf("without JavaScript the form sent %v", q)
