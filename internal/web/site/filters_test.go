@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // TestParseFiltersReadsTheForm: checkboxes repeat a parameter (genders
@@ -117,4 +118,39 @@ func TestFiltersAddressRoundTrips(t *testing.T) {
 	if l, _ := url.Parse(chips[0].URL); l.Query()["gender"][0] != "masculine" || len(l.Query()["gender"]) != 1 {
 		t.Errorf("removing Feminine leads to %s", chips[0].URL)
 	}
+}
+
+// FuzzParseFilters: any address reads without a panic, every problem is a
+// sentence that names a field, and filters read without a problem write
+// an address that reads back as the same filters.
+func FuzzParseFilters(f *testing.F) {
+	for _, s := range []string{
+		"gender=feminine&gender=unisex&season=winter&accords=woody&notes=Sideritis%2C+Mountain+Tea&from=2010&to=2020&minRating=4&sort=newest",
+		"gender=,,&season=&from=-1&to=%ff&minRating=1e400", "notes=%2C&accords=+", "from=2020&to=2010", "minRating=NaN",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, raw string) {
+		v, err := url.ParseQuery(raw)
+		if err != nil {
+			return
+		}
+		got, errs := parseFilters(v)
+		for _, e := range errs {
+			if !strings.Contains(e, ": ") || utf8.RuneCountInString(e) > 200 {
+				t.Fatalf("the problem %q", e)
+			}
+		}
+		if errs != nil {
+			return
+		}
+		u, err := url.Parse(got.address("/search", "", 1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		back, errs := parseFilters(u.Query())
+		if errs != nil || !reflect.DeepEqual(back, got) {
+			t.Fatalf("%q reads as %+v, its address %s as %+v %q", raw, got, u, back, errs)
+		}
+	})
 }
