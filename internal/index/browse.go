@@ -57,6 +57,9 @@ type BrowseQuery struct {
 	// Q is a text query; Brand a brand slug (an unknown one gives an empty
 	// list), as in ListQuery.
 	Q, Brand string
+	// Perfumer keeps a perfumer's perfumes: a perfumer slug, an unknown one
+	// giving an empty list, as Brand.
+	Perfumer string
 	// Genders keeps the perfumes of any of these genders.
 	Genders []catalog.Gender
 	// Accords and Notes must all be on a perfume; NotAccords and NotNotes
@@ -128,6 +131,7 @@ type browseFilter struct {
 	years          YearRange
 	minRating      float64 // 0 for none
 	brand          int     // a brands group, -1 for none, -2 for an unknown brand
+	perfumer       int     // a perfumers group, -1 for none, -2 for an unknown perfumer
 	sort           string
 }
 
@@ -156,7 +160,7 @@ func (ix *Index) Browse(q BrowseQuery) (BrowseResult, error) {
 	all := ix.filterSet(&f, w)
 	var res BrowseResult
 	switch {
-	case f.brand == -2:
+	case f.brand == -2 || f.perfumer == -2:
 		_, _, p, l := paging(q.Page, q.Limit)
 		res.Page = Page{Entries: []*Entry{}, Page: p, Limit: l}
 		clear(w.cand)
@@ -263,7 +267,7 @@ func (ix *Index) lookup(slugs []string) BrowseResult {
 
 // resolveBrowse checks a query's values and turns its names into ids.
 func (ix *Index) resolveBrowse(q BrowseQuery) (browseFilter, error) {
-	f := browseFilter{season: -1, time: -1, brand: -1, years: q.Years, sort: q.Sort}
+	f := browseFilter{season: -1, time: -1, brand: -1, perfumer: -1, years: q.Years, sort: q.Sort}
 	var errs catalog.ParamErrors
 	for _, g := range q.Genders {
 		i := genderPlace(g)
@@ -320,6 +324,12 @@ func (ix *Index) resolveBrowse(q BrowseQuery) (browseFilter, error) {
 		f.brand = -2
 		if ok {
 			f.brand = int(g)
+		}
+	}
+	if q.Perfumer != "" {
+		f.perfumer = -2
+		if g, ok := ix.persSlugs[q.Perfumer]; ok {
+			f.perfumer = int(g)
 		}
 	}
 	return f, errs.Err()

@@ -303,6 +303,13 @@ func (ix *Index) filterSet(f *browseFilter, w *browseWork) bool {
 		}
 		and(tmp)
 	}
+	if f.perfumer >= 0 {
+		clear(tmp)
+		for _, d := range ix.perfumers[f.perfumer].docs {
+			tmp[d/64] |= 1 << (d % 64)
+		}
+		and(tmp)
+	}
 	for _, id := range f.accords {
 		and(ix.presence(bi.accBits[id], ix.sim.accPost[ix.sim.accOff[id]:ix.sim.accOff[id+1]], 8, tmp))
 	}

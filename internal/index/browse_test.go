@@ -24,6 +24,9 @@ func passes(e *Entry, q BrowseQuery) bool {
 	if q.Brand != "" && e.BrandSlug() != q.Brand {
 		return false
 	}
+	if q.Perfumer != "" && !slices.ContainsFunc(e.Perfumers().Slice(), func(name string) bool { return slugKey(name) == q.Perfumer }) {
+		return false
+	}
 	accs := map[string]bool{}
 	for i := range e.Accords().Len() {
 		accs[search.Fold(e.Accords().At(i).Name)] = true
@@ -156,6 +159,9 @@ func TestBrowseFiltersAndSortsMatchBruteForce(t *testing.T) {
 		{Notes: []string{"Oud", "Saffron", "Rose"}, Accords: []string{"oud"}},
 		{NotAccords: []string{"woody", "citrus", "sweet"}, Sort: SortPopular},
 		{MinRating: 4.5, Sort: SortRating},
+		{Perfumer: "francois-demachy", Genders: []catalog.Gender{catalog.Masculine}, Sort: SortNewest},
+		{Perfumer: "alberto-morillas", Accords: []string{"fresh"}, Season: "summer"},
+		{Perfumer: "no-such-perfumer"},
 	}
 	for i := range cases {
 		cases[i].Accords = slices.DeleteFunc(cases[i].Accords, func(s string) bool { return s == "-" })
