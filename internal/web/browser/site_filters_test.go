@@ -13,8 +13,8 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// siteFilters: the filter panel of the search, brand, note and accord
-// pages. Open beside the list at 1280 px and folded behind one button at
+// siteFilters: the filter panel of the search, brand, perfumer, note and
+// accord pages. Open beside the list at 1280 px and folded behind one button at
 // 390; a value's count is the total its choice gives; the address holds
 // the filters, paging keeps them, a chip removes one; the form works
 // without JavaScript; a bad value in the address is the page's own
@@ -119,6 +119,7 @@ func siteFilters(t *testing.T, svc *service) {
 		{"search-no-text", "/search?accords=vanilla,amber&sort=rating"},
 		{"search-none", "/search?q=sauvage&gender=feminine&from=2024&minRating=4.5"},
 		{"brand", "/brands/chanel?gender=feminine&notes=Jasmine"},
+		{"perfumer", "/perfumers/francois-demachy?gender=masculine"},
 		{"note", "/notes/vanilla?time=night&minRating=4"},
 		{"accord", "/accords/woody"},
 		{"accord-filtered", "/accords/woody?season=winter&from=2015&to=2020&sort=newest"},

@@ -17,12 +17,13 @@ import (
 	"github.com/fragrance-data/fragrance/internal/web"
 )
 
-// The filter panel (templates/_filters.html) of the search, brand, note
-// and accord pages: a plain GET form whose address holds the filters.
-// Checkboxes send a parameter once per value, and the addresses the page
-// links (paging, the chips) write them the same way: a note's name may
-// hold a comma ("Sideritis, Mountain Tea"), so a value is one name. The
-// genders alone may also come as a comma list, as the API takes them.
+// The filter panel (templates/_filters.html) of the search, brand,
+// perfumer, note and accord pages: a plain GET form whose address holds
+// the filters. Checkboxes send a parameter once per value, and the
+// addresses the page links (paging, the chips) write them the same way: a
+// note's name may hold a comma ("Sideritis, Mountain Tea"), so a value is
+// one name. The genders alone may also come as a comma list, as the API
+// takes them.
 
 // The panel's fixed choices.
 var (

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"html/template"
 	"net/http"
-	"net/url"
 	"strings"
 
 	"github.com/fragrance-data/fragrance/internal/catalog"
@@ -182,19 +181,25 @@ func (s *Site) brand(w http.ResponseWriter, r *http.Request, ix *index.Index) {
 	})
 }
 
-// perfumer is GET /perfumers/{slug}.
+// perfumer is GET /perfumers/{slug}: a perfumer's perfumes, most rated
+// first, narrowed by the filter panel.
 func (s *Site) perfumer(w http.ResponseWriter, r *http.Request, ix *index.Index) {
 	page, ok := s.pageOf(w, r)
 	if !ok {
 		return
 	}
-	c, pg, err := ix.Perfumer(r.PathValue("slug"), page, perfumesPerPage)
+	c, _, err := ix.Perfumer(r.PathValue("slug"), 1, 1)
 	if errors.Is(err, catalog.ErrNotFound) {
 		s.web.NotFoundPage(w, r)
 		return
 	}
-	s.perfumes(w, r, pg, PerfumerURL(c.Slug), "Perfumers", "/perfumers", c.Name,
-		fmt.Sprintf("%s perfumes composed by %s, most rated first.", web.Thousands(pg.Total), c.Name), "", "")
+	s.filteredPerfumes(w, r, ix, page, filteredPage{
+		path: PerfumerURL(c.Slug), section: "Perfumers", sectionPath: "/perfumers", name: c.Name,
+		base: index.BrowseQuery{Perfumer: c.Slug},
+		intro: func(total int, order string) string {
+			return fmt.Sprintf("%s perfumes composed by %s, %s.", web.Thousands(total), c.Name, order)
+		},
+	})
 }
 
 // note is GET /notes/{name}: the perfumes with a note, most rated first,
@@ -276,7 +281,7 @@ func (s *Site) scoredPage(res index.MatchResult) index.Page {
 	return pg
 }
 
-// filteredPage is a brand's, a note's or an accord's list with the filter
+// filteredPage is a brand's, a perfumer's, a note's or an accord's list with the filter
 // panel: base is the page's own filter, intro writes the words above the
 // cards from the total and the order's words.
 type filteredPage struct {
@@ -334,22 +339,5 @@ func (s *Site) filteredPerfumes(w http.ResponseWriter, r *http.Request, ix *inde
 		Title: t, Description: data.Intro, Path: pagePath(lp.path, pg.Page), Markdown: lp.twin, NoIndex: data.Filtered || status != http.StatusOK,
 		Crumbs: []web.Crumb{{Name: "Home", Path: "/"}, {Name: lp.section, Path: lp.sectionPath}, {Name: lp.name, Path: lp.path}},
 		Data:   data,
-	})
-}
-
-// perfumes renders one page of perfume cards.
-func (s *Site) perfumes(w http.ResponseWriter, r *http.Request, pg index.Page, path, section, sectionPath, name, intro, color, twin string) {
-	if s.pastEnd(w, r, pg.Page, pg.Pages) {
-		return
-	}
-	t := title(name, section)
-	if pg.Page > 1 {
-		t = title(name, fmt.Sprintf("page %d", pg.Page), section)
-	}
-	s.pages.Render(w, r, http.StatusOK, "perfumes", web.Page{
-		Title: t, Description: intro, Path: pagePath(path, pg.Page), Markdown: twin,
-		Crumbs: []web.Crumb{{Name: "Home", Path: "/"}, {Name: section, Path: sectionPath}, {Name: name, Path: path}},
-		Data: perfumeList{Heading: name, Intro: intro, Color: color, Items: s.urls.Page(pg).Data, Total: pg.Total,
-			Pager: web.NewPager(&url.URL{Path: path, RawQuery: r.URL.RawQuery}, pg.Page, pg.Pages)},
 	})
 }
