@@ -66,12 +66,24 @@ func (s *Site) search(w http.ResponseWriter, r *http.Request, ix *index.Index) {
 	}
 	data := searchData{Q: q}
 	if q != "" {
-		pg := ix.Perfumes(index.ListQuery{Q: q, Page: page, Limit: perfumesPerPage})
-		if s.pastEnd(w, r, page, pg.Pages) {
+		rd, msg := s.readSearch(ix, r.URL, q, page)
+		if msg != "" {
+			s.pages.Render(w, r, http.StatusBadRequest, "search", web.Page{Title: title("Search"), NoIndex: true, Data: searchData{Q: q, Error: msg}})
 			return
 		}
-		data.Items, data.Total = s.urls.Page(pg).Data, pg.Total
-		data.Pager = web.NewPager(r.URL, page, pg.Pages)
+		data.Reading = rd
+		if rd != nil && rd.First {
+			if s.pastEnd(w, r, page, rd.Pager.Pages) {
+				return
+			}
+		} else {
+			pg := ix.Perfumes(index.ListQuery{Q: q, Page: page, Limit: perfumesPerPage})
+			if s.pastEnd(w, r, page, pg.Pages) {
+				return
+			}
+			data.Items, data.Total = s.urls.Page(pg).Data, pg.Total
+			data.Pager = web.NewPager(r.URL, page, pg.Pages)
+		}
 	}
 	t := title("Search")
 	if q != "" {
@@ -85,6 +97,9 @@ type searchData struct {
 	Items    []view.Perfume
 	Total    int
 	Pager    web.Pager
+	// Reading is the query read as a description (reading.go); nil
+	// when it is read as a name only.
+	Reading *searchReading
 }
 
 // brand is GET /brands/{slug}: a brand's perfumes, most rated first.
