@@ -81,7 +81,7 @@ func (s *Site) search(w http.ResponseWriter, r *http.Request, ix *index.Index) {
 			if s.pastEnd(w, r, page, pg.Pages) {
 				return
 			}
-			data.Items, data.Total = s.urls.Page(pg).Data, pg.Total
+			data.Items, data.Total = rd.splitNames(q, pg.Entries, s.urls.Page(pg).Data), pg.Total
 			data.Pager = web.NewPager(r.URL, page, pg.Pages)
 		}
 	}

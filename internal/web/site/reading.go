@@ -69,6 +69,34 @@ type searchReading struct {
 	// that search, when the description leads.
 	Names    int
 	NamesURL string
+	// MoreNames are, when the names lead, the name results after those
+	// naming the query well (listed before the description): the rest of
+	// the page, under the description.
+	MoreNames []readingItem
+	// rd is the reading, for splitNames.
+	rd describe.Reading
+}
+
+// maxLeadingNames is how many name results may come before the
+// description offered under them.
+const maxLeadingNames = 3
+
+// splitNames, when the names lead, keeps before the description the
+// first name results (entries, shown as perfumes) that name q well
+// (strongNameMatch: the first at least) and moves the rest of the page
+// under it, into MoreNames; it returns those kept.
+func (sr *searchReading) splitNames(q string, entries []*index.Entry, perfumes []view.Perfume) []view.Perfume {
+	if sr == nil || sr.First || len(perfumes) == 0 {
+		return perfumes
+	}
+	k := 1
+	for k < min(maxLeadingNames, len(entries)) && strongNameMatch(q, &sr.rd, entries[k]) {
+		k++
+	}
+	for _, p := range perfumes[k:] {
+		sr.MoreNames = append(sr.MoreNames, readingItem{Perfume: p})
+	}
+	return perfumes[:k]
 }
 
 // readingChip is an understood term: its label and the search without it.
@@ -108,6 +136,7 @@ func (s *Site) readSearch(ix *index.Index, u *url.URL, q string, page int) (sr *
 		return nil, ""
 	}
 	sr = newReading(&rd, as)
+	sr.rd = rd
 	sr.Cards = s.exactCards(ix, &rd)
 	names := ix.Perfumes(index.ListQuery{Q: q, Page: 1, Limit: 1})
 	var top *index.Entry

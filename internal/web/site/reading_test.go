@@ -34,10 +34,10 @@ func TestSearchReadsDescriptions(t *testing.T) {
 			`href="/search?as=description&amp;q=tobacco&#43;vanille"`,
 		}, []string{`class="exact"`}},
 		{"vanilla", []string{
-			`<a href="/notes/vanilla"><strong>Vanilla</strong> <span class="muted">Note · `,
+			`<a href="/notes/vanilla"><span class="kind">Note</span> <strong>Vanilla</strong> <span class="muted">`,
 			`<a href="/accords/vanilla">`, `<h2 id="reading-h">Perfumes with vanilla</h2>`,
 		}, []string{"class=\"meets\""}},
-		{"tom ford", []string{`<a href="/brands/tom-ford"><strong>Tom Ford</strong> <span class="muted">Brand · `, `Perfumes by Tom Ford`}, nil},
+		{"tom ford", []string{`<a href="/brands/tom-ford"><span class="kind">Brand</span> <strong>Tom Ford</strong> <span class="muted">136 perfumes`, `Perfumes by Tom Ford`}, nil},
 		{"fresh citrus for men, no oud, zzqxv", []string{
 			`Perfumes for men with fresh and citrus without agarwood (oud)`,
 			`<span class="vh">Remove </span>no Agarwood (Oud)`, `Not understood: “zzqxv”`,
@@ -61,10 +61,16 @@ func TestSearchReadsDescriptions(t *testing.T) {
 			}
 		}
 	}
-	// The name result leads a well-known perfume's name.
+	// The name result leads a well-known perfume's name, the description
+	// under it, then the rest of the names.
 	body := servetest.Do(t, h, "GET", "/search?q=tobacco+vanille").Body.String()
 	if first := regexp.MustCompile(`<a href="/perfumes/([^"]+)"><strong>`).FindStringSubmatch(body); first == nil || first[1] != "tom-ford-tobacco-vanille" {
 		t.Errorf("tobacco vanille: first result %v", first)
+	}
+	name, offered, more := strings.Index(body, `href="/perfumes/tom-ford-tobacco-vanille"><strong>`), strings.Index(body, "Read as a description"),
+		strings.Index(body, `<h2 id="more-names-h">More perfumes named like “tobacco vanille”</h2>`)
+	if name < 0 || offered < name || more < offered {
+		t.Errorf("tobacco vanille: the name at %d, the description at %d, more names at %d", name, offered, more)
 	}
 }
 
