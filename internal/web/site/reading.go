@@ -179,15 +179,11 @@ func cut(s string) string {
 	return s
 }
 
-// describedQuery is the match query of a reading, ranked as the
-// description ranking ranks (sort=popular): its wanted scents and its
-// gender, season and time as terms, its exclusions, its brand.
+// describedQuery is the match query of a reading (describe's Apply),
+// ranked as the description ranking ranks (sort=popular): those meeting
+// every term first, well-known first.
 func describedQuery(rd *describe.Reading, page, limit int) index.MatchQuery {
-	return index.MatchQuery{
-		Wants: rd.Wants, Exclude: rd.Exclude, Brand: rd.BrandSlug, Sort: index.SortPopular,
-		Prefer: index.Preference{Gender: rd.Gender, Season: rd.Season, Time: rd.Time},
-		Page:   page, Limit: limit,
-	}
+	return rd.Apply(index.MatchQuery{Sort: index.SortPopular, Page: page, Limit: limit})
 }
 
 // strongNameMatch reports whether the first name result of q is the

@@ -52,7 +52,6 @@ type tastePage struct {
 	Starters []tastePick
 	// Recs are a page of recommendations.
 	Recs  []tasteRec
-	Total int
 	Pager web.Pager
 	// Error says what of the address could not be read.
 	Error string
@@ -98,7 +97,7 @@ func (s *Site) taste(w http.ResponseWriter, r *http.Request, ix *index.Index) {
 		if s.pastEnd(w, r, page, recs.Pages) {
 			return
 		}
-		p.Recs, p.Total = s.tasteRecs(recs), recs.Total
+		p.Recs = s.tasteRecs(recs)
 		p.Pager = web.NewPager(r.URL, page, recs.Pages)
 		p.Pager = tastePager(p.Pager, liked, disliked)
 	}
