@@ -3,6 +3,7 @@ package browser_test
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
@@ -131,8 +132,9 @@ func discoveryLikeThis(t *testing.T, svc *service) {
 	if p := get(t, ctx, chromedp.AttributeValue(css(`button.like`), "aria-pressed")); p.Value != "false" || visible(t, ctx, `.taste-link`) {
 		t.Error("Like this starts pressed, or with a taste link")
 	}
-	run(t, ctx, chromedp.Click(css(`button.like`)))
-	if p := get(t, ctx, chromedp.AttributeValue(css(`button.like`), "aria-pressed")); p.Value != "true" || get(t, ctx, chromedp.Text(css(`button.like`))) != "Liked" {
+	run(t, ctx, chromedp.Click(css(`button.like`)),
+		chromedp.Poll[chromedp.Void](`document.querySelector("button.like").getAttribute("aria-pressed") === "true"`, chromedp.WithPollingTimeout(5*time.Second)))
+	if get(t, ctx, chromedp.Text(css(`button.like`))) != "Liked" {
 		t.Error("Like this does not press")
 	}
 	run(t, ctx, chromedp.Navigate(svc.base+"/perfumes/creed-aventus"), chromedp.WaitVisible(css(`button.like`)), chromedp.Click(css(`button.like`)))
