@@ -3,12 +3,15 @@
 //
 // Search suggestions: an <input data-suggest="LIST-ID"> asks /api/search as
 // the visitor types and shows the answers in the listbox LIST-ID (a
-// combobox: arrow keys move, Enter opens, Escape closes).
+// combobox: arrow keys move, Enter opens, Escape closes). A suggestion
+// opens the perfume's page, or, when the input has data-suggest-to="URL",
+// URL followed by the perfume's slug (the taste page adds it so).
 (function () {
   "use strict";
   function suggest(input) {
     var list = document.getElementById(input.getAttribute("data-suggest"));
     if (!list) return;
+    var to = input.getAttribute("data-suggest-to");
     var timer = 0, seq = 0, active = -1;
     input.setAttribute("role", "combobox");
     input.setAttribute("aria-autocomplete", "list");
@@ -35,7 +38,7 @@
         var li = document.createElement("li");
         li.setAttribute("role", "presentation");
         var a = document.createElement("a");
-        a.href = "/perfumes/" + encodeURIComponent(p.slug);
+        a.href = (to || "/perfumes/") + encodeURIComponent(p.slug);
         a.id = list.id + "-" + i;
         a.setAttribute("role", "option");
         a.setAttribute("aria-selected", "false");
@@ -217,5 +220,79 @@
       var query = params.toString();
       location.assign(form.getAttribute("action") + (query ? "?" + query : ""));
     });
+  });
+})();
+
+// The taste: the perfumes a visitor likes and dislikes, kept in this
+// browser only (localStorage, never a cookie; nothing is sent until the
+// visitor opens the taste page, whose address then holds it).
+//
+// "Like this" (an <a data-like="SLUG"> to /taste?liked=SLUG, which works
+// without JavaScript) becomes a toggle button that adds the perfume to the
+// kept taste or takes it out, with a link to the taste page beside it.
+// The taste page (<div data-taste data-liked="…" data-disliked="…">)
+// keeps the taste its address shows; opened bare (/taste, no query), it
+// opens the address of the kept taste instead.
+(function () {
+  "use strict";
+  var KEY = "fragrance.taste", MOST = 10;
+  function load() {
+    try {
+      var t = JSON.parse(localStorage.getItem(KEY) || "{}");
+      return { liked: Array.isArray(t.liked) ? t.liked.slice(0, MOST) : [], disliked: Array.isArray(t.disliked) ? t.disliked.slice(0, MOST) : [] };
+    } catch (e) {
+      return { liked: [], disliked: [] };
+    }
+  }
+  function save(t) {
+    try { localStorage.setItem(KEY, JSON.stringify(t)); } catch (e) { /* storage off: the links still work */ }
+  }
+  function address(t) {
+    var p = new URLSearchParams();
+    t.liked.forEach(function (s) { p.append("liked", s); });
+    t.disliked.forEach(function (s) { p.append("disliked", s); });
+    var q = p.toString();
+    return "/taste" + (q ? "?" + q : "");
+  }
+  var box = document.querySelector("[data-taste]");
+  if (box) {
+    var split = function (v) { return (v || "").split(" ").filter(Boolean); };
+    if (location.search === "") {
+      var kept = load();
+      if (kept.liked.length || kept.disliked.length) { location.replace(address(kept)); return; }
+    } else {
+      save({ liked: split(box.getAttribute("data-liked")), disliked: split(box.getAttribute("data-disliked")) });
+    }
+  }
+  document.querySelectorAll("a[data-like]").forEach(function (link) {
+    var slug = link.getAttribute("data-like");
+    var button = document.createElement("button");
+    button.type = "button";
+    button.className = link.className;
+    var open = document.createElement("a");
+    open.className = "taste-link";
+    function draw() {
+      var t = load(), on = t.liked.indexOf(slug) >= 0;
+      button.setAttribute("aria-pressed", on ? "true" : "false");
+      button.textContent = on ? "Liked" : "Like this";
+      open.href = address(t);
+      open.textContent = "Your taste (" + t.liked.length + ")";
+      open.hidden = t.liked.length === 0;
+    }
+    button.addEventListener("click", function () {
+      var t = load(), i = t.liked.indexOf(slug);
+      if (i >= 0) {
+        t.liked.splice(i, 1);
+      } else {
+        t.liked.push(slug);
+        t.liked = t.liked.slice(-MOST);
+        t.disliked = t.disliked.filter(function (s) { return s !== slug; });
+      }
+      save(t);
+      draw();
+    });
+    draw();
+    link.replaceWith(button);
+    button.after(" ", open);
   });
 })();

@@ -145,6 +145,7 @@ func TestBrowser(t *testing.T) {
 	t.Run("AdminJourney", func(t *testing.T) { adminJourney(t, svc) })
 	t.Run("AdminPages", func(t *testing.T) { adminPages(t, svc) })
 	t.Run("SitePages", func(t *testing.T) { sitePages(t, svc) })
+	t.Run("Discovery", func(t *testing.T) { siteDiscovery(t, svc) })
 	t.Run("Accessibility", func(t *testing.T) { accessibility(t, svc) })
 	t.Run("Screenshots", func(t *testing.T) { screenshots(t, svc) })
 }

@@ -104,3 +104,38 @@ func BenchmarkPerfumeContent(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkDiscoveryPages renders the search page of a name ("sauvage":
+// the name search, and the description parser that finds nothing), of a
+// description ("vanilla tobacco for winter": the parser, the name
+// search's first result, the description ranking's page), of a
+// well-known name read both ways ("tobacco vanille") and the taste page
+// of two liked perfumes (the index's recommendation), as GET does
+// without the server's middleware.
+//
+//	go test ./internal/web/site -run '^$' -bench DiscoveryPages -benchtime 200x
+func BenchmarkDiscoveryPages(b *testing.B) {
+	s, _ := newSite(b)
+	mux := http.NewServeMux()
+	s.Register(func(pattern, _ string, h http.Handler) { mux.Handle(pattern, h) })
+	for _, p := range []struct{ name, path string }{
+		{"search-name", "/search?q=sauvage"},
+		{"search-description", "/search?q=vanilla+tobacco+for+winter"},
+		{"search-name-and-description", "/search?q=tobacco+vanille"},
+		{"taste", "/taste?liked=tom-ford-tobacco-vanille&liked=creed-aventus"},
+	} {
+		b.Run(p.name, func(b *testing.B) {
+			req := httptest.NewRequest("GET", p.path, nil)
+			b.ReportAllocs()
+			cpu0 := servetest.CPUTime()
+			for b.Loop() {
+				rec := httptest.NewRecorder()
+				mux.ServeHTTP(rec, req)
+				if rec.Code != 200 {
+					b.Fatalf("%s = %d", p.path, rec.Code)
+				}
+			}
+			b.ReportMetric(float64((servetest.CPUTime()-cpu0).Microseconds())/float64(b.N), "cpu-µs/op")
+		})
+	}
+}

@@ -82,6 +82,26 @@ func (s *Site) search(w http.ResponseWriter, r *http.Request, ix *index.Index) {
 	switch {
 	case l.errs != nil:
 		status = http.StatusBadRequest
+	case q != "" && !l.filters.any():
+		// A text alone may read as a description (reading.go): its
+		// reading leads, or follows the names that name it well.
+		rd, msg := s.readSearch(ix, r.URL, q, page)
+		if msg != "" {
+			status, data.Error = http.StatusBadRequest, msg
+			break
+		}
+		data.Reading, data.Listed = rd, true
+		if rd != nil && rd.First {
+			if s.pastEnd(w, r, page, rd.Pager.Pages) {
+				return
+			}
+			break
+		}
+		if s.pastEnd(w, r, page, l.res.Pages) {
+			return
+		}
+		data.Items, data.Total = rd.splitNames(q, l.res.Page.Entries, s.urls.Page(l.res.Page).Data), l.res.Total
+		data.Pager = l.filters.pager("/search", q, page, l.res.Pages)
 	case q != "" || l.filters.any():
 		if s.pastEnd(w, r, page, l.res.Pages) {
 			return
@@ -108,6 +128,9 @@ type searchData struct {
 	Total            int
 	Pager            web.Pager
 	Panel            template.HTML // the filter panel
+	// Reading is the query read as a description (reading.go); nil
+	// when it is read as a name only.
+	Reading *searchReading
 }
 
 // filteredList is a list narrowed by the panel's filters: the page asked

@@ -147,7 +147,7 @@ func TestHomeLists(t *testing.T) {
 	if !strings.Contains(body, `<li><a href="/accords/woody"><svg class="swatch"`) {
 		t.Error("the home page's accords have no colour")
 	}
-	if !strings.Contains(body, `placeholder="Try “sauvage” or “tobacco vanille”"`) {
+	if !strings.Contains(body, `placeholder="Try “sauvage” or “smoky vanilla”"`) {
 		t.Error("the home page's search box has another placeholder")
 	}
 }

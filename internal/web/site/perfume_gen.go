@@ -163,7 +163,11 @@ func writePerfume(b *strings.Builder, dot *perfumePage) error {
 		"</dl>\n" +
 		"<p class=\"buy\"><a class=\"btn\" href=\"")
 	htmlwrite.URL(b, dot.BuyURL)
-	b.WriteString("\" rel=\"nofollow\">Find it in a shop</a></p>\n")
+	b.WriteString("\" rel=\"nofollow\">Find it in a shop</a> <a class=\"btn ghost like\" href=\"/taste?liked=")
+	htmlwrite.Query(b, dot.Slug)
+	b.WriteString("\" data-like=\"")
+	htmlwrite.Text(b, dot.Slug)
+	b.WriteString("\">Like this</a></p>\n")
 	if len(dot.Accords) > 0 {
 		b.WriteString("<section aria-labelledby=\"accords-h\">\n" +
 			"<h2 id=\"accords-h\">Main accords</h2>\n" +

@@ -88,7 +88,7 @@ func New(cfg Config) (*Site, error) {
 	}
 	var err error
 	s.pages, err = cfg.Web.Templates(templateFS, funcs(),
-		"home", "search", "names", "perfumes", "html")
+		"home", "search", "names", "perfumes", "html", "taste")
 	if err != nil {
 		return nil, err
 	}
@@ -105,6 +105,7 @@ func funcs() template.FuncMap {
 		"brandURL":    BrandURL,
 		"perfumerURL": PerfumerURL,
 		"edge":        edge,
+		"tasteForm":   newTasteForm,
 	}
 }
 
@@ -116,6 +117,7 @@ func (s *Site) Register(handle func(pattern, name string, h http.Handler)) {
 	}
 	page("GET /{$}", "site.home", s.home)
 	page("GET /search", "site.search", s.search)
+	page("GET /taste", "site.taste", s.taste)
 	page("GET /perfumes/{slug}", "site.perfume", s.perfume)
 	page("GET /brands", "site.brands", s.brands)
 	page("GET /brands/{slug}", "site.brand", s.brand)
