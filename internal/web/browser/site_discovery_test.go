@@ -42,13 +42,14 @@ func discoveryDescription(t *testing.T, svc *service) {
 	if n := get(t, ctx, chromedp.Evaluate[int](`document.querySelectorAll(".results .meets").length`)); n < 20 {
 		t.Errorf("%d results say how much of the description they have", n)
 	}
-	// The keyboard reaches the first chip; Enter follows it.
+	// The keyboard reaches the first chip (past the filter panel's fields,
+	// which come first); Enter follows it.
 	run(t, ctx, chromedp.Focus(css(`#sq`)))
-	for i := 0; i < 3 && !get(t, ctx, chromedp.Evaluate[bool](`document.activeElement.matches(".terms a")`)); i++ {
+	for i := 0; i < 80 && !get(t, ctx, chromedp.Evaluate[bool](`document.activeElement.matches(".terms a")`)); i++ {
 		run(t, ctx, chromedp.KeyEvent(kb.Tab))
 	}
 	if !get(t, ctx, chromedp.Evaluate[bool](`document.activeElement.matches(".terms li:first-child a")`)) {
-		t.Fatal("Tab from the search box does not reach the first chip")
+		t.Fatal("Tab from the search box, past the filter panel, does not reach the first chip")
 	}
 	run(t, ctx, chromedp.Evaluate[chromedp.Void](`document.body.dataset.left = "yes"`), chromedp.KeyEvent(kb.Enter),
 		chromedp.WaitReady(css(`body:not([data-left]) footer`)))
