@@ -100,14 +100,14 @@ func (s *Site) search(w http.ResponseWriter, r *http.Request, ix *index.Index) {
 		if s.pastEnd(w, r, page, l.res.Pages) {
 			return
 		}
-		data.Items, data.Total = rd.splitNames(q, l.res.Page.Entries, s.urls.Page(l.res.Page).Data), l.res.Total
+		data.Items, data.Total = resultItems(rd.splitNames(q, l.res.Page.Entries, s.urls.Page(l.res.Page).Data)), l.res.Total
 		data.Pager = l.filters.pager("/search", q, page, l.res.Pages)
 	case q != "" || l.filters.any():
 		if s.pastEnd(w, r, page, l.res.Pages) {
 			return
 		}
 		data.Listed, data.Filtered = true, l.filters.any()
-		data.Items, data.Total = s.urls.Page(l.res.Page).Data, l.res.Total
+		data.Items, data.Total = resultItems(s.urls.Page(l.res.Page).Data), l.res.Total
 		data.Pager = l.filters.pager("/search", q, page, l.res.Pages)
 	}
 	t := title("Search")
@@ -124,7 +124,7 @@ type searchData struct {
 	// Listed: results are shown (a text or filters were given); Filtered:
 	// filters were.
 	Listed, Filtered bool
-	Items            []view.Perfume
+	Items            []resultItem
 	Total            int
 	Pager            web.Pager
 	Panel            template.HTML // the filter panel

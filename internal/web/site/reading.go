@@ -59,7 +59,7 @@ type searchReading struct {
 	All   string
 	// Items are a page of the description ranking, Total their number
 	// (the perfumes meeting at least one term).
-	Items []readingItem
+	Items []resultItem
 	Total int
 	// Several is set when the description has several terms a perfume
 	// meets or not (else every result meets its one term).
@@ -72,7 +72,7 @@ type searchReading struct {
 	// MoreNames are, when the names lead, the name results after those
 	// naming the query well (listed before the description): the rest of
 	// the page, under the description.
-	MoreNames []readingItem
+	MoreNames []resultItem
 	// rd is the reading, for splitNames.
 	rd describe.Reading
 }
@@ -94,7 +94,7 @@ func (sr *searchReading) splitNames(q string, entries []*index.Entry, perfumes [
 		k++
 	}
 	for _, p := range perfumes[k:] {
-		sr.MoreNames = append(sr.MoreNames, readingItem{Perfume: p})
+		sr.MoreNames = append(sr.MoreNames, resultItem{Perfume: p})
 	}
 	return perfumes[:k]
 }
@@ -102,12 +102,22 @@ func (sr *searchReading) splitNames(q string, entries []*index.Entry, perfumes [
 // readingChip is an understood term: its label and the search without it.
 type readingChip struct{ Label, Remove string }
 
-// readingItem is a perfume of the description ranking with how much of
-// the description it meets ("2 of 3"; empty when the description has
-// one term, which every result meets).
-type readingItem struct {
+// resultItem is a row of the search's results (templates "results"): a
+// perfume and, in the description ranking, how much of the description it
+// meets ("2 of 3"; empty when the description has one term, which every
+// result meets, and for the name results).
+type resultItem struct {
 	view.Perfume
 	Meets string
+}
+
+// resultItems are the rows of perfumes listed by name or by filters.
+func resultItems(ps []view.Perfume) []resultItem {
+	out := make([]resultItem, len(ps))
+	for i, p := range ps {
+		out[i] = resultItem{Perfume: p}
+	}
+	return out
 }
 
 // exactCard offers the page of the note, accord or brand a whole query
@@ -282,9 +292,9 @@ func (sr *searchReading) setItems(s *Site, rd *describe.Reading, res index.Match
 		}
 	}
 	sr.Several = terms > 1
-	sr.Items = make([]readingItem, len(perfumes))
+	sr.Items = make([]resultItem, len(perfumes))
 	for i, p := range perfumes {
-		sr.Items[i] = readingItem{Perfume: p}
+		sr.Items[i] = resultItem{Perfume: p}
 		if terms > 1 {
 			met := int(math.Round(res.Items[i].Score / 100 * float64(terms))) // Score is the share met, 0–100
 			sr.Items[i].Meets = fmt.Sprintf("Has %d of %d", met, terms)
