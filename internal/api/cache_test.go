@@ -372,29 +372,42 @@ func TestFrozenRefillConcurrent(t *testing.T) {
 		}
 		return string(w) + "\n"
 	}
-	const last = 300
 	anyVersion := regexp.MustCompile(`\?v=[0-9]+"`)
-	var wg sync.WaitGroup
-	for range 8 {
-		wg.Go(func() {
-			for range 2000 {
-				body, length := fz.answer(u, nil)
-				if anyVersion.ReplaceAllString(string(body), `?v=0"`) != want(0) || length[0] != strconv.Itoa(len(body)) {
-					t.Errorf("got a broken answer (Content-Length %s): %s", length[0], body)
-					return
-				}
+	last := readWhileVersionsChange(&version, func() {
+		for range 200 {
+			body, length := fz.answer(u, nil)
+			if anyVersion.ReplaceAllString(string(body), `?v=0"`) != want(0) || length[0] != strconv.Itoa(len(body)) {
+				t.Errorf("got a broken answer (Content-Length %s): %s", length[0], body)
+				return
 			}
-		})
-	}
-	wg.Go(func() {
-		for v := int64(2); v <= last; v++ {
-			version.Store(v)
-			time.Sleep(10 * time.Microsecond)
 		}
 	})
-	wg.Wait()
 	if body, _ := fz.answer(u, nil); string(body) != want(last) {
 		t.Errorf("after the last change: got %s", body)
+	}
+}
+
+// readWhileVersionsChange runs read in 8 goroutines while the test's own
+// stores versions 2, 3, ... in version, ten microseconds apart, until every
+// read has returned (so each read overlaps changes) and at least 300
+// versions were stored; it returns the last version stored.
+func readWhileVersionsChange(version *atomic.Int64, read func()) int64 {
+	var readers sync.WaitGroup
+	for range 8 {
+		readers.Go(read)
+	}
+	done := make(chan struct{})
+	go func() { readers.Wait(); close(done) }()
+	for v := int64(2); ; v++ {
+		version.Store(v)
+		select {
+		case <-done:
+			if v >= 300 {
+				return v
+			}
+		default:
+		}
+		time.Sleep(10 * time.Microsecond)
 	}
 }
 
