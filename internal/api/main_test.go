@@ -8,11 +8,16 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/fragrance-data/fragrance/internal/api"
 	"github.com/fragrance-data/fragrance/internal/index"
 	"github.com/fragrance-data/fragrance/internal/servetest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
+
+// The internal tests' bundled catalogue is the one the served handlers
+// use, built once for both.
+func init() { api.UseCatalogue(servetest.Index) }
 
 // newConfig is the server configuration tests modify.
 type newConfig = servetest.Config

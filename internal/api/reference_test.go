@@ -76,7 +76,10 @@ func (fakeImages) TransparentURL(id int64) string {
 }
 func (fakeImages) TransparentAvailable(id int64) bool { return id%3 == 0 }
 
-// refIndex is the bundled catalogue, built once for the tests of this file.
+// refIndex is the bundled catalogue, built once for the package's tests.
+// The external tests (main_test.go) replace it with servetest's index of
+// the catalogue as served, so that the test binary builds one index of it,
+// not two.
 var refIndex = sync.OnceValues(func() (*index.Index, error) {
 	ps, ref, err := evaluation.BundledPerfumes()
 	if err != nil {

@@ -145,6 +145,11 @@ func Catalogue(t testing.TB) *index.Holder {
 	return index.NewHolder(ix)
 }
 
+// Index is the index of Catalogue: the bundled catalogue as the service
+// serves it, built once per test binary. A package's internal tests, which
+// cannot import servetest, may be handed it by its external ones.
+func Index() (*index.Index, error) { return seeded() }
+
 // Config is what a test may change of the composed server. The zero
 // value serves the bundled catalogue without keys, with the pages.
 type Config struct {
