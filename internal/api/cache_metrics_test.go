@@ -58,11 +58,11 @@ func TestAnswerCacheMetrics(t *testing.T) {
 // for evicts, and the newest answer is kept.
 func TestAnswerCacheMetricsEvictions(t *testing.T) {
 	h, scrape := metricsServer(t, func(c *newConfig) { c.AnswerCacheMB, c.AnswerCacheMinCost = 1, -1 })
-	// 1,200 pages of 91 to 100 perfumes, within the first 12,000 (which
-	// the item memo keeps): kept, each is 2 to 3 KB, its items spliced in;
+	// 600 pages of 91 to 100 perfumes, within the first 6,000 (which the
+	// item memo keeps): kept, each is 2 to 3 KB, its items spliced in;
 	// together they do not fit in 16 shards of 64 KiB.
 	var pages []string
-	for p := 1; p <= 120; p++ {
+	for p := 1; p <= 60; p++ {
 		for limit := 91; limit <= 100; limit++ {
 			pages = append(pages, "/api/perfumes?limit="+strconv.Itoa(limit)+"&page="+strconv.Itoa(p))
 		}
