@@ -387,7 +387,7 @@ func TestFrozenRefillConcurrent(t *testing.T) {
 	}
 }
 
-// readWhileVersionsChange runs read in 8 goroutines while the test's own
+// readWhileVersionsChange runs read in 8 goroutines while the calling one
 // stores versions 2, 3, ... in version, ten microseconds apart, until every
 // read has returned (so each read overlaps changes) and at least 300
 // versions were stored; it returns the last version stored.
