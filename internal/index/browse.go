@@ -108,7 +108,8 @@ type BrowseResult struct {
 }
 
 // Facets are counts of perfumes per value over a filtered set. A facet
-// not asked for is nil. Gender, Season and Time list every value in a
+// not asked for is nil. The slices may be shared by other answers of
+// the same set: read them, never write them. Gender, Season and Time list every value in a
 // fixed order (zeros too), Accords and Notes the FacetValues most common
 // (most perfumes first, then name; none with no perfume), Year every
 // known year with perfumes, earliest first.
@@ -157,6 +158,16 @@ func (ix *Index) Browse(q BrowseQuery) (BrowseResult, error) {
 	defer bi.pool.Put(w)
 	pq := search.ParseQuery(q.Q, ix.lx)
 	text := len(pq.Tokens) > 0
+	// The facets asked for that the memo lacks for this set (need) are
+	// counted, and kept for the set's other pages and sorts.
+	want := maskOf(q.Facets)
+	var key string
+	var kept memoFacets
+	if want != 0 {
+		key = f.memoKey(q.Q, text)
+		kept = bi.memo.get(key)
+	}
+	need := want &^ kept.mask
 	all := ix.filterSet(&f, w)
 	var res BrowseResult
 	switch {
@@ -167,7 +178,7 @@ func (ix *Index) Browse(q BrowseQuery) (BrowseResult, error) {
 		all = false
 	case text && f.sort == "":
 		res.Page = ix.searchPerfumes(pq, ix.keepFn(w.cand, all), q.Page, q.Limit)
-		if len(q.Facets) > 0 {
+		if need != 0 {
 			all = ix.textSet(pq, w, all)
 		}
 	default:
@@ -176,8 +187,12 @@ func (ix *Index) Browse(q BrowseQuery) (BrowseResult, error) {
 		}
 		res.Page = ix.sortedPage(bi.orderOf(ix, f.sort), w.cand, all, q.Page, q.Limit)
 	}
-	if len(q.Facets) > 0 {
-		res.Facets = ix.facets(q.Facets, w, all)
+	if need != 0 {
+		kept = kept.merge(ix.facets(need, w, all), need)
+		bi.memo.put(key, kept)
+	}
+	if want != 0 {
+		res.Facets = kept.answer(want)
 	}
 	return res, nil
 }

@@ -50,6 +50,8 @@ type browseIndex struct {
 	// prior of the rating sort's weighted rating.
 	meanRating float64
 	pool       sync.Pool // *browseWork
+	// memo keeps recent sets' facets.
+	memo facetMemo
 }
 
 // prior is the rating sort's prior (see SortRating).

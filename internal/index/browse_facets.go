@@ -44,9 +44,9 @@ func refsOf[R ~uint32](rs []R) []uint32 {
 	return unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(rs))), len(rs))
 }
 
-// facets counts the facets named over the set in w.cand (all: every
-// document), in the order of FacetNames.
-func (ix *Index) facets(names []string, w *browseWork, all bool) *Facets {
+// facets counts the facets in mask over the set in w.cand (all: every
+// document).
+func (ix *Index) facets(mask facetMask, w *browseWork, all bool) *Facets {
 	bi := ix.browse
 	cand := w.cand
 	size := 0
@@ -55,7 +55,7 @@ func (ix *Index) facets(names []string, w *browseWork, all bool) *Facets {
 	}
 	f := &Facets{}
 	for _, name := range FacetNames {
-		if !containsString(names, name) {
+		if !mask.has(name) {
 			continue
 		}
 		switch name {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -429,5 +430,76 @@ func TestBrowseRefusesUnknownValues(t *testing.T) {
 		if !strings.Contains(got[param], part) {
 			t.Errorf("%s: %q lacks %q", param, got[param], part)
 		}
+	}
+}
+
+// TestBrowseFacetsKeptForTheSetsOtherPagesAndSorts asks a set's facets a
+// few at a time, on other pages and sorts and with its names in another
+// order, and holds every answer to a count made afresh: the memo answers
+// by the set, adds the facets it lacked, and hands each caller its own
+// Facets to change.
+func TestBrowseFacetsKeptForTheSetsOtherPagesAndSorts(t *testing.T) {
+	ix := realIndex(t)
+	fresh := func(q BrowseQuery) *Facets {
+		t.Helper()
+		ix.browse.memo.reset()
+		res, err := ix.Browse(q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ix.browse.memo.reset()
+		return res.Facets
+	}
+	base := BrowseQuery{Genders: []catalog.Gender{catalog.Feminine, catalog.Unisex}, Accords: []string{"woody", "citrus"}, NotNotes: []string{"Vanilla"}, Years: YearRange{From: 1990}, Page: 1, Limit: 10}
+	other := base
+	other.Genders = []catalog.Gender{catalog.Unisex, catalog.Feminine}
+	other.Accords = []string{"Citrus", "woody"}
+	for _, q := range []BrowseQuery{base, {Q: "rose", Notes: []string{"Oud"}}, {Brand: "dior", MinRating: 3.5}} {
+		every := q
+		every.Facets = FacetNames
+		want := fresh(every)
+		for i, ask := range [][]string{{FacetAccords}, {FacetYear, FacetGender}, FacetNames, {FacetNotes}} {
+			asked := q
+			if q.Accords != nil && i%2 == 1 {
+				asked = other
+			}
+			asked.Facets, asked.Page, asked.Sort = ask, 1+i, Sorts[i%len(Sorts)]
+			res, err := ix.Browse(asked)
+			if err != nil {
+				t.Fatal(err)
+			}
+			w := (memoFacets{f: *want, mask: maskOf(FacetNames)}).answer(maskOf(ask))
+			if !reflect.DeepEqual(res.Facets, w) {
+				t.Errorf("%+v: facets %+v, counted afresh %+v", asked, res.Facets, w)
+			}
+			res.Facets.Gender, res.Facets.Accords = nil, nil
+		}
+	}
+	dior, _ := ix.Browse(BrowseQuery{Brand: "dior", Facets: []string{FacetGender}})
+	chanel, _ := ix.Browse(BrowseQuery{Brand: "chanel", Facets: []string{FacetGender}})
+	if reflect.DeepEqual(dior.Facets, chanel.Facets) {
+		t.Errorf("dior and chanel have the same gender counts: %+v", dior.Facets)
+	}
+	rose, _ := ix.Browse(BrowseQuery{Q: "rose", Facets: []string{FacetGender}})
+	if reflect.DeepEqual(rose.Facets, fresh(BrowseQuery{Q: "vanilla", Facets: []string{FacetGender}})) {
+		t.Errorf("rose and vanilla have the same gender counts: %+v", rose.Facets)
+	}
+}
+
+// TestFacetMemoStaysBounded puts many more sets than the memo keeps and
+// finds it within its two generations, the set used last still there.
+func TestFacetMemoStaysBounded(t *testing.T) {
+	var m facetMemo
+	for i := range 5 * facetMemoSets {
+		m.put(fmt.Sprint(i), memoFacets{mask: 1})
+		if m.get("0").mask == 0 {
+			t.Fatalf("after %d sets the set used at every step is gone", i)
+		}
+	}
+	if n := len(m.cur) + len(m.prev); n > 2*facetMemoSets {
+		t.Errorf("the memo holds %d sets, more than %d", n, 2*facetMemoSets)
+	}
+	if m.get("1").mask != 0 {
+		t.Errorf("a set put once, long ago, is still kept")
 	}
 }
