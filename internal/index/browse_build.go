@@ -5,6 +5,7 @@ import (
 	"math/bits"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -35,6 +36,8 @@ type browseIndex struct {
 	// document's place in it plus one (0: unknown).
 	years  []uint16
 	yearAt []uint16
+	// yearNames are the years as the year facet writes them.
+	yearNames []string
 	// yearTotal counts the catalogue's documents by place in years plus
 	// one.
 	yearTotal []int32
@@ -220,6 +223,7 @@ func (bi *browseIndex) buildYears() {
 	at := make(map[uint16]uint16, len(bi.years))
 	for i, y := range bi.years {
 		at[y] = uint16(i + 1)
+		bi.yearNames = append(bi.yearNames, strconv.Itoa(int(y)))
 	}
 	bi.yearAt = make([]uint16, len(bi.year))
 	bi.yearTotal = make([]int32, len(bi.years)+1)

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"math/bits"
 	"slices"
-	"strconv"
 	"strings"
 	"unsafe"
 )
@@ -107,13 +106,13 @@ func (bi *browseIndex) yearCounts(cand []uint64, size int, counts []int32) []Fac
 		}
 	}
 	out := []FacetCount{}
-	for i, y := range bi.years {
+	for i, name := range bi.yearNames {
 		c := counts[i+1]
 		if flip != 0 {
 			c = bi.yearTotal[i+1] - c
 		}
 		if c > 0 {
-			out = append(out, FacetCount{Value: strconv.Itoa(int(y)), Count: int(c)})
+			out = append(out, FacetCount{Value: name, Count: int(c)})
 		}
 	}
 	return out
