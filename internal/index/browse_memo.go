@@ -79,11 +79,11 @@ func (m *facetMemo) put(key string, v memoFacets) {
 
 func (m *facetMemo) putLocked(key string, v memoFacets) {
 	if m.cur == nil {
-		m.cur = make(map[string]memoFacets, facetMemoSets)
+		m.cur = make(map[string]memoFacets)
 	}
 	m.cur[key] = v
 	if len(m.cur) >= facetMemoSets {
-		m.prev, m.cur = m.cur, make(map[string]memoFacets, facetMemoSets)
+		m.prev, m.cur = m.cur, make(map[string]memoFacets)
 	}
 }
 
@@ -91,7 +91,8 @@ func (m *facetMemo) putLocked(key string, v memoFacets) {
 func (m *facetMemo) reset() {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	m.cur, m.prev = nil, nil
+	clear(m.cur)
+	clear(m.prev)
 }
 
 // merge adds the facets in mask of g to v.
