@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/fragrance-data/fragrance/internal/catalog"
@@ -502,4 +503,49 @@ func TestFacetMemoStaysBounded(t *testing.T) {
 	if m.get("1").mask != 0 {
 		t.Errorf("a set put once, long ago, is still kept")
 	}
+}
+
+// TestBrowseFacetsFromManyCallersAtOnce has callers ask overlapping sets
+// for different facets at the same time and holds every answer to the
+// set's count made alone: callers adding facets to one set together may
+// count some twice, never keep a wrong one.
+func TestBrowseFacetsFromManyCallersAtOnce(t *testing.T) {
+	ix := realIndex(t)
+	sets := []BrowseQuery{
+		{Genders: []catalog.Gender{catalog.Feminine}},
+		{Accords: []string{"woody"}, Time: "night"},
+		{Brand: "guerlain", Sort: SortNewest},
+		{Q: "vanilla"},
+	}
+	want := make([]*Facets, len(sets))
+	for i, q := range sets {
+		ix.browse.memo.reset()
+		q.Facets = FacetNames
+		res, err := ix.Browse(q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want[i] = res.Facets
+	}
+	ix.browse.memo.reset()
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Go(func() {
+			for i := range 24 {
+				s := (g + i) % len(sets)
+				q := sets[s]
+				q.Facets, q.Page = []string{FacetNames[(g+i)%len(FacetNames)], FacetNames[(g+2*i)%len(FacetNames)]}, 1+i%3
+				res, err := ix.Browse(q)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				w := (memoFacets{f: *want[s], mask: maskOf(FacetNames)}).answer(maskOf(q.Facets))
+				if !reflect.DeepEqual(res.Facets, w) {
+					t.Errorf("%+v: facets %+v, counted alone %+v", q, res.Facets, w)
+				}
+			}
+		})
+	}
+	wg.Wait()
 }
