@@ -323,6 +323,9 @@ type filterPanel struct {
 	From, To                string
 	Chips                   []filterChip
 	Clear                   string // the list without any filter
+	// CountsOf, when set, says which list the counts are of: the search
+	// by name, when the page shows a description's list instead.
+	CountsOf string
 }
 
 // filterOption is one choice: its value, its words, and for the facets

@@ -45,7 +45,13 @@ func writeFilters(b *strings.Builder, dot *filterPanel) error {
 			b.WriteString(strconv.Itoa(dot.Chosen))
 			b.WriteString(" chosen)</span>")
 		}
-		b.WriteString("</summary>\n" +
+		b.WriteString("</summary>\n")
+		if dot.CountsOf != "" {
+			b.WriteString("<p class=\"countsof\">")
+			htmlwrite.Text(b, dot.CountsOf)
+			b.WriteString("</p>")
+		}
+		b.WriteString("\n" +
 			"<form method=\"get\" action=\"")
 		htmlwrite.URL(b, dot.Action)
 		b.WriteString("\" class=\"filterform\" aria-label=\"Filters\">\n")

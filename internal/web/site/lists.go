@@ -95,6 +95,13 @@ func (s *Site) search(w http.ResponseWriter, r *http.Request, ix *index.Index) {
 			if s.pastEnd(w, r, page, rd.Pager.Pages) {
 				return
 			}
+			// The panel counts and narrows the search by name, not the
+			// description's list shown: it says so.
+			l.p.CountsOf = countsOfNames(q, rd.Names)
+			if data.Panel, err = filtersHTML(l.p); err != nil {
+				s.web.ServerError(w, r, err)
+				return
+			}
 			break
 		}
 		if s.pastEnd(w, r, page, l.res.Pages) {
@@ -139,6 +146,7 @@ type filteredList struct {
 	filters filters
 	res     index.BrowseResult
 	panel   template.HTML
+	p       *filterPanel // what panel shows
 	errs    []string
 }
 
@@ -162,15 +170,16 @@ func (s *Site) filteredList(ix *index.Index, r *http.Request, base index.BrowseQ
 		errs = append(errs, browseErrors(err)...)
 	}
 	if len(errs) == 0 {
-		l.res = res
-		l.panel, err = filtersHTML(newPanel(path, q, f, res.Facets, base, defaultSort, false))
+		l.res, l.p = res, newPanel(path, q, f, res.Facets, base, defaultSort, false)
+		l.panel, err = filtersHTML(l.p)
 		return l, err
 	}
 	l.errs = errs
 	whole := base
 	whole.Facets, whole.Page, whole.Limit = facetsShown, 1, 1
 	l.res, _ = ix.Browse(whole)
-	l.panel, err = filtersHTML(newPanel(path, q, f, l.res.Facets, base, defaultSort, true))
+	l.p = newPanel(path, q, f, l.res.Facets, base, defaultSort, true)
+	l.panel, err = filtersHTML(l.p)
 	return l, err
 }
 
@@ -363,4 +372,17 @@ func (s *Site) filteredPerfumes(w http.ResponseWriter, r *http.Request, ix *inde
 		Crumbs: []web.Crumb{{Name: "Home", Path: "/"}, {Name: lp.section, Path: lp.sectionPath}, {Name: lp.name, Path: lp.path}},
 		Data:   data,
 	})
+}
+
+// countsOfNames is what the filter panel's counts are of on a search
+// shown as a description: the n perfumes the search by name finds.
+func countsOfNames(q string, n int) string {
+	if n == 0 {
+		return "No perfume is named like “" + q + "”: the counts and the filters are of the search by name, not of the description’s list."
+	}
+	s := "s"
+	if n == 1 {
+		s = ""
+	}
+	return "The counts are of the " + web.Thousands(n) + " perfume" + s + " named like “" + q + "”, not of the description’s list: the filters narrow the search by name."
 }

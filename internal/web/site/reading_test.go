@@ -15,7 +15,8 @@ import (
 // understood) and the description ranking; a well-known perfume's name
 // keeps its name results first with the description offered under them;
 // a query that is exactly a note, an accord or a brand offers its page
-// first, with its count.
+// first, with its count. When the description's list leads, the filter
+// panel says its counts are of the search by name.
 func TestSearchReadsDescriptions(t *testing.T) {
 	h := servetest.NewServer(t, nil)
 	tests := []struct {
@@ -28,11 +29,13 @@ func TestSearchReadsDescriptions(t *testing.T) {
 			`<span class="vh">Remove </span>best in winter`,
 			`<span class="meets">Has all 3</span>`,
 			`href="/search?as=name&amp;q=vanilla&#43;tobacco&#43;for&#43;winter"`,
+			`<p class="countsof">The counts are of the `,
+			` named like “vanilla tobacco for winter”, not of the description’s list: the filters narrow the search by name.</p>`,
 		}, []string{`class="exact"`, "Read as a description", "Not understood"}},
 		{"tobacco vanille", []string{
 			`match “tobacco vanille”`, "Read as a description",
 			`href="/search?as=description&amp;q=tobacco&#43;vanille"`,
-		}, []string{`class="exact"`}},
+		}, []string{`class="exact"`, `class="countsof"`}},
 		{"vanilla", []string{
 			`<a href="/notes/vanilla"><span class="kind">Note</span> <strong>Vanilla</strong> <span class="muted">`,
 			`<a href="/accords/vanilla">`, `<h2 id="reading-h">Perfumes with vanilla</h2>`,
@@ -42,7 +45,7 @@ func TestSearchReadsDescriptions(t *testing.T) {
 			`Perfumes for men with fresh and citrus without agarwood (oud)`,
 			`<span class="vh">Remove </span>no Agarwood (Oud)`, `Not understood: “zzqxv”`,
 		}, nil},
-		{"sauvage", []string{`match “sauvage”`}, []string{"reading-h", `class="exact"`}},
+		{"sauvage", []string{`match “sauvage”`}, []string{"reading-h", `class="exact"`, `class="countsof"`}},
 	}
 	for _, tt := range tests {
 		rec := servetest.Do(t, h, "GET", "/search?q="+url.QueryEscape(tt.q))
