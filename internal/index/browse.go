@@ -188,7 +188,13 @@ func (ix *Index) Browse(q BrowseQuery) (BrowseResult, error) {
 		res.Page = ix.sortedPage(bi.orderOf(ix, f.sort), w.cand, all, q.Page, q.Limit)
 	}
 	if need != 0 {
-		kept = kept.merge(ix.facets(need, w, all), need)
+		var counted *Facets
+		if s, t, ok := f.fixedOnly(); ok && !text {
+			counted = ix.fixedFacets(&f, s, t, need, w.fixedSum)
+		} else {
+			counted = ix.facets(need, w, all)
+		}
+		kept = kept.merge(counted, need)
 		bi.memo.put(key, kept)
 	}
 	if want != 0 {

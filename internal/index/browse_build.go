@@ -53,6 +53,9 @@ type browseIndex struct {
 	// prior of the rating sort's weighted rating.
 	meanRating float64
 	pool       sync.Pool // *browseWork
+	// cellCounts holds every facet's counts per cell of the fixed
+	// filters (browse_fixed.go), fixedLayout().width counts a cell.
+	cellCounts []int32
 	// memo keeps recent sets' facets.
 	memo facetMemo
 }
@@ -95,6 +98,7 @@ type browseWork struct {
 	cand, tmp           []uint64
 	accCount, noteCount []int32
 	yearCount           []int32
+	fixedSum            []int32
 }
 
 func (bi *browseIndex) work() *browseWork {
@@ -104,7 +108,7 @@ func (bi *browseIndex) work() *browseWork {
 	return &browseWork{
 		cand: make([]uint64, bi.words), tmp: make([]uint64, bi.words),
 		accCount: make([]int32, len(bi.accCount)), noteCount: make([]int32, len(bi.noteCount)),
-		yearCount: make([]int32, len(bi.years)+1),
+		yearCount: make([]int32, len(bi.years)+1), fixedSum: make([]int32, bi.fixedLayout().width),
 	}
 }
 
@@ -183,6 +187,7 @@ func (b *builder) buildBrowse() {
 	bi.accKey, bi.noteKey = b.accords.keys, b.notes.keys
 	bi.accByCount = byCount(bi.accCount, b.accords.keys)
 	bi.noteByCount = byCount(bi.noteCount, b.notes.keys)
+	b.buildFixedCounts(bi)
 	ix.browse = bi
 }
 

@@ -271,8 +271,9 @@ func TestBrowseTextWithFilters(t *testing.T) {
 
 // TestBrowseFacetsCountTheFilteredSet counts every facet by brute force
 // over the filtered set, for sets small and large (the ways the accords
-// and notes are counted: the whole catalogue's counts, the set's
-// documents, its complement's, bitmaps and postings).
+// and notes are counted: the set's documents, its complement's, bitmaps
+// and postings, and for sets of gender, season and time alone the sums
+// of the counts made with the index).
 func TestBrowseFacetsCountTheFilteredSet(t *testing.T) {
 	ix := realIndex(t)
 	for _, q := range []BrowseQuery{
@@ -284,6 +285,10 @@ func TestBrowseFacetsCountTheFilteredSet(t *testing.T) {
 		{Q: "vanilla", Sort: SortRating},
 		{NotAccords: []string{"oud"}},
 		{Genders: []catalog.Gender{catalog.Masculine, catalog.Feminine}, Years: YearRange{From: 1950}},
+		{Season: "summer", Time: "day"},
+		{Genders: []catalog.Gender{catalog.Unisex, catalog.Masculine}, Time: "night", Sort: SortName},
+		{Genders: []catalog.Gender{catalog.Feminine}, Season: "winter"},
+		{Time: "night"},
 	} {
 		q.Facets = FacetNames
 		q.Page, q.Limit = 1, 10
