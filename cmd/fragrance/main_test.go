@@ -1,0 +1,59 @@
+package main
+
+import (
+	"crypto/rand"
+	"encoding/base64"
+	"fmt"
+	"os"
+	"reflect"
+	"testing"
+
+	"golang.org/x/crypto/argon2"
+
+	"github.com/fragrance-data/fragrance/internal/admin"
+)
+
+// productionHashPassword is what the admin commands hash with outside
+// the tests.
+var productionHashPassword = hashPassword
+
+// TestMain gives the admin commands cheap password hashes for every test
+// of the package: argon2id at 64 MiB and three passes costs seconds per
+// hash under the race detector, and these tests check the commands, not
+// the hash's cost (internal/admin checks HashPassword's parameters).
+func TestMain(m *testing.M) {
+	hashPassword = cheapHashPassword
+	os.Exit(m.Run())
+}
+
+// cheapHashPassword is admin.HashPassword with 64 KiB and one pass: a
+// PHC string admin.CheckPassword reads like any other, since the hash
+// carries its parameters.
+func cheapHashPassword(pw string) (string, error) {
+	if err := admin.CheckNewPassword(pw); err != nil {
+		return "", err
+	}
+	const memory, passes, threads = 64, 1, 1
+	salt := make([]byte, 16)
+	rand.Read(salt)
+	key := argon2.IDKey([]byte(pw), salt, passes, memory, threads, 32)
+	b64 := base64.RawStdEncoding
+	return fmt.Sprintf("$argon2id$v=%d$m=%d,t=%d,p=%d$%s$%s", argon2.Version, memory, passes, threads,
+		b64.EncodeToString(salt), b64.EncodeToString(key)), nil
+}
+
+// TestAdminCommandsHashWithHashPassword: outside the tests the admin
+// commands hash with admin.HashPassword, whose parameters internal/admin
+// checks.
+func TestAdminCommandsHashWithHashPassword(t *testing.T) {
+	if reflect.ValueOf(productionHashPassword).Pointer() != reflect.ValueOf(admin.HashPassword).Pointer() {
+		t.Fatal("the admin commands do not hash with admin.HashPassword")
+	}
+	h, err := cheapHashPassword("a long enough password")
+	if err != nil || !admin.CheckPassword(h, "a long enough password") || admin.CheckPassword(h, "another long password") {
+		t.Fatalf("a cheap hash %q (%v) does not check like admin.HashPassword's", h, err)
+	}
+	if _, err := cheapHashPassword("short"); err == nil {
+		t.Fatal("the cheap hash accepts a password admin.HashPassword refuses")
+	}
+}
