@@ -85,7 +85,7 @@ func TestChangeFeed(t *testing.T) {
 	dir := t.TempDir()
 	file := filepath.Join(dir, "gen.jsonl")
 	db := filepath.Join(dir, "f.db")
-	runCmd(t, "generate", "--count", "40", "--seed", "3", "--out", file)
+	generateFile(t, file, 40, 3)
 	runCmd(t, "import", "--db", db, file)
 
 	h := feedServer(t, db)

@@ -79,7 +79,7 @@ func TestImportWhileServing(t *testing.T) {
 	base, _ := startServe(t, noEnv, "--db", db, "--reload-every", "100ms")
 	_, before := getJSON(t, base+"/healthz")
 	file := filepath.Join(dir, "new.jsonl")
-	runCmd(t, "generate", "--count", "50", "--out", file)
+	generateFile(t, file, 50, 1)
 	runCmd(t, "import", "--db", db, file)
 	deadline := time.Now().Add(20 * time.Second)
 	for {

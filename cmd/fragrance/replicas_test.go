@@ -115,7 +115,7 @@ func TestReplicas(t *testing.T) {
 	// An import on one side reaches both replicas.
 	_, before := getJSON(t, baseA+"/healthz")
 	file := filepath.Join(t.TempDir(), "more.jsonl")
-	runCmd(t, "generate", "--count", "25", "--seed", "3", "--out", file)
+	generateFile(t, file, 25, 3)
 	runCmd(t, "import", "--db", db, file)
 	want := before["perfumes"].(float64) + 25
 	for _, base := range []string{baseA, baseB} {

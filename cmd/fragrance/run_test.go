@@ -13,6 +13,10 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/fragrance-data/fragrance/internal/bundled"
+	"github.com/fragrance-data/fragrance/internal/catalog"
+	"github.com/fragrance-data/fragrance/internal/importer"
 )
 
 // syncBuffer is a bytes.Buffer safe for concurrent writers (a server, a log
@@ -131,6 +135,36 @@ func newDB(t *testing.T, name string) string {
 	db := filepath.Join(t.TempDir(), name)
 	runCmd(t, "migrate", "--db", db)
 	return db
+}
+
+// generateSample is the bundled catalogue as generate reads it, read once
+// for the package's tests: each read costs seconds under the race detector.
+var generateSample = sync.OnceValues(func() ([]catalog.Perfume, error) {
+	ref, err := bundled.LoadReference()
+	if err != nil {
+		return nil, err
+	}
+	res, err := importer.New(ref).ReadJSONL(bundled.Catalogue(), bundled.CatalogueName)
+	if err != nil {
+		return nil, err
+	}
+	return res.Perfumes, nil
+})
+
+// generateFile writes to path what `fragrance generate --count count --seed
+// seed --out path` writes, from the sample read once (TestImportGenerated
+// runs the command itself).
+func generateFile(t *testing.T, path string, count, seed int) {
+	t.Helper()
+	sample, err := generateSample()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := writeFile(path, func(w io.Writer) error {
+		return importer.Generate(w, count, int64(seed), sample)
+	}); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // lastLine is the last non-empty line of s.

@@ -29,7 +29,7 @@ func TestBundledDataTerms(t *testing.T) {
 	}
 
 	gen := filepath.Join(dir, "gen.jsonl")
-	runCmd(t, "generate", "--count", "30", "--seed", "5", "--out", gen)
+	generateFile(t, gen, 30, 5)
 	base, stop, log := startServeLog(t, noEnv, "--db", filepath.Join(dir, "g.db"), "--seed-file", gen,
 		"--tier-prices", "basic=19 EUR/month")
 	waitForLine(t, log, "catalogue loaded")
