@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -320,22 +319,11 @@ func TestShutdownMetersEveryAnswer(t *testing.T) {
 	checkMeteredEqualsAnswered(t, db, pk.Prefix, load)
 }
 
-// TestSIGTERMMetersEveryAnswer is the same with the built binary and a
-// real SIGTERM, which also checks main's signal wiring and exit status.
+// TestSIGTERMMetersEveryAnswer is the same with the program in a process
+// of its own (the test binary running main, see TestMain) and a real
+// SIGTERM, which also checks main's signal wiring and exit status.
 func TestSIGTERMMetersEveryAnswer(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary")
-	}
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("no go command to build the binary with")
-	}
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "fragrance")
-	build := exec.Command(goTool, "build", "-o", bin, ".")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
 	db := filepath.Join(dir, "sigterm.db")
 	runCmd(t, "migrate", "--db", db)
 	key := lastLine(runCmd(t, "keys", "create", "--db", db, "--tier", "enterprise", "--per-minute", "1000000", "--email", "load@example.com"))
@@ -345,7 +333,7 @@ func TestSIGTERMMetersEveryAnswer(t *testing.T) {
 	}
 
 	stderr := &syncBuffer{}
-	cmd := exec.Command(bin, "serve", "--db", db, "--addr", "127.0.0.1:0", "--image-workers", "0", "--seed-file", smallCatalogue)
+	cmd := mainCommand(t, "serve", "--db", db, "--addr", "127.0.0.1:0", "--image-workers", "0", "--seed-file", smallCatalogue)
 	cmd.Stderr = stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)

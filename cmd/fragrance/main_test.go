@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"fmt"
 	"os"
+	"os/exec"
 	"reflect"
 	"testing"
 
@@ -17,11 +18,34 @@ import (
 // the tests.
 var productionHashPassword = hashPassword
 
+// runMainEnv, set to 1 in the environment of this package's test binary,
+// makes it the fragrance command: TestMain runs main with the arguments
+// instead of the tests.
+const runMainEnv = "FRAGRANCE_CMD_TEST_RUN_MAIN"
+
+// mainCommand returns the fragrance command with args, in a process of its
+// own: this test binary running main, the same code as the built binary
+// and without building it again.
+func mainCommand(t *testing.T, args ...string) *exec.Cmd {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(exe, args...)
+	cmd.Env = append(os.Environ(), runMainEnv+"=1")
+	return cmd
+}
+
 // TestMain gives the admin commands cheap password hashes for every test
 // of the package: argon2id at 64 MiB and three passes costs seconds per
 // hash under the race detector, and these tests check the commands, not
 // the hash's cost (internal/admin checks HashPassword's parameters).
 func TestMain(m *testing.M) {
+	if os.Getenv(runMainEnv) == "1" {
+		main()
+		os.Exit(0)
+	}
 	hashPassword = cheapHashPassword
 	os.Exit(m.Run())
 }
