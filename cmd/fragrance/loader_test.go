@@ -147,10 +147,20 @@ func BenchmarkCollect(b *testing.B) {
 
 // The index streamed from the store (buildIndex) is the one built from the
 // whole catalogue in memory: the store decodes every perfume into the same
-// memory, and the index must copy all it keeps.
+// memory, and the index must copy all it keeps. The store is the bundled
+// catalogue as serve filled a fresh database with it.
 func TestBuildIndexStreamsTheCatalogue(t *testing.T) {
 	ctx := context.Background()
-	db, ref := catalogueStore(t, 0)
+	path, _ := freshBundledDB(t)
+	db, err := sqlite.Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	ref, err := bundled.LoadReference()
+	if err != nil {
+		t.Fatal(err)
+	}
 	streamed, err := buildIndex(ctx, db, ref, "")
 	if err != nil {
 		t.Fatal(err)

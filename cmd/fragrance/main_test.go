@@ -37,17 +37,26 @@ func mainCommand(t *testing.T, args ...string) *exec.Cmd {
 	return cmd
 }
 
-// TestMain gives the admin commands cheap password hashes for every test
-// of the package: argon2id at 64 MiB and three passes costs seconds per
-// hash under the race detector, and these tests check the commands, not
-// the hash's cost (internal/admin checks HashPassword's parameters).
+// TestMain makes testDir, and gives the admin commands cheap password
+// hashes for every test of the package: argon2id at 64 MiB and three
+// passes costs seconds per hash under the race detector, and these tests
+// check the commands, not the hash's cost (internal/admin checks
+// HashPassword's parameters).
 func TestMain(m *testing.M) {
 	if os.Getenv(runMainEnv) == "1" {
 		main()
 		os.Exit(0)
 	}
 	hashPassword = cheapHashPassword
-	os.Exit(m.Run())
+	dir, err := os.MkdirTemp("", "fragrance-cmd-test-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	testDir = dir
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
 }
 
 // cheapHashPassword is admin.HashPassword with 64 KiB and one pass: a
