@@ -30,8 +30,10 @@ type browseIndex struct {
 	// byRawRating is every document by its rating, highest first (for
 	// minRating).
 	byRawRating []uint32
-	year        []uint16  // per document, 0 when unknown
-	rating      []float64 // per document
+	// yearRuns and ratingRuns read runs of byOldest and byRawRating.
+	yearRuns, ratingRuns orderRuns
+	year                 []uint16  // per document, 0 when unknown
+	rating               []float64 // per document
 	// years lists the known years, earliest first; yearAt is each
 	// document's place in it plus one (0: unknown).
 	years  []uint16
@@ -178,6 +180,8 @@ func (b *builder) buildBrowse() {
 	bi.byNewest = sortedDocs(ix.order, func(x, y uint32) int { return yearOrder(bi.year[x], bi.year[y], true) })
 	bi.byOldest = sortedDocs(ix.order, func(x, y uint32) int { return yearOrder(bi.year[x], bi.year[y], false) })
 	bi.byRawRating = sortedDocs(ix.order, func(x, y uint32) int { return cmp.Compare(bi.rating[y], bi.rating[x]) })
+	bi.yearRuns = newOrderRuns(bi.byOldest, bi.words)
+	bi.ratingRuns = newOrderRuns(bi.byRawRating, bi.words)
 	fold := b.nameFold
 	bi.byName = sortedDocs(ix.order, func(x, y uint32) int {
 		return cmp.Or(strings.Compare(fold[x], fold[y]), strings.Compare(ix.entries[x].Name(), ix.entries[y].Name()), cmp.Compare(pos[x], pos[y]))
@@ -387,8 +391,7 @@ func andNot(cand, bm []uint64, post []uint32, shift uint) {
 // keepScalars keeps in cand the documents within the years and rated at
 // least min. Each is a range of a sorted order (byOldest by year, unknown
 // last; byRawRating, highest first), so the documents passing are a run
-// of it: the shorter of the run and the rest is read, and its bits set in
-// a bitmap to AND or cleared from cand.
+// of it, read through the order's prefix bitmaps (browse_runs.go).
 func (bi *browseIndex) keepScalars(cand, tmp []uint64, years YearRange, minRating float64) {
 	if !years.Any() {
 		known := sort.Search(bi.n, func(i int) bool { return bi.year[bi.byOldest[i]] == 0 })
@@ -399,29 +402,10 @@ func (bi *browseIndex) keepScalars(cand, tmp []uint64, years YearRange, minRatin
 		if years.To != 0 {
 			hi = sort.Search(known, func(i int) bool { return int(bi.year[bi.byOldest[i]]) > years.To })
 		}
-		keepRun(cand, tmp, bi.byOldest, lo, max(lo, hi))
+		bi.yearRuns.keep(cand, tmp, lo, max(lo, hi))
 	}
 	if minRating > 0 {
 		k := sort.Search(bi.n, func(i int) bool { return bi.rating[bi.byRawRating[i]] < minRating })
-		keepRun(cand, tmp, bi.byRawRating, 0, k)
-	}
-}
-
-// keepRun keeps in cand only the documents order[lo:hi].
-func keepRun(cand, tmp []uint64, order []uint32, lo, hi int) {
-	if hi-lo <= len(order)/2 {
-		clear(tmp)
-		for _, d := range order[lo:hi] {
-			tmp[d/64] |= 1 << (d % 64)
-		}
-		for i, x := range tmp {
-			cand[i] &= x
-		}
-		return
-	}
-	for _, run := range [2][]uint32{order[:lo], order[hi:]} {
-		for _, d := range run {
-			cand[d/64] &^= 1 << (d % 64)
-		}
+		bi.ratingRuns.keep(cand, tmp, 0, k)
 	}
 }
