@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"context"
 	"encoding/json"
 	"net/http"
 	"os"
@@ -11,10 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fragrance-data/fragrance/internal/bundled"
 	"github.com/fragrance-data/fragrance/internal/index"
 	"github.com/fragrance-data/fragrance/internal/servetest"
-	"github.com/fragrance-data/fragrance/internal/sqlite"
 )
 
 // feedItem is what the test reads of one change of the feed.
@@ -56,20 +53,7 @@ func feedWalk(t *testing.T, h http.Handler, cursor, limit string) ([]feedItem, s
 // the store as serve builds it.
 func feedServer(t *testing.T, path string) http.Handler {
 	t.Helper()
-	ctx := context.Background()
-	db, err := sqlite.Open(ctx, path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	ref, err := bundled.LoadReference()
-	if err != nil {
-		t.Fatal(err)
-	}
-	ix, err := buildIndex(ctx, db, ref, "")
-	if err != nil {
-		t.Fatal(err)
-	}
+	db, ix, _ := storeIndex(t, path)
 	return servetest.NewServer(t, func(c *servetest.Config) {
 		c.Catalogue = index.NewHolder(ix)
 		c.Changes = db

@@ -145,13 +145,11 @@ func BenchmarkCollect(b *testing.B) {
 	})
 }
 
-// The index streamed from the store (buildIndex) is the one built from the
-// whole catalogue in memory: the store decodes every perfume into the same
-// memory, and the index must copy all it keeps. The store is the bundled
-// catalogue as serve filled a fresh database with it.
-func TestBuildIndexStreamsTheCatalogue(t *testing.T) {
+// storeIndex opens the SQLite store at path (closed when the test ends)
+// and builds its index as serve does, with the bundled reference.
+func storeIndex(t *testing.T, path string) (*sqlite.DB, *index.Index, *bundled.Reference) {
+	t.Helper()
 	ctx := context.Background()
-	path, _ := freshBundledDB(t)
 	db, err := sqlite.Open(ctx, path)
 	if err != nil {
 		t.Fatal(err)
@@ -161,11 +159,21 @@ func TestBuildIndexStreamsTheCatalogue(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	streamed, err := buildIndex(ctx, db, ref, "")
+	ix, err := buildIndex(ctx, db, ref, "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	ps, err := db.Perfumes(ctx)
+	return db, ix, ref
+}
+
+// The index streamed from the store (buildIndex) is the one built from the
+// whole catalogue in memory: the store decodes every perfume into the same
+// memory, and the index must copy all it keeps. The store is the bundled
+// catalogue as serve filled a fresh database with it.
+func TestBuildIndexStreamsTheCatalogue(t *testing.T) {
+	path, _ := freshBundledDB(t)
+	db, streamed, ref := storeIndex(t, path)
+	ps, err := db.Perfumes(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
