@@ -109,10 +109,10 @@ type BrowseResult struct {
 
 // Facets are counts of perfumes per value over a filtered set. A facet
 // not asked for is nil. The slices may be shared by other answers of
-// the same set: read them, never write them. Gender, Season and Time list every value in a
-// fixed order (zeros too), Accords and Notes the FacetValues most common
-// (most perfumes first, then name; none with no perfume), Year every
-// known year with perfumes, earliest first.
+// the same set: read them, never write them. Gender, Season and Time
+// list every value in a fixed order (zeros too), Accords and Notes the
+// FacetValues most common (most perfumes first, then name; none with no
+// perfume), Year every known year with perfumes, earliest first.
 type Facets struct {
 	Gender, Season, Time, Accords, Notes, Year []FacetCount
 }
