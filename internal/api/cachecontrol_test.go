@@ -1,16 +1,12 @@
 package api_test
 
 import (
-	"context"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/fragrance-data/fragrance/internal/access"
 	"github.com/fragrance-data/fragrance/internal/apikey"
-	"github.com/fragrance-data/fragrance/internal/sqlite"
 )
 
 // TestKeyedAnswersArePrivate: an answer to a keyed request is the key's
@@ -19,24 +15,9 @@ import (
 // headers that carry the key, on an answer cache miss and on a hit alike;
 // keyless answers keep their own caching.
 func TestKeyedAnswersArePrivate(t *testing.T) {
-	ctx := context.Background()
-	db, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "keys.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	clock := func() time.Time { return time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC) }
-	m := testMeter(t, db, clock)
-	g, err := access.NewGuard(db, m, nil, access.Config{Now: clock})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer g.Close(ctx)
-	_, secret, err := apikey.Issue(ctx, db, apikey.NewKey{Name: "app", Tier: apikey.Pro})
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := newServer(t, func(c *newConfig) { c.Guard, c.Caller, c.Usage = g, g, m })
+	k := newKeyed(t, access.Config{})
+	_, secret := k.issue(t, apikey.NewKey{Name: "app", Tier: apikey.Pro})
+	h := k.server(t, nil)
 	varies := func(vary []string, names ...string) bool {
 		var got []string
 		for _, v := range vary {

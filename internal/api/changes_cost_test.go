@@ -1,15 +1,11 @@
 package api_test
 
 import (
-	"context"
-	"path/filepath"
 	"strconv"
 	"testing"
-	"time"
 
 	"github.com/fragrance-data/fragrance/internal/access"
 	"github.com/fragrance-data/fragrance/internal/apikey"
-	"github.com/fragrance-data/fragrance/internal/sqlite"
 )
 
 // TestChangeFeedChargedBySize: a change feed page asked for with limit=N
@@ -19,27 +15,12 @@ import (
 // page holds, so the feed here is a few tombstones: pages of the bundled
 // catalogue's details cost seconds each under -race.
 func TestChangeFeedChargedBySize(t *testing.T) {
-	ctx := context.Background()
-	db, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "keys.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	clock := func() time.Time { return time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC) }
-	m := testMeter(t, db, clock)
 	tiers := apikey.DefaultTiers()
 	tiers[apikey.Free] = apikey.Limits{PerMinute: 25, PerDay: 1000}
-	g, err := access.NewGuard(db, m, nil, access.Config{Now: clock, Tiers: tiers})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer g.Close(ctx)
-	_, secret, err := apikey.Issue(ctx, db, apikey.NewKey{Name: "walker", Tier: apikey.Free})
-	if err != nil {
-		t.Fatal(err)
-	}
+	k := newKeyed(t, access.Config{Tiers: tiers})
+	_, secret := k.issue(t, apikey.NewKey{Name: "walker", Tier: apikey.Free})
 	feed := fixedFeed{{Seq: 1, ID: 1, Slug: "gone-one"}, {Seq: 2, ID: 2, Slug: "gone-two"}, {Seq: 3, ID: 3, Slug: "gone-three"}}
-	h := newServer(t, func(c *newConfig) { c.Guard, c.Caller, c.Usage, c.Changes = g, g, m, feed })
+	h := k.server(t, func(c *newConfig) { c.Changes = feed })
 	for i, c := range []struct {
 		query     string
 		status    int
@@ -66,7 +47,7 @@ func TestChangeFeedChargedBySize(t *testing.T) {
 		}
 	}
 	// Other endpoints still count one request a call.
-	_, secret2, _ := apikey.Issue(ctx, db, apikey.NewKey{Name: "other", Tier: apikey.Free})
+	_, secret2 := k.issue(t, apikey.NewKey{Name: "other", Tier: apikey.Free})
 	if rec := do(t, h, "GET", "/api/perfumes?limit=100", "X-API-Key", secret2); rec.Header().Get("X-Ratelimit-Remaining") != "24" {
 		t.Errorf("a list page of 100: remaining %s, want 24", rec.Header().Get("X-Ratelimit-Remaining"))
 	}

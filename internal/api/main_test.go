@@ -1,16 +1,22 @@
 package api_test
 
 import (
+	"context"
 	"encoding/json"
 	"flag"
 	"net/http"
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
+	"github.com/fragrance-data/fragrance/internal/access"
+	"github.com/fragrance-data/fragrance/internal/access/meter"
 	"github.com/fragrance-data/fragrance/internal/api"
+	"github.com/fragrance-data/fragrance/internal/apikey"
 	"github.com/fragrance-data/fragrance/internal/index"
 	"github.com/fragrance-data/fragrance/internal/servetest"
+	"github.com/fragrance-data/fragrance/internal/sqlite"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -34,6 +40,58 @@ var (
 	decode    = servetest.Decode
 	testMeter = servetest.Meter
 )
+
+// keyedStack is a Guard and its meter over a SQLite store of their own,
+// for tests of how keyed requests are answered, counted and charged.
+type keyedStack struct {
+	db    *sqlite.DB
+	guard *access.Guard
+	meter *meter.Meter
+}
+
+// newKeyed makes a keyedStack with cfg, its clock fixed at 1 March 2026,
+// 12:00 UTC when cfg has none; the Guard and the store close when the
+// test ends.
+func newKeyed(t *testing.T, cfg access.Config) keyedStack {
+	t.Helper()
+	db, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "keys.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	if cfg.Now == nil {
+		cfg.Now = func() time.Time { return time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC) }
+	}
+	m := testMeter(t, db, cfg.Now)
+	g, err := access.NewGuard(db, m, nil, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { g.Close(context.Background()) })
+	return keyedStack{db, g, m}
+}
+
+// issue issues a key in the stack's store.
+func (k keyedStack) issue(t *testing.T, nk apikey.NewKey) (apikey.Key, string) {
+	t.Helper()
+	key, secret, err := apikey.Issue(context.Background(), k.db, nk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return key, secret
+}
+
+// server is the API as served behind the stack's Guard and meter, with
+// mod (nil: none) applied after.
+func (k keyedStack) server(t *testing.T, mod func(*newConfig)) http.Handler {
+	t.Helper()
+	return newServer(t, func(c *newConfig) {
+		c.Guard, c.Caller, c.Usage = k.guard, k.guard, k.meter
+		if mod != nil {
+			mod(c)
+		}
+	})
+}
 
 // emptyHolder is a catalogue that has not loaded yet.
 func emptyHolder() *index.Holder { return index.NewHolder(nil) }

@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -18,7 +17,6 @@ import (
 	"github.com/fragrance-data/fragrance/internal/access/ratelimit"
 	"github.com/fragrance-data/fragrance/internal/apikey"
 	"github.com/fragrance-data/fragrance/internal/index"
-	"github.com/fragrance-data/fragrance/internal/sqlite"
 	"github.com/fragrance-data/fragrance/internal/usage"
 )
 
@@ -26,29 +24,13 @@ import (
 // now and its usage per day, counts not yet written included, with the
 // API's conventions (charset, a repeated or bad parameter is a 400).
 func TestUsage(t *testing.T) {
-	ctx := context.Background()
-	db, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "keys.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
-	clock := func() time.Time { return now }
-	m := testMeter(t, db, clock)
-	g, err := access.NewGuard(db, m, nil, access.Config{Now: clock})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer g.Close(ctx)
-	k, secret, err := apikey.Issue(ctx, db, apikey.NewKey{Name: "my app", Tier: apikey.Basic})
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := newServer(t, func(c *newConfig) { c.Guard, c.Caller, c.Usage = g, g, m })
+	ks := newKeyed(t, access.Config{})
+	k, secret := ks.issue(t, apikey.NewKey{Name: "my app", Tier: apikey.Basic})
+	h := ks.server(t, nil)
 	for range 4 {
 		do(t, h, "GET", "/api/perfumes?limit=1", "X-API-Key", secret)
 	}
-	if err := m.Flush(ctx); err != nil {
+	if err := ks.meter.Flush(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	do(t, h, "GET", "/api/perfumes?limit=1", "X-API-Key", secret) // pending, not flushed
@@ -90,25 +72,10 @@ func TestUsage(t *testing.T) {
 // (it peeks at them), and is limited on a small budget of its own, so it
 // is no free door.
 func TestUsageOwnBudget(t *testing.T) {
-	ctx := context.Background()
-	db, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "keys.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
 	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
-	clock := func() time.Time { return now }
-	m := testMeter(t, db, clock)
-	g, err := access.NewGuard(db, m, nil, access.Config{Now: clock, UsageBudget: apikey.Limits{PerMinute: 3, PerDay: 100}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer g.Close(ctx)
-	_, secret, err := apikey.Issue(ctx, db, apikey.NewKey{Tier: apikey.Free, PerMinute: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := newServer(t, func(c *newConfig) { c.Guard, c.Caller, c.Usage = g, g, m })
+	ks := newKeyed(t, access.Config{Now: func() time.Time { return now }, UsageBudget: apikey.Limits{PerMinute: 3, PerDay: 100}})
+	_, secret := ks.issue(t, apikey.NewKey{Tier: apikey.Free, PerMinute: 2})
+	h := ks.server(t, nil)
 	for i, want := range []int{200, 200, 429} {
 		if rec := do(t, h, "GET", "/api/perfumes?limit=1", "X-API-Key", secret); rec.Code != want {
 			t.Fatalf("request %d = %d, want %d", i+1, rec.Code, want)
