@@ -72,12 +72,8 @@ func (s *Site) search(w http.ResponseWriter, r *http.Request, ix *index.Index) {
 		return
 	}
 	base := index.BrowseQuery{Q: q}
-	l, err := s.filteredList(ix, r, base, page, "/search", q, "")
-	if err != nil {
-		s.web.ServerError(w, r, err)
-		return
-	}
-	data := searchData{Q: q, Panel: l.panel, Errors: l.errs}
+	l := s.filteredList(ix, r, base, page, "/search", q, "")
+	data := searchData{Q: q, Errors: l.errs}
 	status := http.StatusOK
 	switch {
 	case l.errs != nil:
@@ -98,10 +94,6 @@ func (s *Site) search(w http.ResponseWriter, r *http.Request, ix *index.Index) {
 			// The panel counts and narrows the search by name, not the
 			// description's list shown: it says so.
 			l.p.CountsOf = countsOfNames(q, rd.Names)
-			if data.Panel, err = filtersHTML(l.p); err != nil {
-				s.web.ServerError(w, r, err)
-				return
-			}
 			break
 		}
 		if s.pastEnd(w, r, page, l.res.Pages) {
@@ -117,6 +109,12 @@ func (s *Site) search(w http.ResponseWriter, r *http.Request, ix *index.Index) {
 		data.Items, data.Total = resultItems(s.urls.Page(l.res.Page).Data), l.res.Total
 		data.Pager = l.filters.pager("/search", q, page, l.res.Pages)
 	}
+	panel, err := filtersHTML(l.p)
+	if err != nil {
+		s.web.ServerError(w, r, err)
+		return
+	}
+	data.Panel = panel
 	t := title("Search")
 	if q != "" {
 		t = title("“"+q+"”", "Search")
@@ -145,8 +143,7 @@ type searchData struct {
 type filteredList struct {
 	filters filters
 	res     index.BrowseResult
-	panel   template.HTML
-	p       *filterPanel // what panel shows
+	p       *filterPanel // the filter panel, written by filtersHTML
 	errs    []string
 }
 
@@ -155,7 +152,7 @@ type filteredList struct {
 // one (the accord's, strongest first), which holds without filters only.
 // When the address cannot be read, the result and the panel's counts are
 // base's alone.
-func (s *Site) filteredList(ix *index.Index, r *http.Request, base index.BrowseQuery, page int, path, q, own string) (filteredList, error) {
+func (s *Site) filteredList(ix *index.Index, r *http.Request, base index.BrowseQuery, page int, path, q, own string) filteredList {
 	f, errs := parseFilters(r.URL.Query())
 	l := filteredList{filters: f}
 	defaultSort := sortLabels[index.SortPopular]
@@ -171,16 +168,14 @@ func (s *Site) filteredList(ix *index.Index, r *http.Request, base index.BrowseQ
 	}
 	if len(errs) == 0 {
 		l.res, l.p = res, newPanel(path, q, f, res.Facets, base, defaultSort, false)
-		l.panel, err = filtersHTML(l.p)
-		return l, err
+		return l
 	}
 	l.errs = errs
 	whole := base
 	whole.Facets, whole.Page, whole.Limit = facetsShown, 1, 1
 	l.res, _ = ix.Browse(whole)
 	l.p = newPanel(path, q, f, l.res.Facets, base, defaultSort, true)
-	l.panel, err = filtersHTML(l.p)
-	return l, err
+	return l
 }
 
 // brand is GET /brands/{slug}: a brand's perfumes, most rated first,
@@ -343,7 +338,8 @@ func (s *Site) filteredPerfumes(w http.ResponseWriter, r *http.Request, ix *inde
 	if lp.own != nil {
 		own = lp.own.label
 	}
-	l, err := s.filteredList(ix, r, lp.base, page, lp.path, "", own)
+	l := s.filteredList(ix, r, lp.base, page, lp.path, "", own)
+	panel, err := filtersHTML(l.p)
 	if err != nil {
 		s.web.ServerError(w, r, err)
 		return
@@ -352,7 +348,7 @@ func (s *Site) filteredPerfumes(w http.ResponseWriter, r *http.Request, ix *inde
 	if l.errs == nil && lp.own != nil && !l.filters.any() {
 		pg, order = lp.own.page(page), lp.own.words
 	}
-	data := perfumeList{Heading: lp.name, Color: lp.color, Panel: l.panel, Errors: l.errs, Filtered: l.filters.any()}
+	data := perfumeList{Heading: lp.name, Color: lp.color, Panel: panel, Errors: l.errs, Filtered: l.filters.any()}
 	status := http.StatusOK
 	t := title(lp.name, lp.section)
 	if l.errs != nil {
