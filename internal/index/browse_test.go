@@ -29,17 +29,8 @@ func passes(e *Entry, q BrowseQuery) bool {
 	if q.Perfumer != "" && !slices.ContainsFunc(e.Perfumers().Slice(), func(name string) bool { return slugKey(name) == q.Perfumer }) {
 		return false
 	}
-	accs := map[string]bool{}
-	for i := range e.Accords().Len() {
-		accs[search.Fold(e.Accords().At(i).Name)] = true
-	}
-	notes := map[string]bool{}
-	n := e.Notes()
-	for _, layer := range []Names{n.Top, n.Middle, n.Base, n.Unplaced} {
-		for i := range layer.Len() {
-			notes[search.Fold(layer.At(i))] = true
-		}
-	}
+	f := foldedOf(e)
+	accs, notes := f.accs, f.notes
 	for _, a := range q.Accords {
 		if !accs[search.Fold(a)] {
 			return false
@@ -82,6 +73,33 @@ func passes(e *Entry, q BrowseQuery) bool {
 		return false
 	}
 	return e.Rating >= q.MinRating
+}
+
+// foldedSets is one perfume's accords and notes, folded, from its own
+// data, as passes and bruteFacets read them.
+type foldedSets struct{ accs, notes map[string]bool }
+
+// folded holds each entry's foldedSets (*Entry → *foldedSets): the brute
+// force reads every perfume of the catalogue for every query, and folding
+// its names each time was most of the reference's work.
+var folded sync.Map
+
+func foldedOf(e *Entry) *foldedSets {
+	if f, ok := folded.Load(e); ok {
+		return f.(*foldedSets)
+	}
+	f := &foldedSets{accs: map[string]bool{}, notes: map[string]bool{}}
+	for i := range e.Accords().Len() {
+		f.accs[search.Fold(e.Accords().At(i).Name)] = true
+	}
+	n := e.Notes()
+	for _, layer := range []Names{n.Top, n.Middle, n.Base, n.Unplaced} {
+		for i := range layer.Len() {
+			f.notes[search.Fold(layer.At(i))] = true
+		}
+	}
+	got, _ := folded.LoadOrStore(e, f)
+	return got.(*foldedSets)
 }
 
 // sortsBefore reports whether a may come before b in the sort: the
@@ -353,22 +371,11 @@ func bruteFacets(set map[*Entry]bool) map[string][]FacetCount {
 		if e.Year != 0 {
 			counts["year"][strconv.Itoa(e.Year)]++
 		}
-		accs := map[string]string{}
-		for i := range e.Accords().Len() {
-			name := e.Accords().At(i).Name
-			accs[search.Fold(name)] = name
-		}
-		for k := range accs {
+		f := foldedOf(e)
+		for k := range f.accs {
 			counts["accords"][k]++
 		}
-		notes := map[string]bool{}
-		n := e.Notes()
-		for _, layer := range []Names{n.Top, n.Middle, n.Base, n.Unplaced} {
-			for i := range layer.Len() {
-				notes[search.Fold(layer.At(i))] = true
-			}
-		}
-		for k := range notes {
+		for k := range f.notes {
 			counts["notes"][k]++
 		}
 	}

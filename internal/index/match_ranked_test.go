@@ -139,6 +139,22 @@ func TestMatchPopularMatchesReference(t *testing.T) {
 		{Wants: []Want{{Notes: []string{"Saffron"}}}, Brand: "montale"},
 		{Exclude: Want{Notes: []string{"Musk"}}, Sort: SortPopular, Season: "fall"},
 	}
+	// Each perfume's accord and note ids, from its own names, read once
+	// for all the queries.
+	accsOf := make([]map[uint32]bool, len(ix.entries))
+	notesOf := make([]map[uint32]bool, len(ix.entries))
+	for d := range ix.entries {
+		e := &ix.entries[d]
+		accsOf[d] = map[uint32]bool{}
+		for _, a := range e.Accords().Slice() {
+			accsOf[d][ix.accordIDs[search.Fold(a.Name)]] = true
+		}
+		notesOf[d] = map[uint32]bool{}
+		p := e.Notes().Pyramid()
+		for _, n := range slices.Concat(p.Top, p.Middle, p.Base, p.Unplaced) {
+			notesOf[d][ix.noteIDs[search.Fold(n)]] = true
+		}
+	}
 	for _, q := range queries {
 		q.Page, q.Limit = 2, 7
 		got := mustMatch(t, ix, q)
@@ -156,16 +172,7 @@ func TestMatchPopularMatchesReference(t *testing.T) {
 		}
 		var all []ref
 		for d := range ix.entries {
-			e := &ix.entries[d]
-			accs := map[uint32]bool{}
-			for _, a := range e.Accords().Slice() {
-				accs[ix.accordIDs[search.Fold(a.Name)]] = true
-			}
-			notes := map[uint32]bool{}
-			p := e.Notes().Pyramid()
-			for _, n := range slices.Concat(p.Top, p.Middle, p.Base, p.Unplaced) {
-				notes[ix.noteIDs[search.Fold(n)]] = true
-			}
+			e, accs, notes := &ix.entries[d], accsOf[d], notesOf[d]
 			hasAny := func(as, ns []uint32) bool {
 				return slices.ContainsFunc(as, func(id uint32) bool { return accs[id] }) || slices.ContainsFunc(ns, func(id uint32) bool { return notes[id] })
 			}
