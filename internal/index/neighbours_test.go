@@ -125,7 +125,7 @@ func TestNeighboursReal(t *testing.T) {
 	last := ix.NeighbourChunks() - 1
 	step := 3
 	if testing.Short() || raceEnabled {
-		step = 41
+		step = 164
 	}
 	var docs []uint32
 	for _, c := range []int{0, last} {

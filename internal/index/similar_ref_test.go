@@ -179,7 +179,7 @@ func TestSimilarMatchesReference(t *testing.T) {
 	ix := Build(ps, Options{AccordColor: ref.Color, Curated: pairs})
 	step := 50
 	if testing.Short() || raceEnabled {
-		step = 500
+		step = 2000
 	}
 	rr := newRefRanker(ix)
 	for src := 0; src < len(ix.entries); src += step {

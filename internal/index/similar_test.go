@@ -225,7 +225,7 @@ func TestSimilarAndDupes(t *testing.T) {
 	ix := Build(ps, Options{AccordColor: ref.Color})
 	step := 7
 	if testing.Short() || raceEnabled {
-		step = 97
+		step = 389
 	}
 	for i := 0; i < len(ps); i += step {
 		slug := ps[i].Slug
