@@ -16,6 +16,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -49,11 +50,27 @@ import (
 // servedDoc fetches the document as the server serves it.
 func servedDoc(t *testing.T) []byte {
 	t.Helper()
-	rec := servetest.Do(t, servetest.NewServer(t, nil), "GET", "/api/openapi.json")
-	if rec.Code != http.StatusOK || !strings.HasPrefix(rec.Header().Get("Content-Type"), "application/json") {
-		t.Fatalf("GET /api/openapi.json = %d %q", rec.Code, rec.Header().Get("Content-Type"))
+	served.once.Do(func() {
+		rec := servetest.Do(t, servetest.NewServer(t, nil), "GET", "/api/openapi.json")
+		if rec.Code != http.StatusOK || !strings.HasPrefix(rec.Header().Get("Content-Type"), "application/json") {
+			served.err = fmt.Sprintf("GET /api/openapi.json = %d %q", rec.Code, rec.Header().Get("Content-Type"))
+			return
+		}
+		served.doc = rec.Body.Bytes()
+	})
+	if served.doc == nil {
+		t.Fatalf("%s (see the first test that asked)", served.err)
 	}
-	return rec.Body.Bytes()
+	return bytes.Clone(served.doc)
+}
+
+// served is the document the default server serves, fetched once per
+// test binary: composing a server (its templates, the developer docs)
+// for each test that reads the document only repeated the same answer.
+var served struct {
+	once sync.Once
+	doc  []byte
+	err  string
 }
 
 // loadDoc parses a document and, when asked, validates it, examples
