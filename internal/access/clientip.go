@@ -33,6 +33,13 @@ func ParseTrustedProxies(s string) ([]netip.Prefix, error) {
 			return nil, fmt.Errorf("trusted proxy %q: %w", item, catalog.ErrInvalid)
 		}
 		if p.Addr().Is4In6() {
+			// An IPv4-mapped prefix is the IPv4 prefix it maps, as the peers
+			// it is matched against are; one shorter than /96 reaches past
+			// the mapped addresses into IPv6, which is not what such a
+			// spelling says, so it is refused rather than guessed at.
+			if p.Bits() < 96 {
+				return nil, fmt.Errorf("trusted proxy %q: an IPv4-mapped prefix must be /96 or longer: %w", item, catalog.ErrInvalid)
+			}
 			p = netip.PrefixFrom(p.Addr().Unmap(), p.Bits()-96)
 		}
 		out = append(out, p.Masked())

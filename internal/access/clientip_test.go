@@ -44,8 +44,13 @@ func TestClientIP(t *testing.T) {
 			}
 		})
 	}
-	if _, err := access.ParseTrustedProxies("10.0.0.0/33"); err == nil {
-		t.Fatal("bad prefix accepted")
+	for _, bad := range []string{"10.0.0.0/33", "::ffff:0.0.0.0/0", "::ffff:10.0.0.0/95"} {
+		if _, err := access.ParseTrustedProxies(bad); !errors.Is(err, catalog.ErrInvalid) {
+			t.Errorf("ParseTrustedProxies(%q): %v, want a refusal", bad, err)
+		}
+	}
+	if got, err := access.ParseTrustedProxies("::ffff:10.0.0.0/104"); err != nil || got[0] != netip.MustParsePrefix("10.0.0.0/8") {
+		t.Errorf("an IPv4-mapped /104 reads as %v, %v, want 10.0.0.0/8", got, err)
 	}
 }
 
