@@ -2,7 +2,6 @@ package server_test
 
 import (
 	"bytes"
-	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -13,7 +12,6 @@ import (
 	"net/url"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -97,11 +95,10 @@ func hostileServer(t *testing.T) (*server.Server, string, *lockedBuffer) {
 		c.Metrics = promhttp.HandlerFor(reg, promhttp.HandlerOpts{})
 		if raceEnabled {
 			// Each perfume of a change feed page is ranked for its similar
-			// perfumes: the seeded feed's pages of 100 (and 1,000, for an
-			// overflowing limit) were most of this test's time under the
-			// race detector, which finds nothing in a longer page. The
-			// plain pass serves the whole feed.
-			c.Changes = firstChanges(t, 3)
+			// perfumes on one goroutine, where the race detector has
+			// nothing to find and is slow: under it the feed holds three
+			// perfumes; the plain pass serves whole pages.
+			c.Changes = servetest.SeededFeed(t, 3)
 		}
 		c.Area = func(ground *web.Ground) server.Routes { // the developer portal, on the same store
 			p, err := portal.New(portal.Config{Web: ground, Accounts: db, Keys: db, Mail: discardMail{},
@@ -117,38 +114,6 @@ func hostileServer(t *testing.T) (*server.Server, string, *lockedBuffer) {
 		t.Fatalf("servetest.NewServer gives a %T, not the *server.Server", h)
 	}
 	return s, secret, logs
-}
-
-// changeList is a change feed of the changes it holds, in sequence order.
-type changeList []catalog.Change
-
-func (l changeList) Changes(_ context.Context, since int64, limit int) ([]catalog.Change, error) {
-	i, _ := slices.BinarySearchFunc(l, since+1, func(c catalog.Change, seq int64) int { return cmp.Compare(c.Seq, seq) })
-	return l[i:min(len(l), i+max(limit, 0))], nil
-}
-
-// firstChanges is the change feed of the n perfumes of the served
-// catalogue with the lowest change sequences, each as its entry holds it
-// (so the feed's details come from the index, as the seeded feed's do).
-func firstChanges(t *testing.T, n int) changeList {
-	t.Helper()
-	ix, err := servetest.Index()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var l changeList
-	for _, id := range ix.IDs() {
-		e, _ := ix.ByID(id)
-		l = append(l, catalog.Change{Seq: e.Seq, ID: id})
-	}
-	slices.SortFunc(l, func(a, b catalog.Change) int { return cmp.Compare(a.Seq, b.Seq) })
-	l = l[:n]
-	for i := range l {
-		e, _ := ix.ByID(l[i].ID)
-		p := e.Perfume()
-		l[i].Slug, l[i].Perfume = p.Slug, &p
-	}
-	return l
 }
 
 // discardMail takes the portal's sign-in links and sends nothing.

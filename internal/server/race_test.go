@@ -2,7 +2,7 @@
 
 package server_test
 
-// raceEnabled is set under the race detector, under which each perfume of
-// a change feed page costs a similar-perfumes ranking ten times slower:
-// the hostile input test then serves a change feed of a few perfumes.
+// raceEnabled is set under the race detector, which slows the
+// similar-perfumes ranking each perfume of a change feed page costs: the
+// hostile input test then serves a change feed of a few perfumes.
 const raceEnabled = true

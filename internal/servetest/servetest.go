@@ -257,6 +257,18 @@ func NewServer(t testing.TB, mod func(*Config)) http.Handler {
 	return server.New(cfg)
 }
 
+// SeededFeed is the change feed NewServer serves by default, cut to its
+// first n perfumes (all of them when n is past its end): for a test that
+// needs the feed's answers, not its length.
+func SeededFeed(t testing.TB, n int) api.ChangeFeed {
+	t.Helper()
+	s, err := seededStore()
+	if err != nil {
+		t.Fatalf("servetest: seed the catalogue: %v", err)
+	}
+	return s.feed[:min(n, len(s.feed))]
+}
+
 // seededFeed is the change feed of the bundled catalogue, never changed
 // since it was imported: its perfumes in the order of their change
 // sequences, as the store gave them.
