@@ -80,8 +80,8 @@ func passes(e *Entry, q BrowseQuery) bool {
 type foldedSets struct{ accs, notes map[string]bool }
 
 // folded holds each entry's foldedSets (*Entry → *foldedSets): the brute
-// force reads every perfume of the catalogue for every query, and folding
-// its names each time was most of the reference's work.
+// force reads every perfume of the catalogue for every query, so each
+// perfume's names are folded once, not once per query.
 var folded sync.Map
 
 func foldedOf(e *Entry) *foldedSets {
