@@ -101,7 +101,9 @@ func (a *Area[V]) TakeFlash(w http.ResponseWriter, r *http.Request, name, path s
 	if !ok {
 		return nil, false
 	}
-	sealed, err := base64.RawURLEncoding.DecodeString(c.Value)
+	// Strict: a cookie spelled other than as SetFlash wrote it (spare bits
+	// set in its last character) is refused, not read as the same bytes.
+	sealed, err := base64.RawURLEncoding.Strict().DecodeString(c.Value)
 	if err != nil {
 		return nil, false
 	}

@@ -2,8 +2,10 @@ package session_test
 
 import (
 	"bytes"
+	"encoding/base64"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 
 	"github.com/fragrance-data/fragrance/internal/account"
@@ -45,11 +47,22 @@ func TestFlashOpensOnceForItsSession(t *testing.T) {
 			t.Fatalf("%s: flash cookie %+v", tc.base, cs)
 		}
 		flash := cs[0]
+		// altered flips one bit of the sealed bytes, so it never re-spells
+		// the same cookie; respelled sets the spare bits of the last
+		// character, which a lenient decoder would read as the same bytes.
+		sealed, err := base64.RawURLEncoding.DecodeString(flash.Value)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sealed[len(sealed)/2] ^= 1
+		altered := base64.RawURLEncoding.EncodeToString(sealed)
+		respelled := respell(flash.Value)
 
 		for name, r := range map[string]*http.Request{
 			"another session": req(theirs, flash),
 			"no session":      req("", flash),
-			"altered":         req(mine, &http.Cookie{Name: flash.Name, Value: flash.Value[:len(flash.Value)-2] + "AA"}),
+			"altered":         req(mine, &http.Cookie{Name: flash.Name, Value: altered}),
+			"respelled":       req(mine, &http.Cookie{Name: flash.Name, Value: respelled}),
 			"no flash":        req(mine, nil),
 		} {
 			if got, ok := a.TakeFlash(httptest.NewRecorder(), r, "newkey", "/area/keys"); ok || got != nil {
@@ -68,4 +81,17 @@ func TestFlashOpensOnceForItsSession(t *testing.T) {
 			t.Errorf("%s: a flash was set without a session", tc.base)
 		}
 	}
+}
+
+// respell returns s, a raw URL-safe base64 string whose length leaves
+// spare bits in its last character, with those bits set: the same bytes to
+// a lenient decoder, a different cookie to a strict one.
+func respell(s string) string {
+	const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+	spare := map[int]int{2: 0b1111, 3: 0b11}[len(s)%4]
+	if spare == 0 {
+		panic("respell: no spare bits in a string of this length")
+	}
+	last := strings.IndexByte(alphabet, s[len(s)-1])
+	return s[:len(s)-1] + string(alphabet[last|spare])
 }
