@@ -69,8 +69,12 @@ func TestFilteredBrandPage(t *testing.T) {
 	if next == nil || html.UnescapeString(next[1]) != "/brands/chanel?sort=name&gender=feminine&page=2" {
 		t.Errorf("the next page: %v", next)
 	}
-	if !strings.Contains(body, "by Chanel, by name.") {
-		t.Error("the introduction does not name the order")
+	if !strings.Contains(body, "by Chanel match the filters, by name.") {
+		t.Error("the introduction does not say the filters narrowed the list, or does not name the order")
+	}
+	if body := servetest.Do(t, h, "GET", "/brands/chanel").Body.String(); !strings.Contains(body, "by Chanel, most rated first.") ||
+		strings.Contains(body, "match the filters") {
+		t.Error("the unfiltered brand page's introduction speaks of filters")
 	}
 }
 
@@ -83,7 +87,7 @@ func TestFilteredAccordPageOrder(t *testing.T) {
 		t.Error("the plain accord page is not in its own order")
 	}
 	body := servetest.Do(t, h, "GET", "/accords/woody?time=night").Body.String()
-	if !strings.Contains(body, "woody accord, most rated first.") || !strings.Contains(body, `<option value="" selected>Most rated</option>`) {
+	if !strings.Contains(body, "woody accord match the filters, most rated first.") || !strings.Contains(body, `<option value="" selected>Most rated</option>`) {
 		t.Error("the filtered accord page does not say it is most rated first")
 	}
 	if strings.Contains(body[strings.Index(body, "<legend>Accords"):], `value="woody"`) {

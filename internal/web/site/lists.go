@@ -201,10 +201,8 @@ func (s *Site) brand(w http.ResponseWriter, r *http.Request, ix *index.Index) {
 	name := first.Entries[0].Brand()
 	s.filteredPerfumes(w, r, ix, page, filteredPage{
 		path: BrandURL(slug), section: "Brands", sectionPath: "/brands", name: name, twin: BrandMarkdownURL(slug),
-		base: index.BrowseQuery{Brand: slug},
-		intro: func(total int, order string) string {
-			return fmt.Sprintf("%s perfumes by %s, %s.", web.Thousands(total), name, order)
-		},
+		base:  index.BrowseQuery{Brand: slug},
+		intro: "by " + name,
 	})
 }
 
@@ -222,10 +220,8 @@ func (s *Site) perfumer(w http.ResponseWriter, r *http.Request, ix *index.Index)
 	}
 	s.filteredPerfumes(w, r, ix, page, filteredPage{
 		path: PerfumerURL(c.Slug), section: "Perfumers", sectionPath: "/perfumers", name: c.Name,
-		base: index.BrowseQuery{Perfumer: c.Slug},
-		intro: func(total int, order string) string {
-			return fmt.Sprintf("%s perfumes composed by %s, %s.", web.Thousands(total), c.Name, order)
-		},
+		base:  index.BrowseQuery{Perfumer: c.Slug},
+		intro: "composed by " + c.Name,
 	})
 }
 
@@ -247,10 +243,8 @@ func (s *Site) note(w http.ResponseWriter, r *http.Request, ix *index.Index) {
 	}
 	s.filteredPerfumes(w, r, ix, page, filteredPage{
 		path: NoteURL(name), section: "Notes", sectionPath: "/notes", name: name,
-		base: index.BrowseQuery{Notes: []string{name}},
-		intro: func(total int, order string) string {
-			return fmt.Sprintf("%s perfumes with %s in their notes, %s.", web.Thousands(total), name, order)
-		},
+		base:  index.BrowseQuery{Notes: []string{name}},
+		intro: "with " + name + " in their notes",
 	})
 }
 
@@ -274,10 +268,8 @@ func (s *Site) accord(w http.ResponseWriter, r *http.Request, ix *index.Index) {
 	}
 	s.filteredPerfumes(w, r, ix, page, filteredPage{
 		path: AccordURL(name), section: "Accords", sectionPath: "/accords", name: name, color: s.urls.AccordColor(name),
-		base: index.BrowseQuery{Accords: []string{name}},
-		intro: func(total int, order string) string {
-			return fmt.Sprintf("%s perfumes with the %s accord, %s.", web.Thousands(total), name, order)
-		},
+		base:  index.BrowseQuery{Accords: []string{name}},
+		intro: "with the " + name + " accord",
 		own: &ownOrder{words: "those where it is strongest first", label: "Strongest accord first", page: func(page int) index.Page {
 			res, _ := ix.Match(index.MatchQuery{Accords: want, Page: page, Limit: perfumesPerPage})
 			return s.scoredPage(res)
@@ -309,13 +301,27 @@ func (s *Site) scoredPage(res index.MatchResult) index.Page {
 }
 
 // filteredPage is a brand's, a perfumer's, a note's or an accord's list with the filter
-// panel: base is the page's own filter, intro writes the words above the
-// cards from the total and the order's words.
+// panel: base is the page's own filter, intro what the list's perfumes
+// share ("by Chanel"), said above the cards after their number.
 type filteredPage struct {
-	path, section, sectionPath, name, color, twin string
-	base                                          index.BrowseQuery
-	intro                                         func(total int, order string) string
-	own                                           *ownOrder
+	path, section, sectionPath, name, color, twin, intro string
+	base                                                 index.BrowseQuery
+	own                                                  *ownOrder
+}
+
+// introduce is the sentence above a filtered page's cards: how many
+// perfumes, what they share, whether the filters narrowed them (so a
+// count smaller than the brand's is not read as all of it) and their order.
+func (lp filteredPage) introduce(total int, filtered bool, order string) string {
+	noun, verb := "perfumes", "match"
+	if total == 1 {
+		noun, verb = "perfume", "matches"
+	}
+	s := web.Thousands(total) + " " + noun + " " + lp.intro
+	if filtered {
+		s += " " + verb + " the filters"
+	}
+	return s + ", " + order + "."
 }
 
 // ownOrder is a list's own order, shown without filters or a sort.
@@ -352,12 +358,12 @@ func (s *Site) filteredPerfumes(w http.ResponseWriter, r *http.Request, ix *inde
 	status := http.StatusOK
 	t := title(lp.name, lp.section)
 	if l.errs != nil {
-		status, data.Intro = http.StatusBadRequest, lp.intro(l.res.Total, order)
+		status, data.Intro = http.StatusBadRequest, lp.introduce(l.res.Total, data.Filtered, order)
 	} else {
 		if s.pastEnd(w, r, page, pg.Pages) {
 			return
 		}
-		data.Intro, data.Items, data.Total = lp.intro(pg.Total, order), s.urls.Page(pg).Data, pg.Total
+		data.Intro, data.Items, data.Total = lp.introduce(pg.Total, data.Filtered, order), s.urls.Page(pg).Data, pg.Total
 		data.Pager = l.filters.pager(lp.path, "", pg.Page, pg.Pages)
 		if pg.Page > 1 {
 			t = title(lp.name, fmt.Sprintf("page %d", pg.Page), lp.section)
