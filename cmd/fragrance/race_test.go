@@ -2,8 +2,8 @@
 
 package main
 
-// raceEnabled is set under the race detector, which makes reading and
-// comparing the whole bundled catalogue single-threaded work of most of a
-// minute: TestBuildIndexStreamsTheCatalogue then streams the small test
-// catalogue, and .ci/run's plain pass runs it on the bundled one.
+// raceEnabled is set under the race detector, which makes reading,
+// importing and evaluating the whole bundled catalogue single-threaded
+// work of seconds to a minute a test: those tests then read the small test
+// catalogue or skip, and .ci/run's plain pass runs them on the bundled one.
 const raceEnabled = true
