@@ -7,12 +7,14 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/fragrance-data/fragrance/internal/racedetect"
 )
 
 // TestEvalPrintsScores: eval dupes prints the dupes scores on the bundled
 // catalogue, and only them.
 func TestEvalPrintsScores(t *testing.T) {
-	if raceEnabled {
+	if racedetect.Enabled {
 		t.Skip("single-threaded work on the whole bundled catalogue; CI's plain pass (.ci/run, without -race) runs it")
 	}
 	out := runCmd(t, "eval", "--verbose", "dupes")

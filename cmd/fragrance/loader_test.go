@@ -12,6 +12,7 @@ import (
 	"github.com/fragrance-data/fragrance/internal/bundled"
 	"github.com/fragrance-data/fragrance/internal/importer"
 	"github.com/fragrance-data/fragrance/internal/index"
+	"github.com/fragrance-data/fragrance/internal/racedetect"
 	"github.com/fragrance-data/fragrance/internal/sqlite"
 )
 
@@ -174,7 +175,7 @@ func storeIndex(t *testing.T, path string) (*sqlite.DB, *index.Index, *bundled.R
 // (the plain pass of .ci/run reads the bundled one).
 func TestBuildIndexStreamsTheCatalogue(t *testing.T) {
 	var path string
-	if raceEnabled {
+	if racedetect.Enabled {
 		path = filepath.Join(t.TempDir(), "small.db")
 		runCmd(t, "import", "--db", path, smallCatalogue)
 	} else {

@@ -17,6 +17,7 @@ import (
 	"github.com/fragrance-data/fragrance/internal/bundled"
 	"github.com/fragrance-data/fragrance/internal/catalog"
 	"github.com/fragrance-data/fragrance/internal/importer"
+	"github.com/fragrance-data/fragrance/internal/racedetect"
 )
 
 // syncBuffer is a bytes.Buffer safe for concurrent writers (a server, a log
@@ -233,7 +234,7 @@ func freshBundledDB(t *testing.T) (db string, perfumes float64) {
 // import is single-threaded work of half a minute, and every other serve
 // test fills its database the same way from the small test catalogue.
 func TestServeFreshDatabase(t *testing.T) {
-	if raceEnabled {
+	if racedetect.Enabled {
 		t.Skip("the bundled catalogue's import is slow under the race detector; CI's plain pass (.ci/run, without -race) runs it")
 	}
 	if _, n := freshBundledDB(t); n < 37000 {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/fragrance-data/fragrance/internal/bundled"
 	"github.com/fragrance-data/fragrance/internal/evaluation"
+	"github.com/fragrance-data/fragrance/internal/racedetect"
 	"github.com/fragrance-data/fragrance/internal/view"
 
 	"github.com/fragrance-data/fragrance/internal/catalog"
@@ -179,7 +180,7 @@ func TestEncodersMatchReference(t *testing.T) {
 // nothing.
 func listAnswerCases(ix *index.Index) []answerCase {
 	var pages []index.Page
-	if raceEnabled {
+	if racedetect.Enabled {
 		for p := 1; (p-1)*100 < ix.Len(); p += 10 {
 			pages = append(pages, ix.Perfumes(index.ListQuery{Page: p, Limit: 100}))
 		}
@@ -200,7 +201,7 @@ func listAnswerCases(ix *index.Index) []answerCase {
 // details, some with similar perfumes.
 func detailAnswerCases(t *testing.T, ix *index.Index) []answerCase {
 	step := 5
-	if raceEnabled {
+	if racedetect.Enabled {
 		step = 50
 	}
 	all := ix.Perfumes(index.ListQuery{Page: 1, Limit: ix.Len()})

@@ -23,7 +23,7 @@ var (
 	backends = []string{"internal/sqlite", "internal/postgres", "internal/imgfiles", "internal/access/ratelimit/redislimit"}
 	// testSupport is imported by tests only.
 	testSupport = []string{"internal/storetest", "internal/servetest", "internal/access/ratelimit/limitertest",
-		"internal/access/ratelimit/redislimit/redistest", "internal/images/cutout/cutouttest", "internal/testclock", "internal/testbin", "internal/web/areatest", "internal/web/site/tplgen"}
+		"internal/access/ratelimit/redislimit/redistest", "internal/images/cutout/cutouttest", "internal/testclock", "internal/testbin", "internal/racedetect", "internal/web/areatest", "internal/web/site/tplgen"}
 	// areas are the site's areas, each standing on the ground (internal/web)
 	// beside the others; what the signed-in ones hold alike is
 	// internal/web/session's, which serves them and knows none of them.

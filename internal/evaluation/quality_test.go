@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/fragrance-data/fragrance/internal/index"
+	"github.com/fragrance-data/fragrance/internal/racedetect"
 )
 
 // The scores the ranking reached on the bundled catalogue (see README.md).
@@ -36,7 +37,7 @@ var (
 
 func bundledIndex(t *testing.T) *index.Index {
 	t.Helper()
-	if raceEnabled {
+	if racedetect.Enabled {
 		t.Skip("the quality floors run without -race (CI's plain pass, .ci/run); the index's own tests cover races")
 	}
 	bundledOnce.Do(func() { bundledIx, bundledErr = buildBundledIndex() })

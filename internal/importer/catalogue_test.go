@@ -11,6 +11,7 @@ import (
 
 	"github.com/fragrance-data/fragrance/internal/bundled"
 	"github.com/fragrance-data/fragrance/internal/catalog"
+	"github.com/fragrance-data/fragrance/internal/racedetect"
 )
 
 // readBundled reads the embedded catalogue with the real reference tables.
@@ -30,7 +31,7 @@ func readBundled(tb testing.TB) *Result {
 // TestBundledCatalogue reads the real catalogue once and runs the checks
 // that need it as subtests, since reading takes about a second.
 func TestBundledCatalogue(t *testing.T) {
-	if raceEnabled {
+	if racedetect.Enabled {
 		// Reading is single-goroutine code; the race detector adds nothing
 		// here but twenty seconds.
 		t.Skip("slow under the race detector; CI's plain pass (.ci/run, without -race) runs it")

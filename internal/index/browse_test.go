@@ -14,6 +14,7 @@ import (
 
 	"github.com/fragrance-data/fragrance/internal/catalog"
 	"github.com/fragrance-data/fragrance/internal/index/ranking"
+	"github.com/fragrance-data/fragrance/internal/racedetect"
 	"github.com/fragrance-data/fragrance/internal/search"
 )
 
@@ -198,7 +199,7 @@ func TestBrowseRandomCombinations(t *testing.T) {
 	ix := realIndex(t)
 	rng := rand.New(rand.NewPCG(7, 41))
 	n := 40
-	if testing.Short() || raceEnabled {
+	if testing.Short() || racedetect.Enabled {
 		n = 8
 	}
 	for range n {

@@ -4,6 +4,7 @@ import (
 	"math/bits"
 	"testing"
 
+	"github.com/fragrance-data/fragrance/internal/racedetect"
 	"github.com/fragrance-data/fragrance/internal/search"
 )
 
@@ -66,7 +67,7 @@ func TestFloorTotalsAreMatchTotals(t *testing.T) {
 	ix := realIndex(t)
 	in := newColdInputs(ix)
 	n := 200
-	if testing.Short() || raceEnabled {
+	if testing.Short() || racedetect.Enabled {
 		n = 40
 	}
 	for _, q := range in.profiles[:n] {

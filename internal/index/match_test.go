@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/fragrance-data/fragrance/internal/catalog"
+	"github.com/fragrance-data/fragrance/internal/racedetect"
 )
 
 // matchCatalogue is perfumes alike in all but what a test varies: the
@@ -116,7 +117,7 @@ func TestMatchRandomMatchesReference(t *testing.T) {
 	seasons := []string{"", "", "winter", "spring", "summer", "fall"}
 	times := []string{"", "", "day", "night"}
 	n := 400
-	if testing.Short() || raceEnabled {
+	if testing.Short() || racedetect.Enabled {
 		n = 60
 	}
 	for i := range n {
@@ -152,7 +153,7 @@ func TestMatchRandomMatchesReference(t *testing.T) {
 // equal scores leave every tie to the popularity order.
 func TestMatchPruningMatchesReference(t *testing.T) {
 	ixs := []*Index{realIndex(t)}
-	if !testing.Short() && !raceEnabled {
+	if !testing.Short() && !racedetect.Enabled {
 		_, ref := realCatalogue(t)
 		ixs = append(ixs, Build(scaledCatalogue(t, 90_000), Options{AccordColor: ref.Color}))
 	}
@@ -166,7 +167,7 @@ func TestMatchPruningMatchesReference(t *testing.T) {
 		times := []string{"", "day", "night"}
 		pages := [][2]int{{1, 20}, {1, 1}, {5, 50}, {3, 37}, {1, 200}, {40, 50}}
 		n := 150
-		if testing.Short() || raceEnabled {
+		if testing.Short() || racedetect.Enabled {
 			n = 30
 		}
 		for i := range n {

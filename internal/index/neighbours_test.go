@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/fragrance-data/fragrance/internal/catalog"
+	"github.com/fragrance-data/fragrance/internal/racedetect"
 )
 
 // ranked is what Similar and Dupes answer without kept lists, for every
@@ -124,7 +125,7 @@ func TestNeighboursReal(t *testing.T) {
 	ix := Build(ps, Options{AccordColor: ref.Color})
 	last := ix.NeighbourChunks() - 1
 	step := 3
-	if testing.Short() || raceEnabled {
+	if testing.Short() || racedetect.Enabled {
 		step = 164
 	}
 	var docs []uint32
@@ -160,7 +161,7 @@ func TestNeighboursReal(t *testing.T) {
 
 	// Any change the rankings read changes the key (three more builds:
 	// not under the race detector, which has nothing to find here).
-	if raceEnabled {
+	if racedetect.Enabled {
 		return
 	}
 	changed := make(map[string]string)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/fragrance-data/fragrance/internal/catalog"
 	"github.com/fragrance-data/fragrance/internal/index/ranking"
+	"github.com/fragrance-data/fragrance/internal/racedetect"
 )
 
 // The tests in this file check the fast scans of Similar, Dupes and Match
@@ -19,9 +20,6 @@ import (
 // plain readings of their contracts: every perfume scored the obvious
 // way, all of them sorted, the list cut. The answers must be identical,
 // scores and shared lists included.
-
-// raceEnabled is set by race_test.go under the race detector.
-var raceEnabled bool
 
 // refRanker holds the reference's working memory across sources.
 type refRanker struct {
@@ -178,7 +176,7 @@ func TestSimilarMatchesReference(t *testing.T) {
 	}
 	ix := Build(ps, Options{AccordColor: ref.Color, Curated: pairs})
 	step := 50
-	if testing.Short() || raceEnabled {
+	if testing.Short() || racedetect.Enabled {
 		step = 2000
 	}
 	rr := newRefRanker(ix)

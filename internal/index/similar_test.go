@@ -7,6 +7,7 @@ import (
 
 	"github.com/fragrance-data/fragrance/internal/catalog"
 	"github.com/fragrance-data/fragrance/internal/index/ranking"
+	"github.com/fragrance-data/fragrance/internal/racedetect"
 )
 
 func scoredNames(ss []Scored) []string {
@@ -224,7 +225,7 @@ func TestSimilarAndDupes(t *testing.T) {
 	ps, ref := realCatalogue(t)
 	ix := Build(ps, Options{AccordColor: ref.Color})
 	step := 7
-	if testing.Short() || raceEnabled {
+	if testing.Short() || racedetect.Enabled {
 		step = 389
 	}
 	for i := 0; i < len(ps); i += step {

@@ -17,6 +17,7 @@ import (
 	"testing"
 
 	"github.com/fragrance-data/fragrance/internal/mail"
+	"github.com/fragrance-data/fragrance/internal/racedetect"
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/prometheus/client_golang/prometheus"
@@ -93,7 +94,7 @@ func hostileServer(t *testing.T) (*server.Server, string, *lockedBuffer) {
 		c.Registry = reg
 		c.ImageHost, c.ImagePath = img.Handler(), "/img"
 		c.Metrics = promhttp.HandlerFor(reg, promhttp.HandlerOpts{})
-		if raceEnabled {
+		if racedetect.Enabled {
 			// Each perfume of a change feed page is ranked for its similar
 			// perfumes on one goroutine, where the race detector has
 			// nothing to find and is slow: under it the feed holds three

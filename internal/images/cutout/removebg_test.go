@@ -7,6 +7,7 @@ import (
 
 	"github.com/fragrance-data/fragrance/internal/images/bottle"
 	"github.com/fragrance-data/fragrance/internal/images/cutout/cutouttest"
+	"github.com/fragrance-data/fragrance/internal/racedetect"
 )
 
 // minIoU is the acceptance bar of background removal: the alpha mask must
@@ -23,7 +24,7 @@ func TestRemoveBackgroundIoU(t *testing.T) {
 	results := make([]result, n)
 	t.Run("scenes", func(t *testing.T) {
 		for i := range n {
-			if raceEnabled && i%3 != 0 {
+			if racedetect.Enabled && i%3 != 0 {
 				continue // the pixel loops have no concurrency to check
 			}
 			t.Run(fmt.Sprintf("%02d", i), func(t *testing.T) {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/fragrance-data/fragrance/internal/bundled"
 	"github.com/fragrance-data/fragrance/internal/index"
+	"github.com/fragrance-data/fragrance/internal/racedetect"
 	"github.com/fragrance-data/fragrance/internal/servetest"
 	"github.com/fragrance-data/fragrance/internal/view"
 	"github.com/fragrance-data/fragrance/internal/web"
@@ -66,7 +67,7 @@ func TestPerfumeContentMatchesTemplate(t *testing.T) {
 	// many times slower to make, every 97th perfume: the plain run
 	// compares the rest.
 	step := 7
-	if testing.Short() || raceEnabled {
+	if testing.Short() || racedetect.Enabled {
 		step = 97
 	}
 	compared := 0
