@@ -121,6 +121,10 @@ func TestBadFiltersAreThePagesOwnMessage(t *testing.T) {
 				t.Errorf("%s: no %q", tt.path, w)
 			}
 		}
+		// The count shown is the whole list's: no filter was applied.
+		if strings.Contains(body, "match the filters") {
+			t.Errorf("%s: the introduction says filters narrowed a list they did not", tt.path)
+		}
 	}
 }
 

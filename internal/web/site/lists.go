@@ -358,7 +358,8 @@ func (s *Site) filteredPerfumes(w http.ResponseWriter, r *http.Request, ix *inde
 	status := http.StatusOK
 	t := title(lp.name, lp.section)
 	if l.errs != nil {
-		status, data.Intro = http.StatusBadRequest, lp.introduce(l.res.Total, data.Filtered, order)
+		// The filters could not be read, so the count is the whole list's.
+		status, data.Intro = http.StatusBadRequest, lp.introduce(l.res.Total, false, order)
 	} else {
 		if s.pastEnd(w, r, page, pg.Pages) {
 			return
