@@ -312,7 +312,11 @@ type filteredPage struct {
 // introduce is the sentence above a filtered page's cards: how many
 // perfumes, what they share, whether the filters narrowed them (so a
 // count smaller than the brand's is not read as all of it) and their order.
+// With none left there is no order to name.
 func (lp filteredPage) introduce(total int, filtered bool, order string) string {
+	if total == 0 && filtered {
+		return "No perfume " + lp.intro + " matches the filters."
+	}
 	noun, verb := "perfumes", "match"
 	if total == 1 {
 		noun, verb = "perfume", "matches"
