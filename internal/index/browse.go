@@ -190,9 +190,9 @@ func (ix *Index) Browse(q BrowseQuery) (BrowseResult, error) {
 	if need != 0 {
 		var counted *Facets
 		if s, t, ok := f.fixedOnly(); ok && !text {
-			counted = ix.fixedFacets(&f, s, t, need, w.fixedSum)
+			counted = ix.fixedFacets(&f, s, t, need, w.row)
 		} else {
-			counted = ix.facets(need, w, all)
+			counted = ix.facets(need, w)
 		}
 		kept = kept.merge(counted, need)
 		bi.memo.put(key, kept)

@@ -15,10 +15,12 @@ import (
 
 // browseIndex is what Browse reads besides the popularity order: a bitmap
 // per filter value, the other sorts' orders, each perfume's year and
-// rating, and bitmaps of the common accords and notes: five orders of four
-// bytes a perfume, fourteen bytes of year and rating, and a bit a perfume
-// for each filter value and common accord or note (about 160 of them for
-// the bundled catalogue's accords and notes).
+// rating, bitmaps of the common accords and notes, and each perfume's
+// accords and notes for the facet walk: five orders of four bytes a
+// perfume, fourteen bytes of year and rating, a bit a perfume for each
+// filter value and common accord or note (about 160 of them for the
+// bundled catalogue's accords and notes), and two bytes an accord or note
+// with eight of offsets (about 41 bytes a perfume).
 type browseIndex struct {
 	n, words int // documents, and words of a bitmap of them
 	// filter is a bitmap per value of the fixed filters, at the places
@@ -50,11 +52,18 @@ type browseIndex struct {
 	// noteByCount list the ids most common first (then name).
 	accCount, noteCount     []int32
 	accByCount, noteByCount []uint32
-	accKey, noteKey         []string // per id: its folded name
+	// accCommon and noteCommon count the ids with a bitmap.
+	accCommon, noteCommon int
+	accKey, noteKey       []string // per id: its folded name
 	// meanRating is the catalogue's mean rating of rated perfumes, the
 	// prior of the rating sort's weighted rating.
 	meanRating float64
 	pool       sync.Pool // *browseWork
+	// refs16 (or, when a fixedLayout row's places do not fit 16 bits,
+	// refs32) is every document's accords and notes, the stream a facet
+	// walk reads (browse_walk.go).
+	refs16 *facetRefs[uint16]
+	refs32 *facetRefs[uint32]
 	// cellCounts holds every facet's counts per cell of the fixed
 	// filters (browse_fixed.go), fixedLayout().width counts a cell.
 	cellCounts []int32
@@ -97,10 +106,9 @@ func genderPlace(g catalog.Gender) int {
 
 // browseWork is the working memory of one Browse, kept for the next.
 type browseWork struct {
-	cand, tmp           []uint64
-	accCount, noteCount []int32
-	yearCount           []int32
-	fixedSum            []int32
+	cand, tmp []uint64
+	// row is a fixedLayout row: a walk's counts or a sum of cells.
+	row []int32
 }
 
 func (bi *browseIndex) work() *browseWork {
@@ -109,8 +117,7 @@ func (bi *browseIndex) work() *browseWork {
 	}
 	return &browseWork{
 		cand: make([]uint64, bi.words), tmp: make([]uint64, bi.words),
-		accCount: make([]int32, len(bi.accCount)), noteCount: make([]int32, len(bi.noteCount)),
-		yearCount: make([]int32, len(bi.years)+1), fixedSum: make([]int32, bi.fixedLayout().width),
+		row: make([]int32, bi.fixedLayout().width),
 	}
 }
 
@@ -191,7 +198,9 @@ func (b *builder) buildBrowse() {
 	bi.accKey, bi.noteKey = b.accords.keys, b.notes.keys
 	bi.accByCount = byCount(bi.accCount, b.accords.keys)
 	bi.noteByCount = byCount(bi.noteCount, b.notes.keys)
+	bi.accCommon, bi.noteCommon = countCommon(bi.accBits), countCommon(bi.noteBits)
 	b.buildFixedCounts(bi)
+	b.buildFacetRefs(bi)
 	ix.browse = bi
 }
 
@@ -266,6 +275,17 @@ func refBitmaps(n, ids int, off []uint32, id func(i uint32) uint32) ([]int32, []
 		}
 	}
 	return counts, bms
+}
+
+// countCommon counts the ids with a bitmap.
+func countCommon(bms [][]uint64) int {
+	n := 0
+	for _, bm := range bms {
+		if bm != nil {
+			n++
+		}
+	}
+	return n
 }
 
 // byCount lists ids by count, most first, then key (the folded name).

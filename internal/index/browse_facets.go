@@ -5,7 +5,6 @@ import (
 	"math/bits"
 	"slices"
 	"strings"
-	"unsafe"
 )
 
 // refFacet is what counting the accords or the notes of a set reads.
@@ -18,39 +17,49 @@ type refFacet struct {
 	// off and post are the postings (doc<<shift | value) by id.
 	off, post []uint32
 	shift     uint
-	// docOff and refs are each document's ids (refs[docOff[d]:docOff[d+1]],
-	// an id being ref>>idShift).
-	docOff  []uint32
-	refs    []uint32
-	idShift uint
+	// common is how many ids have a bitmap.
+	common int
 }
 
 func (ix *Index) accordFacet() refFacet {
 	bi, s := ix.browse, ix.sim
 	return refFacet{bi.accCount, bi.accBits, bi.accByCount, bi.accKey, ix.accordName,
-		s.accOff, s.accPost, 8, s.docAccOff, refsOf(s.docAccs), 16}
+		s.accOff, s.accPost, 8, bi.accCommon}
 }
 
 func (ix *Index) noteFacet() refFacet {
 	bi, s := ix.browse, ix.sim
 	return refFacet{bi.noteCount, bi.noteBits, bi.noteByCount, bi.noteKey, ix.noteName,
-		s.noteOff, s.notePost, 2, s.docNoteOff, refsOf(s.docNotes), 2}
+		s.noteOff, s.notePost, 2, bi.noteCommon}
 }
 
-// refsOf is the packed accord or note references as their bits, the
-// same memory (read only).
-func refsOf[R ~uint32](rs []R) []uint32 {
-	return unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(rs))), len(rs))
-}
-
-// facets counts the facets in mask over the set in w.cand (all: every
-// document).
-func (ix *Index) facets(mask facetMask, w *browseWork, all bool) *Facets {
+// facets counts the facets in mask over the set in w.cand. Gender,
+// season and time are a popcount of their bitmaps against the set; the
+// year, and the accords and notes when walking the set is the cheaper
+// way, come from one walk of the set's documents (browse_walk.go), the
+// other accords and notes from their bitmaps and postings.
+func (ix *Index) facets(mask facetMask, w *browseWork) *Facets {
 	bi := ix.browse
 	cand := w.cand
 	size := 0
 	for _, x := range cand {
 		size += bits.OnesCount64(x)
+	}
+	flip, tail := bi.complement(size)
+	read := min(size, bi.n-size)
+	acc, note := ix.accordFacet(), ix.noteFacet()
+	parts := walkParts{
+		accords: mask.has(FacetAccords) && acc.walkCheaper(read, bi),
+		notes:   mask.has(FacetNotes) && note.walkCheaper(read, bi),
+		year:    mask.has(FacetYear),
+	}
+	lay := bi.fixedLayout()
+	row := w.row
+	if parts != (walkParts{}) {
+		bi.walk(cand, flip, tail, parts, row)
+		if flip != 0 {
+			bi.uncomplement(row, parts)
+		}
 	}
 	f := &Facets{}
 	for _, name := range FacetNames {
@@ -65,11 +74,19 @@ func (ix *Index) facets(mask facetMask, w *browseWork, all bool) *Facets {
 		case FacetTime:
 			f.Time = bi.fixedCounts(cand, dayPlace, browseTimes)
 		case FacetYear:
-			f.Year = bi.yearCounts(cand, size, w.yearCount)
+			f.Year = bi.yearList(row[lay.year:])
 		case FacetAccords:
-			f.Accords = ix.accordFacet().top(cand, size, all, bi, w.accCount)
+			if parts.accords {
+				f.Accords = acc.top(row[lay.acc:lay.note])
+			} else {
+				f.Accords = acc.topByBitmaps(cand)
+			}
 		case FacetNotes:
-			f.Notes = ix.noteFacet().top(cand, size, all, bi, w.noteCount)
+			if parts.notes {
+				f.Notes = note.top(row[lay.note:lay.year])
+			} else {
+				f.Notes = note.topByBitmaps(cand)
+			}
 		}
 	}
 	return f
@@ -89,29 +106,34 @@ func (bi *browseIndex) fixedCounts(cand []uint64, place int, values []string) []
 	return out
 }
 
-// yearCounts counts the set's documents by known year. A set of more
-// than half the catalogue is counted as the catalogue less its
-// complement, so at most half the documents are read.
-func (bi *browseIndex) yearCounts(cand []uint64, size int, counts []int32) []FacetCount {
-	clear(counts)
-	flip, tail := bi.complement(size)
-	last := len(cand) - 1
-	for i, word := range cand {
-		word ^= flip
-		if i == last {
-			word &= tail
-		}
-		for ; word != 0; word &= word - 1 {
-			counts[bi.yearAt[i*64+bits.TrailingZeros64(word)]]++
+// uncomplement turns the walked parts of row, counted over a set's
+// complement, into the set's counts: the catalogue's less the
+// complement's.
+func (bi *browseIndex) uncomplement(row []int32, parts walkParts) {
+	lay := bi.fixedLayout()
+	less := func(counts []int32, total []int32) {
+		for i, t := range total {
+			counts[i] = t - counts[i]
 		}
 	}
+	if parts.accords {
+		less(row[lay.acc:lay.note], bi.accCount)
+	}
+	if parts.notes {
+		less(row[lay.note:lay.year], bi.noteCount)
+	}
+	if parts.year {
+		less(row[lay.year:], bi.yearTotal)
+	}
+}
+
+// yearList is the year facet of a set's counts by place in years plus
+// one (counts[0], the unknown year's, unread): every known year with
+// perfumes, earliest first.
+func (bi *browseIndex) yearList(counts []int32) []FacetCount {
 	out := []FacetCount{}
 	for i, name := range bi.yearNames {
-		c := counts[i+1]
-		if flip != 0 {
-			c = bi.yearTotal[i+1] - c
-		}
-		if c > 0 {
+		if c := counts[i+1]; c > 0 {
 			out = append(out, FacetCount{Value: name, Count: int(c)})
 		}
 	}
@@ -132,36 +154,37 @@ func (bi *browseIndex) complement(size int) (flip, tail uint64) {
 	return 0, tail
 }
 
-// top returns the FacetValues ids most common in the set (size
-// documents), most first, then by name.
-//
-// Counting every document's references costs the set's size (or its
-// complement's, the smaller) times a perfume's references; counting id by id costs a bitmap's words for a
-// common id and its postings for a rare one, but only the ids that can
-// still enter the list are counted: ids come most common in the whole
-// catalogue first, and once the list is full, an id whose catalogue count
-// is below the last one's count in the set cannot enter. The cheaper of
-// the two is taken.
-func (r refFacet) top(cand []uint64, size int, all bool, bi *browseIndex, counts []int32) []FacetCount {
+// walkCheaper reports whether counting the ids of a set by walking read
+// documents (the set's or its complement's) costs less than counting id
+// by id: a walk costs a perfume's references for each document, id by id
+// a bitmap's words for a common id and its postings for a rare one
+// (topByBitmaps reads fewer when the list fills early, which this
+// leaves out).
+func (r refFacet) walkCheaper(read int, bi *browseIndex) bool {
+	perDoc := len(r.post) / max(bi.n, 1)
+	return read*(perDoc+1) <= r.common*bi.words/4+len(r.post)/16
+}
+
+// top returns the FacetValues ids most common in a set, most first, then
+// by name, from the set's count of every id. Ids come most common in the
+// whole catalogue first, and once the list is full, an id whose
+// catalogue count is below the last one's count in the set cannot enter.
+func (r refFacet) top(counts []int32) []FacetCount {
 	best := make([]facetID, 0, FacetValues+1)
-	if all {
-		for _, id := range r.byCount[:min(FacetValues, len(r.byCount))] {
-			if r.counts[id] > 0 {
-				best = append(best, facetID{id, r.counts[id]})
-			}
+	for _, id := range r.byCount {
+		if len(best) == FacetValues && r.counts[id] < best[len(best)-1].count {
+			break
 		}
-		return r.list(best)
+		best = r.insert(best, facetID{id, counts[id]})
 	}
-	common := 0
-	for _, bm := range r.bits {
-		if bm != nil {
-			common++
-		}
-	}
-	perDoc := len(r.refs) / max(bi.n, 1)
-	if min(size, bi.n-size)*(perDoc+1) <= common*bi.words/4+len(r.post)/16 {
-		return r.list(r.walk(cand, size, bi, counts, best))
-	}
+	return r.list(best)
+}
+
+// topByBitmaps is top of the set in cand counted id by id: a common id's
+// bitmap against the set, a rare one's postings, in the same order and
+// with the same stop, so only the ids that can still enter are counted.
+func (r refFacet) topByBitmaps(cand []uint64) []FacetCount {
+	best := make([]facetID, 0, FacetValues+1)
 	for _, id := range r.byCount {
 		if len(best) == FacetValues && r.counts[id] < best[len(best)-1].count {
 			break
@@ -180,34 +203,6 @@ func (r refFacet) top(cand []uint64, size int, all bool, bi *browseIndex, counts
 		best = r.insert(best, facetID{id, n})
 	}
 	return r.list(best)
-}
-
-// walk counts every reference of the set's documents (of size; more than
-// half the catalogue is counted as the catalogue less its complement)
-// and keeps the best.
-func (r refFacet) walk(cand []uint64, size int, bi *browseIndex, counts []int32, best []facetID) []facetID {
-	clear(counts)
-	flip, tail := bi.complement(size)
-	last := len(cand) - 1
-	for i, word := range cand {
-		word ^= flip
-		if i == last {
-			word &= tail
-		}
-		for ; word != 0; word &= word - 1 {
-			d := i*64 + bits.TrailingZeros64(word)
-			for _, ref := range r.refs[r.docOff[d]:r.docOff[d+1]] {
-				counts[ref>>r.idShift]++
-			}
-		}
-	}
-	for id, n := range counts {
-		if flip != 0 {
-			n = r.counts[id] - n
-		}
-		best = r.insert(best, facetID{uint32(id), n})
-	}
-	return best
 }
 
 // facetID is an id and its count in a set.

@@ -122,16 +122,6 @@ func (ix *Index) fixedFacets(f *browseFilter, s, t int, mask facetMask, sum []in
 		}
 		return l
 	}
-	top := func(r refFacet, counts []int32) []FacetCount {
-		best := make([]facetID, 0, FacetValues+1)
-		for _, id := range r.byCount {
-			if len(best) == FacetValues && r.counts[id] < best[len(best)-1].count {
-				break
-			}
-			best = r.insert(best, facetID{id, counts[id]})
-		}
-		return r.list(best)
-	}
 	for _, name := range FacetNames {
 		if !mask.has(name) {
 			continue
@@ -144,16 +134,11 @@ func (ix *Index) fixedFacets(f *browseFilter, s, t int, mask facetMask, sum []in
 		case FacetTime:
 			out.Time = fixed(dayPlace, browseTimes)
 		case FacetAccords:
-			out.Accords = top(ix.accordFacet(), sum[lay.acc:lay.note])
+			out.Accords = ix.accordFacet().top(sum[lay.acc:lay.note])
 		case FacetNotes:
-			out.Notes = top(ix.noteFacet(), sum[lay.note:lay.year])
+			out.Notes = ix.noteFacet().top(sum[lay.note:lay.year])
 		case FacetYear:
-			out.Year = []FacetCount{}
-			for i, name := range bi.yearNames {
-				if c := sum[lay.year+i+1]; c > 0 {
-					out.Year = append(out.Year, FacetCount{Value: name, Count: int(c)})
-				}
-			}
+			out.Year = bi.yearList(sum[lay.year:])
 		}
 	}
 	return out
