@@ -47,6 +47,10 @@
 #                      (the default), and for the hot mix only browse facets
 #                      ids page100 (bench/load/browse.txt's filtered lists,
 #                      those with every facet, lookups of 100 slugs, pages of 100)
+#                      and browse-many facets-many (9,600 filtered lists, alone
+#                      and with every facet: more sets than the facets memo
+#                      holds, so with --answer-cache 0 every facet answer is
+#                      its set's first count; each wrk thread starts apart)
 #   --catalogue C      bundled (37,490 perfumes), 200k or 500k (162,510 or
 #                      462,510 generated perfumes imported beside the bundled)
 #   --answer-cache N   the service's --answer-cache-mb (default: the service's default;
@@ -275,6 +279,25 @@ if [ "$mix" != hot ]; then
 		--distinct "$distinct" --requests "$requests" --zipf-s "$zipf_s" --seed "$seed" --dir "$work/mix"
 fi
 
+# many_sets prints 9,600 filtered lists' parameters: one of 20 common
+# accords crossed with a gender, a season, a time and a year range (each
+# possibly none).
+many_sets() {
+	local a g s t y
+	for a in woody citrus sweet floral fruity aromatic powdery warm+spicy fresh+spicy white+floral \
+		amber vanilla green musky rose fresh earthy leather aquatic balsamic; do
+		for g in "" feminine masculine unisex; do
+			for s in "" winter spring summer fall; do
+				for t in "" day night; do
+					for y in "" 2020- 2015- 2010-2020 2005-2015 2000-2009 1990-1999 -1989; do
+						echo "accords=$a${g:+&gender=$g}${s:+&season=$s}${t:+&time=$t}${y:+&year=$y}"
+					done
+				done
+			done
+		done
+	done
+}
+
 # Realistic requests: the most rated perfumes (they get most of the
 # traffic), queries people type, profiles people ask for.
 slugs=$( (get "/api/perfumes?limit=100&page=1"; echo; get "/api/perfumes?limit=100&page=2") |
@@ -296,6 +319,8 @@ paths_for() {
 	# lookups of 100 slugs (windows over the 200 most rated), pages of 100.
 	browse) grep -v '^$' "$here/browse.txt" | while read -r b; do echo "/api/perfumes?$b"; done ;;
 	facets) grep -v '^$' "$here/browse.txt" | while read -r b; do echo "/api/perfumes?$b&facets=gender,season,time,accords,notes,year"; done ;;
+	browse-many) many_sets | while read -r b; do echo "/api/perfumes?$b"; done ;;
+	facets-many) many_sets | while read -r b; do echo "/api/perfumes?$b&facets=gender,season,time,accords,notes,year"; done ;;
 	ids) all=($slugs); for o in $(seq 0 10 100); do echo "/api/perfumes?ids=$(IFS=,; echo "${all[*]:$o:100}")"; done ;;
 	page100) for p in $(seq 1 50); do echo "/api/perfumes?limit=100&page=$p"; done ;;
 	esac
@@ -418,7 +443,12 @@ for class in $classes; do
 		paths_for "$class" >"$work/$class.paths"
 		mapfile -t paths <"$work/$class.paths"
 		[ ${#paths[@]} -gt 0 ] || { echo "no paths for class $class" >&2; exit 1; }
-		write_lua "$work/$class.lua" "${paths[@]}"
+		case "$class" in
+		# Threads walking thousands of sets in step would each count what
+		# the other just counted: they start apart, as in the mixes.
+		*-many) write_mix_lua "$work/$class.lua" "$work/$class.paths" ;;
+		*) write_lua "$work/$class.lua" "${paths[@]}" ;;
+		esac
 		what="${#paths[@]} paths"
 	else
 		cp "$work/mix/$class.paths" "$work/$class.paths"
