@@ -175,11 +175,10 @@ func (ix *Index) Browse(q BrowseQuery) (BrowseResult, error) {
 		_, _, p, l := paging(q.Page, q.Limit)
 		res.Page = Page{Entries: []*Entry{}, Page: p, Limit: l}
 		clear(w.cand)
-		all = false
 	case text && f.sort == "":
 		res.Page = ix.searchPerfumes(pq, ix.keepFn(w.cand, all), q.Page, q.Limit)
 		if need != 0 {
-			all = ix.textSet(pq, w, all)
+			ix.textSet(pq, w, all)
 		}
 	default:
 		if text {

@@ -111,7 +111,7 @@ func (bi *browseIndex) fixedCounts(cand []uint64, place int, values []string) []
 // complement's.
 func (bi *browseIndex) uncomplement(row []int32, parts walkParts) {
 	lay := bi.fixedLayout()
-	less := func(counts []int32, total []int32) {
+	less := func(counts, total []int32) {
 		for i, t := range total {
 			counts[i] = t - counts[i]
 		}
