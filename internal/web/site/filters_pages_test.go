@@ -125,6 +125,10 @@ func TestBadFiltersAreThePagesOwnMessage(t *testing.T) {
 		if strings.Contains(body, "match the filters") {
 			t.Errorf("%s: the introduction says filters narrowed a list they did not", tt.path)
 		}
+		// No list is shown, so no order is named.
+		if strings.Contains(body, "most rated first") {
+			t.Errorf("%s: the introduction names the order of a list not shown", tt.path)
+		}
 	}
 }
 

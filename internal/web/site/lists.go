@@ -312,7 +312,8 @@ type filteredPage struct {
 // introduce is the sentence above a filtered page's cards: how many
 // perfumes, what they share, whether the filters narrowed them (so a
 // count smaller than the brand's is not read as all of it) and their order.
-// With none left there is no order to name.
+// With none left, or no list shown (order empty), there is no order to
+// name.
 func (lp filteredPage) introduce(total int, filtered bool, order string) string {
 	if total == 0 && filtered {
 		return "No perfume " + lp.intro + " matches the filters."
@@ -324,6 +325,9 @@ func (lp filteredPage) introduce(total int, filtered bool, order string) string 
 	s := web.Thousands(total) + " " + noun + " " + lp.intro
 	if filtered {
 		s += " " + verb + " the filters"
+	}
+	if order == "" {
+		return s + "."
 	}
 	return s + ", " + order + "."
 }
@@ -362,8 +366,9 @@ func (s *Site) filteredPerfumes(w http.ResponseWriter, r *http.Request, ix *inde
 	status := http.StatusOK
 	t := title(lp.name, lp.section)
 	if l.errs != nil {
-		// The filters could not be read, so the count is the whole list's.
-		status, data.Intro = http.StatusBadRequest, lp.introduce(l.res.Total, false, order)
+		// The filters could not be read, so the count is the whole list's,
+		// and no list is shown to have an order.
+		status, data.Intro = http.StatusBadRequest, lp.introduce(l.res.Total, false, "")
 	} else {
 		if s.pastEnd(w, r, page, pg.Pages) {
 			return

@@ -21,4 +21,8 @@ func TestFilteredPageIntroduction(t *testing.T) {
 			t.Errorf("introduce(%d, %v) = %q, want %q", tt.total, tt.filtered, got, tt.want)
 		}
 	}
+	// A page showing no list (its filters could not be read) names no order.
+	if got, want := lp.introduce(139, false, ""), "139 perfumes by Chanel."; got != want {
+		t.Errorf("introduce without an order = %q, want %q", got, want)
+	}
 }
