@@ -41,7 +41,7 @@ func TestRedisLimiterContractReplicas(t *testing.T) {
 		for i := 0; i < 3; i++ {
 			l, err := redislimit.New(context.Background(), redislimit.Options{
 				Client: client, Local: ratelimit.NewMemLimiter(ratelimit.MemOptions{Now: now}),
-				KeyPrefix: prefix, Now: now,
+				KeyPrefix: prefix, Now: now, Timeout: redistest.Timeout,
 			})
 			if err != nil {
 				t.Fatal(err)

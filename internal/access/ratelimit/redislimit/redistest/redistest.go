@@ -60,9 +60,17 @@ func Prefix(t testing.TB, c redis.UniversalClient) string {
 	return prefix
 }
 
+// Timeout is the decision timeout of the limiters tests make here: a
+// test that holds a limiter to exact counts with Redis up must not see a
+// decision slowed by a loaded machine (the race pass on two cores) as an
+// outage, which moves a replica to its in-process fallback. The outage
+// tests set their own short timeout.
+const Timeout = 5 * time.Second
+
 // Limiter returns a Redis limiter over client (nil: a new Client) under a
 // prefix of its own, on clock now (nil: time.Now), probing a lost Redis
-// every probe (0: the default); it is closed at the end.
+// every probe (0: the default), deciding within Timeout; it is closed at
+// the end.
 func Limiter(t testing.TB, client redis.UniversalClient, now func() time.Time, probe time.Duration) *redislimit.Limiter {
 	t.Helper()
 	if client == nil {
@@ -70,7 +78,7 @@ func Limiter(t testing.TB, client redis.UniversalClient, now func() time.Time, p
 	}
 	l, err := redislimit.New(context.Background(), redislimit.Options{
 		Client: client, Local: ratelimit.NewMemLimiter(ratelimit.MemOptions{Now: now}),
-		KeyPrefix: Prefix(t, client), Now: now, ProbeInterval: probe,
+		KeyPrefix: Prefix(t, client), Now: now, ProbeInterval: probe, Timeout: Timeout,
 	})
 	if err != nil {
 		t.Fatal(err)
