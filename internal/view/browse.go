@@ -63,7 +63,8 @@ func ParseBrowse(v url.Values) (index.BrowseQuery, error) {
 		f, err := strconv.ParseFloat(s, 64)
 		if err != nil || f < 0 || f > 5 || f != f {
 			r.Fail("minRating", "must be a number from 0 to 5")
-		} else {
+		} else if f != 0 {
+			// -0 is no least rating, as 0 is, and reads back as it.
 			q.MinRating = f
 		}
 	}
